@@ -1,0 +1,62 @@
+// Builds the Host the same way for the Electron app and headless mode.
+import type { ServerConfigInput } from '../shared/config.js';
+import type { AppNotice } from '../shared/contract.js';
+import { createDispatcher, type Dispatch } from './core/dispatcher.js';
+import { createHandlers } from './core/handlers.js';
+import { Host } from './core/host.js';
+import type { CredentialStore, SettingsStore } from './core/ports.js';
+import { IdleSessions } from './core/sessions/idle-sessions.js';
+import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
+import { MemoryCredentialStore } from './platform/memory-credential-store.js';
+
+/** Options shared by both shells. */
+export interface BootstrapOptions {
+  mode: 'electron' | 'headless';
+  version: string;
+  settingsStore: SettingsStore;
+  /** 'memory' skips the keychain (tests); 'auto' tries the keychain first. */
+  credentials: 'auto' | 'memory' | CredentialStore;
+  /** Fallback store when the keychain is unavailable (Electron passes safeStorage). */
+  fallbackCredentials?: () => CredentialStore | null;
+  /** The built-in demo server's definition. */
+  demoServer?: () => ServerConfigInput;
+}
+
+/** A ready host with its dispatcher. */
+export interface Bootstrapped {
+  host: Host;
+  dispatch: Dispatch;
+}
+
+/** Picks the credential store: keychain, then the shell's fallback, then memory. */
+export async function chooseCredentialStore(
+  choice: BootstrapOptions['credentials'],
+  fallback?: () => CredentialStore | null,
+): Promise<{ store: CredentialStore; notices: AppNotice[] }> {
+  if (typeof choice === 'object') return { store: choice, notices: [] };
+  if (choice === 'auto') {
+    const keychain = await KeytarCredentialStore.open();
+    if (keychain) return { store: keychain, notices: [] };
+    const alt = fallback?.();
+    if (alt) return { store: alt, notices: [{ id: 'credentials-fallback', level: 'info', message: 'The OS keychain is unavailable; secrets are encrypted with the platform key store instead.' }] };
+  }
+  return { store: new MemoryCredentialStore(), notices: [] };
+}
+
+/** Creates the host, loads settings and starts eager servers in the background. */
+export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
+  const { store, notices } = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const host = new Host({
+    mode: opts.mode,
+    version: opts.version,
+    settingsStore: opts.settingsStore,
+    credentials: store,
+    notices,
+    createSessions: () => new IdleSessions(),
+    ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
+  });
+  const dispatch = createDispatcher(createHandlers(host), (method, err) => {
+    console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
+  });
+  return { host, dispatch };
+}

@@ -1,0 +1,29 @@
+// One handler per contract method, each a thin call into the Host.
+import type { BridgeApi } from '../../shared/contract.js';
+import type { Host } from './host.js';
+
+/** The complete handler table; a missing or extra key is a compile error. */
+export type Handlers = BridgeApi;
+
+/** Binds every contract method to the host. */
+export function createHandlers(host: Host): Handlers {
+  return {
+    'app.info': async () => host.info(),
+    'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
+    'servers.list': async () => host.list(),
+    'servers.get': ({ id }) => host.get(id),
+    'servers.add': ({ config }) => host.add(config),
+    'servers.update': ({ id, config }) => host.update(id, config),
+    'servers.remove': ({ id }) => host.remove(id),
+    'servers.importPreview': async ({ text, format }) => host.importPreview(text, format),
+    'servers.import': (args) => host.import(args),
+    'servers.export': async ({ format, ids }) => host.exportServers(format, ids),
+    'servers.addDemo': () => host.addDemo(),
+    'servers.connect': ({ id }) => (host.config(id), host.sessions.connect(id)),
+    'servers.disconnect': ({ id }) => (host.config(id), host.sessions.disconnect(id)),
+    'servers.restart': ({ id }) => (host.config(id), host.sessions.restart(id)),
+    'servers.approve': ({ id, fingerprint }) => host.approve(id, fingerprint),
+    'servers.status': async ({ id }) => host.status(id),
+    'servers.logs': async ({ id }) => host.logs(id),
+  };
+}

@@ -1,0 +1,242 @@
+// The Host owns server definitions and their persistence, and fronts the session controller.
+// Every contract method lands on one Host method (see handlers.ts).
+import type { ServerConfig, ServerConfigInput, Settings } from '../../shared/config.js';
+import type {
+  AppInfo,
+  AppNotice,
+  ImportFormat,
+  ImportPreview,
+  ImportResult,
+  LogEntry,
+  ServerDetail,
+  ServerStatus,
+  ServerSummary,
+} from '../../shared/contract.js';
+import { AppError } from '../../shared/errors.js';
+import { EventBus } from './event-bus.js';
+import { applyImport, exportServers, previewImport } from './import/import-service.js';
+import type { CredentialStore, SettingsStore } from './ports.js';
+import { displayTarget, launchApproval, launchFingerprint } from './servers/approval.js';
+import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
+import type { SessionController } from './sessions/session-controller.js';
+
+/** What a Host is built from. */
+export interface HostOptions {
+  /** Which shell runs the host. */
+  mode: AppInfo['mode'];
+  /** App version. */
+  version: string;
+  /** Settings persistence. */
+  settingsStore: SettingsStore;
+  /** Secret persistence. */
+  credentials: CredentialStore;
+  /** Builds the session controller once the host exists. */
+  createSessions: (host: Host) => SessionController;
+  /** Definition of the built-in demo server, when the shell ships one. */
+  demoServer?: () => ServerConfigInput;
+  /** Notices raised before the host existed (e.g. keychain unavailable). */
+  notices?: AppNotice[];
+}
+
+/** Core of the app: definitions, persistence, sessions, events. No Electron. */
+export class Host {
+  readonly events = new EventBus();
+  readonly credentials: CredentialStore;
+  readonly #opts: HostOptions;
+  #settings: Settings;
+  #notices: AppNotice[];
+  readonly sessions: SessionController;
+
+  constructor(opts: HostOptions) {
+    this.#opts = opts;
+    this.credentials = opts.credentials;
+    const loaded = opts.settingsStore.load();
+    this.#settings = loaded.settings;
+    this.#notices = [...(opts.notices ?? []), ...loaded.notices];
+    if (!opts.credentials.persistent) {
+      this.#notices.push({
+        id: 'credentials-memory',
+        level: 'warning',
+        message: 'No OS keychain is available: secrets and sign-ins are kept in memory only and will not survive a restart.',
+      });
+    }
+    this.sessions = opts.createSessions(this);
+  }
+
+  /** Connects enabled servers per their startup policy. */
+  async start(): Promise<void> {
+    const report = await this.sessions.startAll();
+    if (report.requiredFailures.length > 0) {
+      this.#pushNotice({
+        id: 'required-failed',
+        level: 'error',
+        message: `Required server(s) failed to start: ${report.requiredFailures.map((f) => `${f.id} (${f.message})`).join('; ')}`,
+      });
+    }
+  }
+
+  /** Releases every session. */
+  async shutdown(): Promise<void> {
+    await this.sessions.shutdown();
+  }
+
+  /** The current definitions (read-only snapshot). */
+  configs(): readonly ServerConfig[] {
+    return this.#settings.servers;
+  }
+
+  /** One definition, or a not_found error. */
+  config(id: string): ServerConfig {
+    const found = this.#settings.servers.find((s) => s.id === id);
+    if (!found) throw new AppError('not_found', `No server with id "${id}"`, { serverId: id });
+    return found;
+  }
+
+  /** Whether a stdio server's exact launch is approved. */
+  isLaunchApproved(config: ServerConfig): boolean {
+    return config.transport.type !== 'stdio' || this.#settings.approvals[config.id] === launchFingerprint(config.transport);
+  }
+
+  info(): AppInfo {
+    return {
+      name: 'Switchboard',
+      version: this.#opts.version,
+      mode: this.#opts.mode,
+      platform: process.platform,
+      dataDir: this.#opts.settingsStore.dir,
+      notices: [...this.#notices],
+      credentialStore: { kind: this.credentials.kind, persistent: this.credentials.persistent },
+      offerDemo: !this.#settings.demoOffered && this.#settings.servers.length === 0 && this.#opts.demoServer !== undefined,
+    };
+  }
+
+  dismissNotice(id: string): void {
+    this.#notices = this.#notices.filter((n) => n.id !== id);
+    this.events.emit('app.notices', { notices: [...this.#notices] });
+  }
+
+  list(): ServerSummary[] {
+    return this.#settings.servers.map((c) => this.#summary(c));
+  }
+
+  async get(id: string): Promise<ServerDetail> {
+    const config = this.config(id);
+    const approval = launchApproval(config, this.#settings.approvals);
+    const identity = this.sessions.identity(id);
+    return {
+      ...this.#summary(config),
+      config: await maskConfig(this.credentials, config),
+      ...(approval ? { approval } : {}),
+      ...(identity ? { identity } : {}),
+    };
+  }
+
+  async add(input: ServerConfigInput): Promise<ServerDetail> {
+    if (this.#settings.servers.some((s) => s.id === input.id)) {
+      throw new AppError('id_conflict', `A server with id "${input.id}" already exists`, { serverId: input.id });
+    }
+    const split = splitSecrets(input);
+    await persistSecrets(this.credentials, split.config.id, split);
+    this.#save({ ...this.#settings, servers: [...this.#settings.servers, split.config] });
+    this.sessions.register(split.config);
+    return this.get(split.config.id);
+  }
+
+  async update(id: string, input: ServerConfigInput): Promise<ServerDetail> {
+    const previous = this.config(id);
+    if (input.id !== id) throw new AppError('config_invalid', 'A server id cannot be changed; remove and add it instead', { serverId: id });
+    const split = splitSecrets(input, previous);
+    await persistSecrets(this.credentials, id, split);
+    this.#save({ ...this.#settings, servers: this.#settings.servers.map((s) => (s.id === id ? split.config : s)) });
+    this.sessions.update(split.config);
+    return this.get(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    const config = this.config(id);
+    await this.sessions.remove(id);
+    const approvals = { ...this.#settings.approvals };
+    delete approvals[id];
+    this.#save({ ...this.#settings, servers: this.#settings.servers.filter((s) => s.id !== id), approvals });
+    await deleteSecrets(this.credentials, config);
+  }
+
+  async approve(id: string, fingerprint: string): Promise<ServerDetail> {
+    const config = this.config(id);
+    if (config.transport.type !== 'stdio') throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: id });
+    const current = launchFingerprint(config.transport);
+    if (current !== fingerprint) {
+      throw new AppError('approval_required', 'The launch changed since it was shown; review it again', { serverId: id });
+    }
+    this.#save({ ...this.#settings, approvals: { ...this.#settings.approvals, [id]: current } });
+    this.sessions.update(config);
+    return this.get(id);
+  }
+
+  async addDemo(): Promise<ServerDetail> {
+    const make = this.#opts.demoServer;
+    if (!make) throw new AppError('not_found', 'This build has no demo server');
+    this.#save({ ...this.#settings, demoOffered: true });
+    return this.add(make());
+  }
+
+  importPreview(text: string, format?: ImportFormat): ImportPreview {
+    return previewImport(text, format, new Set(this.#settings.servers.map((s) => s.id)));
+  }
+
+  async import(args: { text: string; format?: ImportFormat; keys?: string[]; secrets?: Record<string, Record<string, string>> }): Promise<ImportResult> {
+    const existing = new Set(this.#settings.servers.map((s) => s.id));
+    const { configs, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    for (const input of configs) {
+      try {
+        await this.add(input);
+        result.added.push(input.id);
+      } catch (err) {
+        result.skipped.push({ key: input.id, reason: err instanceof AppError ? err.message : 'Could not be saved' });
+      }
+    }
+    return result;
+  }
+
+  exportServers(format: ImportFormat, ids?: string[]): { format: ImportFormat; fileName: string; text: string } {
+    const chosen = ids ? this.#settings.servers.filter((s) => ids.includes(s.id)) : this.#settings.servers;
+    return exportServers(chosen, format);
+  }
+
+  status(id: string): ServerStatus {
+    this.config(id);
+    return this.sessions.status(id);
+  }
+
+  logs(id: string): LogEntry[] {
+    this.config(id);
+    return this.sessions.logs(id);
+  }
+
+  #summary(config: ServerConfig): ServerSummary {
+    return {
+      id: config.id,
+      name: config.name,
+      enabled: config.enabled,
+      transport: config.transport.type,
+      target: displayTarget(config),
+      status: this.sessions.status(config.id),
+      needsApproval: !this.isLaunchApproved(config),
+    };
+  }
+
+  #pushNotice(notice: AppNotice): void {
+    this.#notices = [...this.#notices.filter((n) => n.id !== notice.id), notice];
+    this.events.emit('app.notices', { notices: [...this.#notices] });
+  }
+
+  #save(next: Settings): void {
+    try {
+      this.#opts.settingsStore.save(next);
+    } catch (err) {
+      throw new AppError('storage_failed', `Settings could not be saved: ${(err as Error).message}`, { cause: err });
+    }
+    this.#settings = next;
+    this.events.emit('servers.changed', { servers: this.list() });
+  }
+}

@@ -1,0 +1,179 @@
+// Turns foreign config text into Switchboard definitions (preview, then apply) and back (export).
+import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } from '../../../shared/config.js';
+import type { ImportEntry, ImportFormat, ImportPreview, ImportResult, ImportSecretPrompt } from '../../../shared/contract.js';
+import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } from './formats.js';
+
+const INPUT_REF = /^\$\{input:([^}]+)\}$/;
+
+/** Derives a valid server id from an entry's key. */
+export function slugId(key: string): string {
+  const slug = key
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 64);
+  return slug.length > 0 ? slug : 'server';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+interface Converted {
+  input?: ServerConfigInput;
+  reasons: string[];
+  prompts: ImportSecretPrompt[];
+}
+
+/** Converts one raw entry; secrets named in `secretValues` fill VS Code ${input:...} references. */
+function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretValues: Record<string, string> | undefined): Converted {
+  const reasons: string[] = [];
+  const prompts: ImportSecretPrompt[] = [];
+  const v = entry.value;
+  if (!isObject(v)) return { reasons: ['The entry is not an object'], prompts };
+  const declared = typeof v['type'] === 'string' ? v['type'] : undefined;
+  let transport: ServerConfigInput['transport'];
+  if (typeof v['command'] === 'string' && (declared === undefined || declared === 'stdio')) {
+    const env: Record<string, string | { secret: true; value?: string }> = {};
+    if (v['env'] !== undefined && !isObject(v['env'])) reasons.push('"env" must be an object');
+    for (const [key, raw] of Object.entries(isObject(v['env']) ? v['env'] : {})) {
+      if (typeof raw !== 'string') {
+        reasons.push(`env ${key} must be a string`);
+        continue;
+      }
+      const ref = INPUT_REF.exec(raw);
+      if (ref && parsed.format === 'vscode') {
+        const inputId = ref[1]!;
+        prompts.push({ envKey: key, inputId, description: parsed.inputs.get(inputId)?.description ?? inputId });
+        const value = secretValues?.[key];
+        env[key] = value === undefined ? { secret: true } : { secret: true, value };
+      } else env[key] = raw;
+    }
+    const args = v['args'] ?? [];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) reasons.push('"args" must be an array of strings');
+    transport = {
+      type: 'stdio',
+      command: v['command'],
+      args: Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [],
+      env,
+      ...(typeof v['cwd'] === 'string' ? { cwd: v['cwd'] } : {}),
+    };
+    if (v['envFile'] !== undefined) reasons.push('"envFile" is not supported; copy its values into env');
+  } else if (typeof v['url'] === 'string' || typeof v['serverUrl'] === 'string') {
+    const url = (typeof v['url'] === 'string' ? v['url'] : v['serverUrl']) as string;
+    const type = declared === 'sse' || (declared === undefined && /\/sse\/?$/.test(url)) ? 'sse' : 'http';
+    if (declared !== undefined && !['http', 'sse', 'streamable-http', 'streamableHttp'].includes(declared)) {
+      reasons.push(`Unknown transport type "${declared}"`);
+    }
+    const headers: Record<string, string> = {};
+    for (const [key, raw] of Object.entries(isObject(v['headers']) ? v['headers'] : {})) {
+      if (typeof raw !== 'string') reasons.push(`header ${key} must be a string`);
+      else if (raw.includes('${input:')) reasons.push(`header ${key} uses a prompted secret; set it as the server's bearer token instead`);
+      else headers[key] = raw;
+    }
+    transport = { type, url, headers };
+  } else {
+    return { reasons: ['The entry has neither a "command" nor a "url"'], prompts };
+  }
+  const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
+  const check = ServerConfigInputSchema.safeParse(input);
+  if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
+  return { input, reasons, prompts };
+}
+
+interface Planned {
+  entry: ImportEntry;
+  input?: ServerConfigInput;
+}
+
+function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>): Planned[] {
+  const taken = new Set<string>();
+  return parsed.entries.map((raw) => {
+    const id = slugId(raw.key);
+    const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
+    const reasons = [...converted.reasons];
+    let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
+    if (status === 'valid' && existing.has(id)) {
+      status = 'clash';
+      reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
+    } else if (status === 'valid' && taken.has(id)) {
+      status = 'clash';
+      reasons.push(`Another entry in this file also becomes "${id}"`);
+    }
+    if (status === 'valid') taken.add(id);
+    const t = converted.input?.transport;
+    const entry: ImportEntry = {
+      key: raw.key,
+      id,
+      status,
+      reasons,
+      secretPrompts: converted.prompts,
+      ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+    };
+    return converted.input && status === 'valid' ? { entry, input: converted.input } : { entry };
+  });
+}
+
+/** Previews an import: every entry with its status; nothing is saved. */
+export function previewImport(text: string, format: ImportFormat | undefined, existing: Set<string>): ImportPreview {
+  const parsed = parseForeignConfig(text, format);
+  return { format: parsed.format, entries: plan(parsed, existing, {}).map((p) => p.entry) };
+}
+
+/** Plans an import of the chosen valid entries; the caller saves the returned definitions. */
+export function applyImport(
+  text: string,
+  format: ImportFormat | undefined,
+  existing: Set<string>,
+  keys: string[] | undefined,
+  secrets: Record<string, Record<string, string>>,
+): { configs: ServerConfigInput[]; result: ImportResult } {
+  const parsed = parseForeignConfig(text, format);
+  const result: ImportResult = { added: [], skipped: [] };
+  const configs: ServerConfigInput[] = [];
+  for (const p of plan(parsed, existing, secrets)) {
+    if (keys && !keys.includes(p.entry.key)) continue;
+    if (!p.input) {
+      result.skipped.push({ key: p.entry.key, reason: p.entry.reasons.join('; ') });
+      continue;
+    }
+    const missing = p.entry.secretPrompts.filter((s) => secrets[p.entry.key]?.[s.envKey] === undefined);
+    if (missing.length > 0) {
+      result.skipped.push({ key: p.entry.key, reason: `Missing secret value for ${missing.map((m) => m.envKey).join(', ')}` });
+      continue;
+    }
+    configs.push(p.input);
+  }
+  return { configs, result };
+}
+
+/** Writes definitions in another app's format; secret values are never written. */
+export function exportServers(configs: readonly ServerConfig[], format: ImportFormat): { format: ImportFormat; fileName: string; text: string } {
+  const servers: Record<string, unknown> = {};
+  const inputs: { type: 'promptString'; id: string; description: string; password: true }[] = [];
+  for (const c of configs) {
+    const t = c.transport;
+    if (t.type === 'stdio') {
+      const env: Record<string, string> = {};
+      for (const [key, v] of Object.entries(t.env)) {
+        if (typeof v === 'string') env[key] = v;
+        else if (format === 'vscode') {
+          const inputId = `${c.id}-${key}`.toLowerCase();
+          inputs.push({ type: 'promptString', id: inputId, description: `${key} for ${c.name}`, password: true });
+          env[key] = `\${input:${inputId}}`;
+        } else env[key] = '';
+      }
+      servers[c.id] = {
+        ...(format === 'vscode' ? { type: 'stdio' } : {}),
+        command: t.command,
+        args: t.args,
+        ...(Object.keys(env).length > 0 ? { env } : {}),
+        ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
+      };
+    } else {
+      servers[c.id] = { type: t.type, url: t.url, ...(Object.keys(t.headers).length > 0 ? { headers: t.headers } : {}) };
+    }
+  }
+  const doc = format === 'vscode' ? { ...(inputs.length > 0 ? { inputs } : {}), servers } : { mcpServers: servers };
+  return { format, fileName: exportFileName(format), text: `${JSON.stringify(doc, null, 2)}\n` };
+}

@@ -1,0 +1,35 @@
+// The port between the Host (definitions, persistence) and the live MCP sessions.
+import type { ServerConfig } from '../../../shared/config.js';
+import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
+
+/** Outcome of connecting every enabled server at start-up. */
+export interface StartupReport {
+  /** Required servers that failed, with the reason. */
+  requiredFailures: { id: string; message: string }[];
+}
+
+/** Owns one session per configured server and keeps it healthy. */
+export interface SessionController {
+  /** Registers a new server (connects it per its startup policy). */
+  register(config: ServerConfig): void;
+  /** Replaces a server's definition; a live session reconnects with the new config. */
+  update(config: ServerConfig): void;
+  /** Forgets a server: cancels an in-flight connect and releases its session. */
+  remove(id: string): Promise<void>;
+  /** Status without connecting. */
+  status(id: string): ServerStatus;
+  /** What the server said about itself, when connected. */
+  identity(id: string): ServerIdentity | undefined;
+  /** Connects now, sharing an in-flight connect. */
+  connect(id: string): Promise<ServerStatus>;
+  /** Drops the session and keeps the server registered. */
+  disconnect(id: string): Promise<ServerStatus>;
+  /** Disconnects, then connects. */
+  restart(id: string): Promise<ServerStatus>;
+  /** Recent log lines. */
+  logs(id: string): LogEntry[];
+  /** Connects every enabled eager/background server concurrently. */
+  startAll(): Promise<StartupReport>;
+  /** Releases every session. */
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,137 @@
+// The headless bridge: static renderer + JSON-RPC 2.0 over WebSocket at /bridge?token=TOKEN,
+// carrying exactly the contract. Binds 127.0.0.1 only; refuses bad Host, Origin or token first.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventBus } from '../core/event-bus.js';
+import type { Dispatch } from '../core/dispatcher.js';
+import { checkBridgeRequest } from './guards.js';
+import { serveStatic } from './static-files.js';
+
+/** Largest WebSocket message the bridge accepts from a browser. */
+export const MAX_BRIDGE_MESSAGE = 8 * 1024 * 1024;
+
+/** What the bridge server needs. */
+export interface BridgeServerOptions {
+  /** Runs a validated contract call. */
+  dispatch: Dispatch;
+  /** Core events to forward to every connected browser. */
+  events: EventBus;
+  /** Folder with the built renderer. */
+  staticDir: string;
+  /** The per-launch token. */
+  token: string;
+  /** Port to bind on 127.0.0.1 (0 = ephemeral). */
+  port: number;
+  /** Called for every refused request (for tests and logs). */
+  onRefused?: (reason: string) => void;
+}
+
+/** A running bridge server. */
+export interface BridgeServer {
+  /** Bound port. */
+  port: number;
+  /** Base URL (without the token). */
+  origin: string;
+  /** Stops accepting and closes every client. */
+  close(): Promise<void>;
+}
+
+type JsonRpcId = string | number | null;
+
+function rpcError(id: JsonRpcId, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+}
+
+/** Starts the bridge server. */
+export async function startBridgeServer(opts: BridgeServerOptions): Promise<BridgeServer> {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE });
+  let port = 0;
+  const http: Server = createServer((req, res) => {
+    const host = req.headers.host;
+    if (host?.toLowerCase() !== `127.0.0.1:${port}` && host?.toLowerCase() !== `localhost:${port}`) {
+      opts.onRefused?.('bad_host');
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://x').pathname === '/bridge') {
+      res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket upgrade required');
+      return;
+    }
+    void serveStatic(opts.staticDir, req, res);
+  });
+
+  http.on('upgrade', (req: IncomingMessage, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const refusal =
+      url.pathname !== '/bridge'
+        ? 'bad_path'
+        : checkBridgeRequest({ host: req.headers.host, origin: req.headers.origin }, url.searchParams.get('token'), port, opts.token);
+    if (refusal) {
+      opts.onRefused?.(refusal);
+      const status = refusal === 'bad_token' ? '401 Unauthorized' : refusal === 'bad_path' ? '404 Not Found' : '403 Forbidden';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  function attach(ws: WebSocket): void {
+    const detach = opts.events.subscribe((event, payload) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ jsonrpc: '2.0', method: event, params: payload }));
+    });
+    ws.on('close', detach);
+    ws.on('error', detach);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        ws.send(rpcError(null, -32700, 'Binary frames are not accepted'));
+        return;
+      }
+      void handleMessage(ws, data.toString());
+    });
+  }
+
+  async function handleMessage(ws: WebSocket, text: string): Promise<void> {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      ws.send(rpcError(null, -32700, 'Parse error'));
+      return;
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      ws.send(rpcError(null, -32600, 'Invalid request'));
+      return;
+    }
+    const { jsonrpc, id, method, params } = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    const rid: JsonRpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+    if (jsonrpc !== '2.0' || typeof method !== 'string' || rid === null) {
+      ws.send(rpcError(rid, -32600, 'Invalid request'));
+      return;
+    }
+    const envelope = await opts.dispatch(method, params);
+    if (ws.readyState !== ws.OPEN) return;
+    if (envelope.ok) ws.send(JSON.stringify({ jsonrpc: '2.0', id: rid, result: envelope.value }));
+    else {
+      const code = envelope.error.code === 'unknown_method' ? -32601 : envelope.error.code === 'invalid_request' ? -32602 : -32000;
+      ws.send(rpcError(rid, code, envelope.error.message, envelope.error));
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Electron main process: one secure window, the IPC bridge, single-instance lock.
+import { app, BrowserWindow, ipcMain, safeStorage, session, type WebFrameMain } from 'electron';
+import ElectronStore from 'electron-store';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVENT_KEYS } from '../shared/contract-schemas.js';
+import type { EventKey, EventMap } from '../shared/contract.js';
+import { bootstrap } from './bootstrap.js';
+import { demoServerConfig } from './demo/demo-config.js';
+import { RENDERER_CSP } from './headless/static-files.js';
+import { registerIpc } from './ipc/register-ipc.js';
+import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
+import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+
+declare const __APP_VERSION__: string;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererIndex = join(here, '..', 'renderer', 'index.html');
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const dataDir = app.getPath('userData');
+  const { host, dispatch } = await bootstrap({
+    mode: 'electron',
+    version: __APP_VERSION__,
+    settingsStore: createSettingsStore(dataDir, (opts) => new ElectronStore<Record<string, unknown>>(opts) as unknown as ConfLike),
+    credentials: 'auto',
+    fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
+    demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
+  });
+
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
+
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    title: 'Switchboard',
+    show: false,
+    webPreferences: {
+      preload: join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    },
+  });
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  win.once('ready-to-show', () => win.show());
+
+  const trusted = (frame: unknown): boolean => {
+    const f = frame as WebFrameMain | null;
+    return f !== null && f === win.webContents.mainFrame && f.url.startsWith('file://');
+  };
+  registerIpc(ipcMain, dispatch, trusted);
+
+  // Queue pushes until the renderer has loaded, then deliver in order.
+  let ready = false;
+  const queue: [EventKey, unknown][] = [];
+  win.webContents.on('did-finish-load', () => {
+    ready = true;
+    for (const [event, payload] of queue.splice(0)) win.webContents.send(event, payload);
+  });
+  host.events.subscribe(<E extends EventKey>(event: E, payload: EventMap[E]) => {
+    if (!EVENT_KEYS.includes(event) || win.isDestroyed()) return;
+    if (ready) win.webContents.send(event, payload);
+    else queue.push([event, payload]);
+  });
+
+  app.on('second-instance', () => {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => void host.shutdown());
+  await win.loadFile(rendererIndex);
+  void host.start();
+}

@@ -1,0 +1,40 @@
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry and the demo server.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { main: 'electron/main.ts', headless: 'electron/headless.ts' },
+    outdir: 'dist/electron',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: { preload: 'electron/preload.ts' },
+    outdir: 'dist/electron',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    external: ['electron'],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'demo-server': 'electron/demo/demo-server.ts' },
+    outdir: 'dist/demo',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+  }),
+]);

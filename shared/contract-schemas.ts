@@ -1,0 +1,56 @@
+// Runtime side of the contract: one argument validator per InvokeMap key and the list of
+// event names. The `satisfies` clauses make a key missing here, or an extra one, a compile error.
+import { z } from 'zod';
+import { ServerConfigInputSchema, ServerIdSchema } from './config.js';
+import type { EventKey, InvokeKey } from './contract.js';
+
+const empty = z.object({}).strict();
+const byId = z.object({ id: z.string().min(1).max(200) }).strict();
+const format = z.enum(['claude', 'vscode', 'cursor']);
+const MAX_IMPORT_TEXT = 4 * 1024 * 1024;
+
+/** Argument validators, one per contract method; run before any handler. */
+export const invokeArgSchemas = {
+  'app.info': empty,
+  'app.dismissNotice': byId,
+  'servers.list': empty,
+  'servers.get': byId,
+  'servers.add': z.object({ config: ServerConfigInputSchema }).strict(),
+  'servers.update': z.object({ id: ServerIdSchema, config: ServerConfigInputSchema }).strict(),
+  'servers.remove': byId,
+  'servers.importPreview': z.object({ text: z.string().max(MAX_IMPORT_TEXT), format: format.optional() }).strict(),
+  'servers.import': z
+    .object({
+      text: z.string().max(MAX_IMPORT_TEXT),
+      format: format.optional(),
+      keys: z.array(z.string()).optional(),
+      secrets: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+    })
+    .strict(),
+  'servers.export': z.object({ format, ids: z.array(z.string()).optional() }).strict(),
+  'servers.addDemo': empty,
+  'servers.connect': byId,
+  'servers.disconnect': byId,
+  'servers.restart': byId,
+  'servers.approve': z.object({ id: z.string().min(1), fingerprint: z.string().min(1).max(200) }).strict(),
+  'servers.status': byId,
+  'servers.logs': byId,
+} satisfies Record<InvokeKey, z.ZodType>;
+
+/** Every contract method name, in declaration order. */
+export const INVOKE_KEYS = Object.keys(invokeArgSchemas) as InvokeKey[];
+
+const eventRecord = {
+  'servers.changed': true,
+  'servers.status': true,
+  'servers.log': true,
+  'app.notices': true,
+} satisfies Record<EventKey, true>;
+
+/** Every contract event name. */
+export const EVENT_KEYS = Object.keys(eventRecord) as EventKey[];
+
+/** True when a string is a contract method name. */
+export function isInvokeKey(name: string): name is InvokeKey {
+  return Object.prototype.hasOwnProperty.call(invokeArgSchemas, name);
+}

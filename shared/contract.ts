@@ -1,0 +1,273 @@
+// The one typed contract between the renderer and the core. Types only: the runtime
+// key lists and argument validators live in contract-schemas.ts, checked against these maps.
+import type { AppErrorData } from './errors.js';
+import type { ServerConfigInput, TransportKind } from './config.js';
+
+/** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
+export interface AppNotice {
+  /** Stable id so the renderer can dismiss it. */
+  id: string;
+  /** How loud the notice is. */
+  level: 'info' | 'warning' | 'error';
+  /** Plain-words message. */
+  message: string;
+}
+
+/** Facts about the running app. */
+export interface AppInfo {
+  /** Product name. */
+  name: string;
+  /** App version from package.json. */
+  version: string;
+  /** Which shell hosts the core. */
+  mode: 'electron' | 'headless';
+  /** Node's platform string. */
+  platform: string;
+  /** Folder holding the settings file. */
+  dataDir: string;
+  /** Notices the user should see. */
+  notices: AppNotice[];
+  /** Where credentials are kept, and whether they survive a restart. */
+  credentialStore: { kind: 'keychain' | 'safeStorage' | 'memory'; persistent: boolean };
+  /** Whether the first-run demo server offer should be shown. */
+  offerDemo: boolean;
+}
+
+/** Connection states a server can be in. */
+export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
+
+/** A server's live connection status, readable without connecting. */
+export interface ServerStatus {
+  /** Current state. */
+  state: ConnectionState;
+  /** Why the server is failed, needs auth or needs approval. */
+  error?: AppErrorData;
+  /** When the state last changed (ms since epoch). */
+  since: number;
+  /** Negotiated protocol revision once connected. */
+  protocolVersion?: string;
+  /** Which lifecycle actually connected: the discovery probe or the legacy handshake. */
+  lifecycle?: 'discover' | 'initialize';
+  /** Consecutive failed attempts (drives backoff). */
+  failures: number;
+  /** Earliest time the next automatic attempt may start (ms since epoch), when backing off. */
+  retryAt?: number;
+}
+
+/** What a connected server said about itself (all untrusted text). */
+export interface ServerIdentity {
+  /** Implementation name. */
+  name: string;
+  /** Human title, when given. */
+  title?: string;
+  /** Implementation version. */
+  version: string;
+  /** Server-supplied description, when given. */
+  description?: string;
+  /** Usage instructions, control and bidi characters stripped. */
+  instructions?: string;
+  /** Capability names the server advertised (tools, resources, prompts, ...). */
+  capabilities: string[];
+}
+
+/** A secret env value as the renderer sees it: never the value, only whether one is stored. */
+export interface SecretRef {
+  /** Marks the value as secret. */
+  secret: true;
+  /** Whether a value is stored in the credential store. */
+  isSet: boolean;
+}
+
+/** A server definition as shown to the renderer: secret values replaced by SecretRef. */
+export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
+  /** The transport, with secret env values masked. */
+  transport:
+    | {
+        type: 'stdio';
+        command: string;
+        args: string[];
+        cwd?: string;
+        env: Record<string, string | SecretRef>;
+        inheritEnv: boolean;
+      }
+    | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; allowInsecureHttp: boolean };
+};
+
+/** The exact launch a stdio server needs approved before it is spawned. */
+export interface LaunchApproval {
+  /** Whether the current launch still needs the user's approval. */
+  required: boolean;
+  /** Fingerprint of command, args, cwd and env keys; sent back with servers.approve. */
+  fingerprint: string;
+  /** Program to run. */
+  command: string;
+  /** Arguments, untruncated. */
+  args: string[];
+  /** Working directory, when set. */
+  cwd?: string;
+  /** Names of the environment variables passed (values are not shown). */
+  envKeys: string[];
+  /** Whether the whole parent environment is inherited. */
+  inheritEnv: boolean;
+}
+
+/** One row of the server list. */
+export interface ServerSummary {
+  /** Server id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Whether the server is enabled. */
+  enabled: boolean;
+  /** Transport kind. */
+  transport: TransportKind;
+  /** Command line or URL, for display. */
+  target: string;
+  /** Live status. */
+  status: ServerStatus;
+  /** Whether a stdio launch awaits approval. */
+  needsApproval: boolean;
+}
+
+/** Everything the server page shows about one server. */
+export interface ServerDetail extends ServerSummary {
+  /** The definition, secrets masked. */
+  config: ServerConfigView;
+  /** Launch approval state (stdio only). */
+  approval?: LaunchApproval;
+  /** What the server said about itself, once connected. */
+  identity?: ServerIdentity;
+}
+
+/** One diagnostic log line of a server: stderr output or a protocol/lifecycle event. */
+export interface LogEntry {
+  /** Monotonic sequence number per server. */
+  seq: number;
+  /** When it was recorded (ms since epoch). */
+  time: number;
+  /** Where it came from. */
+  source: 'stderr' | 'stdout' | 'lifecycle' | 'protocol';
+  /** How important it is. */
+  level: 'debug' | 'info' | 'warning' | 'error';
+  /** The text, control characters stripped. */
+  text: string;
+}
+
+/** Config file formats Switchboard can import and export. */
+export type ImportFormat = 'claude' | 'vscode' | 'cursor';
+
+/** A secret the user must supply for an imported entry (VS Code `inputs`). */
+export interface ImportSecretPrompt {
+  /** The env variable or header the secret fills. */
+  envKey: string;
+  /** The input's id in the source file. */
+  inputId: string;
+  /** The input's description, as untrusted text. */
+  description: string;
+}
+
+/** One entry of an import preview. */
+export interface ImportEntry {
+  /** The entry's name in the source file. */
+  key: string;
+  /** Id the server would get. */
+  id: string;
+  /** valid: will be created; invalid: cannot be; clash: id already used. */
+  status: 'valid' | 'invalid' | 'clash';
+  /** Why it is invalid or clashes. */
+  reasons: string[];
+  /** Transport kind, when it could be determined. */
+  transport?: TransportKind;
+  /** Command line or URL, for display. */
+  target?: string;
+  /** Secrets to ask for before saving. */
+  secretPrompts: ImportSecretPrompt[];
+}
+
+/** Result of previewing an import: nothing has been saved. */
+export interface ImportPreview {
+  /** Format that was detected or requested. */
+  format: ImportFormat;
+  /** Every entry found. */
+  entries: ImportEntry[];
+}
+
+/** Result of applying an import. */
+export interface ImportResult {
+  /** Ids created. */
+  added: string[];
+  /** Entries skipped, with the reason. */
+  skipped: { key: string; reason: string }[];
+}
+
+/** Every call the renderer can make into the core: name → (argument object) → result. */
+export interface InvokeMap {
+  /** Facts about the running app and its notices. */
+  'app.info': (args: Record<string, never>) => Promise<AppInfo>;
+  /** Dismisses a notice by id. */
+  'app.dismissNotice': (args: { id: string }) => Promise<void>;
+  /** Lists all servers with their status. */
+  'servers.list': (args: Record<string, never>) => Promise<ServerSummary[]>;
+  /** One server's full detail. */
+  'servers.get': (args: { id: string }) => Promise<ServerDetail>;
+  /** Adds a server definition. */
+  'servers.add': (args: { config: ServerConfigInput }) => Promise<ServerDetail>;
+  /** Replaces a server definition (reconnects with the new config). */
+  'servers.update': (args: { id: string; config: ServerConfigInput }) => Promise<ServerDetail>;
+  /** Removes a server, releasing its session. */
+  'servers.remove': (args: { id: string }) => Promise<void>;
+  /** Parses pasted or picked config text and previews what an import would create. */
+  'servers.importPreview': (args: { text: string; format?: ImportFormat }) => Promise<ImportPreview>;
+  /** Imports the chosen valid entries of config text; clashes are reported, never overwritten. */
+  'servers.import': (args: {
+    text: string;
+    format?: ImportFormat;
+    keys?: string[];
+    secrets?: Record<string, Record<string, string>>;
+  }) => Promise<ImportResult>;
+  /** Exports server definitions in another app's format, without secret values. */
+  'servers.export': (args: { format: ImportFormat; ids?: string[] }) => Promise<{ format: ImportFormat; fileName: string; text: string }>;
+  /** Adds the built-in demo server. */
+  'servers.addDemo': (args: Record<string, never>) => Promise<ServerDetail>;
+  /** Connects a server now (shares an in-flight connect). */
+  'servers.connect': (args: { id: string }) => Promise<ServerStatus>;
+  /** Drops a server's session but keeps it registered. */
+  'servers.disconnect': (args: { id: string }) => Promise<ServerStatus>;
+  /** Disconnects and connects again. */
+  'servers.restart': (args: { id: string }) => Promise<ServerStatus>;
+  /** Approves the exact stdio launch the user was shown. */
+  'servers.approve': (args: { id: string; fingerprint: string }) => Promise<ServerDetail>;
+  /** A server's status, without connecting. */
+  'servers.status': (args: { id: string }) => Promise<ServerStatus>;
+  /** A server's recent log lines. */
+  'servers.logs': (args: { id: string }) => Promise<LogEntry[]>;
+}
+
+/** Every event the core pushes to the renderer: name → payload. */
+export interface EventMap {
+  /** The set of servers or a definition changed. */
+  'servers.changed': { servers: ServerSummary[] };
+  /** One server's status changed. */
+  'servers.status': { id: string; status: ServerStatus };
+  /** One server logged a line. */
+  'servers.log': { id: string; entry: LogEntry };
+  /** The app's notices changed. */
+  'app.notices': { notices: AppNotice[] };
+}
+
+/** A contract method name. */
+export type InvokeKey = keyof InvokeMap;
+/** A contract event name. */
+export type EventKey = keyof EventMap;
+/** The argument object of a contract method. */
+export type InvokeArgs<K extends InvokeKey> = Parameters<InvokeMap[K]>[0];
+/** The resolved result of a contract method. */
+export type InvokeResult<K extends InvokeKey> = Awaited<ReturnType<InvokeMap[K]>>;
+/** What crosses Electron IPC for one call: the result, or the error as data. */
+export type IpcEnvelope<T> = { ok: true; value: T } | { ok: false; error: AppErrorData };
+/** The renderer-facing API: one typed function per method, plus typed event subscription. */
+export type BridgeApi = {
+  [K in InvokeKey]: (args: InvokeArgs<K>) => Promise<InvokeResult<K>>;
+};
+/** Subscribes to one event; returns the unsubscribe function. */
+export type EventSubscriber = <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => () => void;
