@@ -1,0 +1,40 @@
+// The port between the session manager and the transport implementations.
+import type { Transport } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { ErrorEvidence } from '../../../shared/errors.js';
+
+/** Diagnostics a live transport keeps for the connection doctor and the log view. */
+export interface TransportDiagnostics {
+  /** Evidence about why the transport ended or failed (exit code, stderr tail, HTTP status...). */
+  evidence(): ErrorEvidence;
+}
+
+/** Callbacks a transport uses to report log lines (stderr, skipped stdout lines, refusals). */
+export interface TransportLog {
+  (source: 'stderr' | 'stdout' | 'protocol', level: 'debug' | 'info' | 'warning' | 'error', text: string): void;
+}
+
+/** Everything needed to open one transport for one server. */
+export interface TransportContext {
+  /** The server definition. */
+  config: ServerConfig;
+  /** Resolved environment values (secrets already read from the credential store). */
+  env: Record<string, string>;
+  /** PATH resolved from the user's login shell at start-up (stdio only). */
+  loginPath?: string;
+  /** Where log lines go. */
+  log: TransportLog;
+}
+
+/** A transport ready for Client.connect, plus its diagnostics and a full release. */
+export interface OpenedTransport {
+  /** The SDK-compatible transport. */
+  transport: Transport;
+  /** Diagnostics for the doctor. */
+  diagnostics: TransportDiagnostics;
+  /** Releases everything (for stdio: close stdin, wait, SIGTERM, SIGKILL the process group). */
+  release(): Promise<void>;
+}
+
+/** Opens a fresh transport for a server; each lifecycle attempt gets a new one. */
+export type TransportFactory = (ctx: TransportContext) => OpenedTransport;
