@@ -62,7 +62,9 @@ export function createSettingsStore(dir: string, makeConf: (opts: ConfOptions) =
         reason = err instanceof AppError ? err.message : 'The settings file could not be read';
       }
       const stamp = now().toISOString().replace(/[:.]/g, '-');
-      const backup = join(dir, `${SETTINGS_NAME}.corrupt-${stamp}.json`);
+      // Never clobber an earlier backup (same timestamp after a clock step back, or two loads in one ms).
+      let backup = join(dir, `${SETTINGS_NAME}.corrupt-${stamp}.json`);
+      for (let n = 1; existsSync(backup); n += 1) backup = join(dir, `${SETTINGS_NAME}.corrupt-${stamp}-${n}.json`);
       renameSync(file, backup);
       notices.push({
         id: 'settings-corrupt',
