@@ -1,0 +1,11 @@
+// App-level calls and event subscription.
+import type { EventKey, EventMap } from '../../../shared/contract';
+import { bridge, connectBridge } from '../bridge';
+
+export const appService = {
+  connect: connectBridge,
+  info: () => bridge().api['app.info']({}),
+  dismissNotice: (id: string) => bridge().api['app.dismissNotice']({ id }),
+  on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),
+  onDisconnect: (listener: () => void) => bridge().onDisconnect(listener),
+};

@@ -1,0 +1,22 @@
+// Server-related calls into the core; the only place components' actions reach the bridge.
+import type { ServerConfigInput } from '../../../shared/config';
+import type { ImportFormat } from '../../../shared/contract';
+import { bridge } from '../bridge';
+
+export const serversService = {
+  list: () => bridge().api['servers.list']({}),
+  get: (id: string) => bridge().api['servers.get']({ id }),
+  add: (config: ServerConfigInput) => bridge().api['servers.add']({ config }),
+  update: (id: string, config: ServerConfigInput) => bridge().api['servers.update']({ id, config }),
+  remove: (id: string) => bridge().api['servers.remove']({ id }),
+  addDemo: () => bridge().api['servers.addDemo']({}),
+  connect: (id: string) => bridge().api['servers.connect']({ id }),
+  disconnect: (id: string) => bridge().api['servers.disconnect']({ id }),
+  restart: (id: string) => bridge().api['servers.restart']({ id }),
+  approve: (id: string, fingerprint: string) => bridge().api['servers.approve']({ id, fingerprint }),
+  logs: (id: string) => bridge().api['servers.logs']({ id }),
+  importPreview: (text: string, format?: ImportFormat) => bridge().api['servers.importPreview']({ text, ...(format ? { format } : {}) }),
+  import: (args: { text: string; format?: ImportFormat; keys?: string[]; secrets?: Record<string, Record<string, string>> }) =>
+    bridge().api['servers.import'](args),
+  export: (format: ImportFormat) => bridge().api['servers.export']({ format }),
+};

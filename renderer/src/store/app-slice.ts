@@ -1,0 +1,42 @@
+import type { AppInfo, AppNotice } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { appService } from '../services/app';
+import type { SliceCreator, Store } from './types';
+
+/** App-wide state: connection to the core, app facts, notices. */
+export interface AppSlice {
+  info: AppInfo | null;
+  notices: AppNotice[];
+  bridgeState: 'connecting' | 'connected' | 'lost' | 'failed';
+  bridgeError: string | null;
+  start: () => Promise<void>;
+  dismissNotice: (id: string) => Promise<void>;
+}
+
+export const appInitialState = { info: null, notices: [], bridgeState: 'connecting', bridgeError: null } satisfies Partial<AppSlice>;
+
+export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
+  ...appInitialState,
+  start: async () => {
+    try {
+      await appService.connect();
+      appService.onDisconnect(() => set({ bridgeState: 'lost' }));
+      appService.on('app.notices', ({ notices }) => set({ notices }));
+      appService.on('servers.changed', ({ servers }) => get().applyServerList(servers));
+      appService.on('servers.status', ({ id, status }) => get().applyStatus(id, status));
+      appService.on('servers.log', ({ id, entry }) => get().applyLog(id, entry));
+      const info = await appService.info();
+      set({ info, notices: info.notices, bridgeState: 'connected' });
+      await get().loadServers();
+    } catch (err) {
+      set({ bridgeState: 'failed', bridgeError: err instanceof AppError ? err.message : 'Could not reach the Switchboard core' });
+    }
+  },
+  dismissNotice: async (id) => {
+    set({ notices: get().notices.filter((n) => n.id !== id) });
+    await appService.dismissNotice(id);
+  },
+});
+
+/** Notices currently shown. */
+export const selectNotices = (s: Store): AppNotice[] => s.notices;

@@ -1,0 +1,124 @@
+import type { ServerConfigInput } from '../../../shared/config';
+import type { LogEntry, ServerDetail, ServerStatus, ServerSummary } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { serversService } from '../services/servers';
+import type { SliceCreator, Store } from './types';
+
+const MAX_LOGS = 1000;
+
+/** Servers: the list, the selected server's detail and its logs. */
+export interface ServersSlice {
+  servers: ServerSummary[];
+  loaded: boolean;
+  selectedId: string | null;
+  detail: ServerDetail | null;
+  logs: Record<string, LogEntry[]>;
+  actionError: string | null;
+  loadServers: () => Promise<void>;
+  select: (id: string | null) => Promise<void>;
+  refreshDetail: () => Promise<void>;
+  addServer: (config: ServerConfigInput) => Promise<ServerDetail>;
+  updateServer: (id: string, config: ServerConfigInput) => Promise<ServerDetail>;
+  removeServer: (id: string) => Promise<void>;
+  addDemo: () => Promise<void>;
+  runServerAction: (id: string, action: 'connect' | 'disconnect' | 'restart') => Promise<void>;
+  approve: (id: string, fingerprint: string) => Promise<void>;
+  applyServerList: (servers: ServerSummary[]) => void;
+  applyStatus: (id: string, status: ServerStatus) => void;
+  applyLog: (id: string, entry: LogEntry) => void;
+}
+
+export const serversInitialState = { servers: [], loaded: false, selectedId: null, detail: null, logs: {}, actionError: null } satisfies Partial<ServersSlice>;
+
+const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
+
+export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
+  ...serversInitialState,
+  loadServers: async () => {
+    const servers = await serversService.list();
+    set({ servers, loaded: true });
+  },
+  select: async (id) => {
+    set({ selectedId: id, detail: null, actionError: null });
+    if (id === null) return;
+    const [detail, logs] = await Promise.all([serversService.get(id), serversService.logs(id)]);
+    if (get().selectedId === id) set({ detail, logs: { ...get().logs, [id]: logs } });
+  },
+  refreshDetail: async () => {
+    const id = get().selectedId;
+    if (!id) return;
+    try {
+      const detail = await serversService.get(id);
+      if (get().selectedId === id) set({ detail });
+    } catch {
+      // the server may have been removed meanwhile
+    }
+  },
+  addServer: async (config) => {
+    const detail = await serversService.add(config);
+    await get().loadServers();
+    return detail;
+  },
+  updateServer: async (id, config) => {
+    const detail = await serversService.update(id, config);
+    if (get().selectedId === id) set({ detail });
+    return detail;
+  },
+  removeServer: async (id) => {
+    await serversService.remove(id);
+    if (get().selectedId === id) set({ selectedId: null, detail: null });
+    await get().loadServers();
+  },
+  addDemo: async () => {
+    try {
+      const detail = await serversService.addDemo();
+      await get().loadServers();
+      await get().select(detail.id);
+    } catch (err) {
+      set({ actionError: message(err) });
+    }
+  },
+  runServerAction: async (id, action) => {
+    set({ actionError: null });
+    try {
+      await serversService[action](id);
+    } catch (err) {
+      set({ actionError: message(err) });
+    }
+    await get().refreshDetail();
+  },
+  approve: async (id, fingerprint) => {
+    set({ actionError: null });
+    try {
+      const detail = await serversService.approve(id, fingerprint);
+      set({ detail });
+    } catch (err) {
+      set({ actionError: message(err) });
+    }
+  },
+  applyServerList: (servers) => {
+    set({ servers, loaded: true });
+    void get().refreshDetail();
+  },
+  applyStatus: (id, status) => {
+    set({ servers: get().servers.map((s) => (s.id === id ? { ...s, status } : s)) });
+    const detail = get().detail;
+    if (detail?.id === id) {
+      set({ detail: { ...detail, status } });
+      if (status.state === 'connected' || status.state === 'disconnected') void get().refreshDetail();
+    }
+  },
+  applyLog: (id, entry) => {
+    const list = get().logs[id];
+    if (!list) return;
+    const next = list.length >= MAX_LOGS ? [...list.slice(list.length - MAX_LOGS + 1), entry] : [...list, entry];
+    set({ logs: { ...get().logs, [id]: next } });
+  },
+});
+
+/** The server list. */
+export const selectServers = (s: Store): ServerSummary[] => s.servers;
+/** The selected server's summary. */
+export const selectSelectedSummary = (s: Store): ServerSummary | undefined => s.servers.find((x) => x.id === s.selectedId);
+/** Logs of the selected server. */
+export const selectSelectedLogs = (s: Store): LogEntry[] => (s.selectedId ? (s.logs[s.selectedId] ?? []) : []);
