@@ -43,6 +43,15 @@ function rpcError(id: JsonRpcId, code: number, message: string, data?: unknown):
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
 }
 
+/** Parses a request target; null when it is not a valid path (e.g. `//[`), which must not throw in a listener. */
+function parseTarget(raw: string | undefined): URL | null {
+  try {
+    return new URL(raw ?? '/', 'http://x');
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the bridge server. */
 export async function startBridgeServer(opts: BridgeServerOptions): Promise<BridgeServer> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE });
@@ -54,17 +63,26 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
       return;
     }
-    if (new URL(req.url ?? '/', 'http://x').pathname === '/bridge') {
+    const target = parseTarget(req.url);
+    if (!target) {
+      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
+      return;
+    }
+    if (target.pathname === '/bridge') {
       res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket upgrade required');
       return;
     }
-    void serveStatic(opts.staticDir, req, res);
+    serveStatic(opts.staticDir, req, res).catch(() => {
+      // Never let one bad request become an unhandled rejection that ends the process.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error');
+      else res.destroy();
+    });
   });
 
   http.on('upgrade', (req: IncomingMessage, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    const url = parseTarget(req.url);
     const refusal =
-      url.pathname !== '/bridge'
+      url === null || url.pathname !== '/bridge'
         ? 'bad_path'
         : checkBridgeRequest({ host: req.headers.host, origin: req.headers.origin }, url.searchParams.get('token'), port, opts.token);
     if (refusal) {

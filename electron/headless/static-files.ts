@@ -24,7 +24,14 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    // Malformed percent-encoding or an unparsable target: answer, never throw.
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
+    return;
+  }
   const rel = pathname === '/' ? 'index.html' : pathname.slice(1);
   const file = normalize(join(root, rel));
   if (!file.startsWith(normalize(root) + sep) || rel.includes('\0')) {
