@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { ServerConfigInputSchema, ServerIdSchema } from './config.js';
 import type { EventKey, InvokeKey } from './contract.js';
+import { authArgSchemas } from './domains/auth-schemas.js';
+import { callArgSchemas } from './domains/calls-schemas.js';
+import { catalogArgSchemas } from './domains/catalog-schemas.js';
+import { resourceArgSchemas } from './domains/resources-schemas.js';
 
 const empty = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1).max(200) }).strict();
@@ -35,6 +39,10 @@ export const invokeArgSchemas = {
   'servers.approve': z.object({ id: z.string().min(1), fingerprint: z.string().min(1).max(200) }).strict(),
   'servers.status': byId,
   'servers.logs': byId,
+  ...catalogArgSchemas,
+  ...callArgSchemas,
+  ...authArgSchemas,
+  ...resourceArgSchemas,
 } satisfies Record<InvokeKey, z.ZodType>;
 
 /** Every contract method name, in declaration order. */
@@ -45,6 +53,15 @@ const eventRecord = {
   'servers.status': true,
   'servers.log': true,
   'app.notices': true,
+  'catalog.changed': true,
+  'call.progress': true,
+  'call.finished': true,
+  'auth.changed': true,
+  'resources.updated': true,
+  'resources.listChanged': true,
+  'prompts.listChanged': true,
+  'elicitation.requested': true,
+  'elicitation.cancelled': true,
 } satisfies Record<EventKey, true>;
 
 /** Every contract event name. */

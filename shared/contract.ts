@@ -2,6 +2,17 @@
 // key lists and argument validators live in contract-schemas.ts, checked against these maps.
 import type { AppErrorData } from './errors.js';
 import type { ServerConfigInput, TransportKind } from './config.js';
+import type { AuthStatus, ClientSettingsInput } from './domains/auth.js';
+import type { AuditedEnvelope, CallOutcome, CallProgress, HistoryEntry } from './domains/calls.js';
+import type { CatalogQuery, CatalogSearchResult, CatalogSelection, GroupCard, RefreshReport, ToolDetail } from './domains/catalog.js';
+import type {
+  ElicitationRequestView,
+  PromptItem,
+  PromptMessageView,
+  ResourceItem,
+  ResourcePart,
+  ResourceTemplateItem,
+} from './domains/resources.js';
 
 /** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
 export interface AppNotice {
@@ -241,6 +252,73 @@ export interface InvokeMap {
   'servers.status': (args: { id: string }) => Promise<ServerStatus>;
   /** A server's recent log lines. */
   'servers.logs': (args: { id: string }) => Promise<LogEntry[]>;
+
+  /** The capability groups directory (one per server, no schemas). */
+  'catalog.groups': (args: Record<string, never>) => Promise<GroupCard[]>;
+  /** Full schemas of a group's members or of named tools, within the discovery byte budget. */
+  'catalog.select': (args: { group?: string; tools?: string[] }) => Promise<CatalogSelection>;
+  /** Ranked search across every server, with filters and paging. */
+  'catalog.search': (args: CatalogQuery) => Promise<CatalogSearchResult>;
+  /** One tool's detail by local name. */
+  'catalog.tool': (args: { name: string }) => Promise<ToolDetail>;
+  /** Re-lists tools of one server or all (clears the response cache first). */
+  'catalog.refresh': (args: { id?: string }) => Promise<RefreshReport>;
+  /** Approves a tool's current definition (the fingerprint the user saw). */
+  'catalog.approveTool': (args: { name: string; fingerprint: string }) => Promise<ToolDetail>;
+
+  /** Calls a tool by local name; resolves when the call ends. */
+  'tools.call': (args: { name: string; arguments: Record<string, unknown>; callId?: string }) => Promise<CallOutcome>;
+  /** Cancels a running call. */
+  'tools.cancel': (args: { callId: string }) => Promise<void>;
+  /** Searches the call history, newest first. */
+  'calls.history': (args: { query?: string; offset?: number; limit?: number; savedOnly?: boolean }) => Promise<{ entries: HistoryEntry[]; total: number }>;
+  /** The full audited envelope of one call. */
+  'calls.result': (args: { callId: string }) => Promise<AuditedEnvelope>;
+  /** Saves a call under a name. */
+  'calls.save': (args: { callId: string; name: string }) => Promise<HistoryEntry>;
+  /** Clears the history (saved calls are kept unless `includeSaved`). */
+  'calls.clear': (args: { includeSaved?: boolean }) => Promise<void>;
+  /** The history as JSON text. */
+  'calls.export': (args: Record<string, never>) => Promise<{ fileName: string; text: string }>;
+
+  /** A server's authorization state. */
+  'auth.status': (args: { id: string }) => Promise<AuthStatus>;
+  /** Starts an interactive sign-in; opens the system browser in the app, returns the URL in any case. */
+  'auth.begin': (args: { id: string }) => Promise<AuthStatus>;
+  /** Completes a sign-in with the redirect URL pasted from the browser. */
+  'auth.complete': (args: { id: string; redirectUrl: string }) => Promise<AuthStatus>;
+  /** Deletes stored credentials (next connect needs sign-in). */
+  'auth.signOut': (args: { id: string }) => Promise<AuthStatus>;
+  /** Sets or clears a static bearer token. */
+  'auth.setBearer': (args: { id: string; token: string | null }) => Promise<AuthStatus>;
+  /** Sets a pre-registered or client-credentials client. */
+  'auth.setClient': (args: { id: string; client: ClientSettingsInput | null }) => Promise<AuthStatus>;
+
+  /** A page of a server's resources. */
+  'resources.list': (args: { id: string; cursor?: string }) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
+  /** A server's resource templates. */
+  'resources.templates': (args: { id: string }) => Promise<{ templates: ResourceTemplateItem[] }>;
+  /** Reads one resource, bounded. */
+  'resources.read': (args: { id: string; uri: string }) => Promise<{ parts: ResourcePart[] }>;
+  /** Subscribes to updates of one resource. */
+  'resources.subscribe': (args: { id: string; uri: string }) => Promise<void>;
+  /** Unsubscribes from one resource. */
+  'resources.unsubscribe': (args: { id: string; uri: string }) => Promise<void>;
+  /** A server's prompts. */
+  'prompts.list': (args: { id: string }) => Promise<{ prompts: PromptItem[] }>;
+  /** Renders a prompt with arguments. */
+  'prompts.get': (args: { id: string; name: string; arguments: Record<string, string> }) => Promise<{ description?: string; messages: PromptMessageView[] }>;
+  /** Completion suggestions for a prompt or template argument. */
+  'completion.complete': (args: {
+    id: string;
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    argument: { name: string; value: string };
+    context?: Record<string, string>;
+  }) => Promise<{ values: string[]; hasMore: boolean }>;
+  /** Pending elicitation requests (for a renderer that attaches late). */
+  'elicitation.pending': (args: Record<string, never>) => Promise<ElicitationRequestView[]>;
+  /** Answers an elicitation request. */
+  'elicitation.respond': (args: { requestId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) => Promise<void>;
 }
 
 /** Every event the core pushes to the renderer: name → payload. */
@@ -253,6 +331,24 @@ export interface EventMap {
   'servers.log': { id: string; entry: LogEntry };
   /** The app's notices changed. */
   'app.notices': { notices: AppNotice[] };
+  /** The published catalog changed. */
+  'catalog.changed': { revision: number; serverIds: string[] };
+  /** Progress of a running call. */
+  'call.progress': CallProgress;
+  /** A call ended. */
+  'call.finished': CallOutcome;
+  /** A server's authorization state changed. */
+  'auth.changed': AuthStatus;
+  /** A subscribed resource changed. */
+  'resources.updated': { id: string; uri: string };
+  /** A server's resource list changed. */
+  'resources.listChanged': { id: string };
+  /** A server's prompt list changed. */
+  'prompts.listChanged': { id: string };
+  /** A server asks the user for input. */
+  'elicitation.requested': { request: ElicitationRequestView; queueLength: number };
+  /** A pending request was cancelled (timeout, session closed, server said complete). */
+  'elicitation.cancelled': { requestId: string; reason: string; queueLength: number };
 }
 
 /** A contract method name. */

@@ -1,6 +1,10 @@
 // One handler per contract method, each a thin call into the Host.
 import type { BridgeApi } from '../../shared/contract.js';
+import { authHandlers } from './auth/auth-handlers.js';
+import { callHandlers } from './calls/call-handlers.js';
+import { catalogHandlers } from './catalog/catalog-handlers.js';
 import type { Host } from './host.js';
+import { resourceHandlers } from './resources/resource-handlers.js';
 
 /** The complete handler table; a missing or extra key is a compile error. */
 export type Handlers = BridgeApi;
@@ -25,5 +29,9 @@ export function createHandlers(host: Host): Handlers {
     'servers.approve': ({ id, fingerprint }) => host.approve(id, fingerprint),
     'servers.status': async ({ id }) => host.status(id),
     'servers.logs': async ({ id }) => host.logs(id),
+    ...catalogHandlers(host),
+    ...callHandlers(host),
+    ...authHandlers(host),
+    ...resourceHandlers(host),
   };
 }

@@ -1,0 +1,51 @@
+// Contract types for authorization (issue: authorization). Owned by the auth work.
+
+/** Steps of an interactive sign-in. */
+export type AuthStep = 'discovery' | 'registration' | 'browser' | 'token';
+
+/** A server's authorization state as the renderer may see it: never a token. */
+export interface AuthStatus {
+  /** Server id. */
+  id: string;
+  /** Which kind of credential is configured. */
+  kind: 'none' | 'bearer' | 'oauth' | 'client_credentials';
+  /** Current state. */
+  state: 'signed-out' | 'signed-in' | 'needs-auth' | 'in-progress';
+  /** Who is signed in, when known. */
+  account?: string;
+  /** Authorization server issuer. */
+  issuer?: string;
+  /** Access token expiry (ms since epoch). */
+  expiresAt?: number;
+  /** Granted scopes. */
+  scopes?: string[];
+  /** The running or last failed flow. */
+  flow?: {
+    /** Current step. */
+    step: AuthStep;
+    /** Step that failed, with the reason. */
+    failed?: { step: AuthStep; message: string };
+    /** The URL to open (also shown for copy/paste in headless mode). */
+    authorizationUrl?: string;
+    /** The loopback redirect URI the flow uses. */
+    redirectUri?: string;
+  };
+}
+
+/** A pre-registered or client-credentials client, as entered by the user. */
+export interface ClientSettingsInput {
+  /** Grant to use. */
+  grant: 'authorization_code' | 'client_credentials';
+  /** Client id; empty means dynamic registration or a metadata document. */
+  clientId?: string;
+  /** Client secret (stored in the credential store, never returned). */
+  clientSecret?: string;
+  /** Client authentication for client credentials. */
+  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** PEM private key for private_key_jwt (stored in the credential store). */
+  privateKeyPem?: string;
+  /** Client ID Metadata Document URL to use as client id. */
+  metadataUrl?: string;
+  /** Scopes to request. */
+  scopes?: string[];
+}

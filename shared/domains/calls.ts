@@ -1,0 +1,102 @@
+// Contract types for tool calls, results and history (issue: tool calls). Owned by the calls work.
+
+/** How a call ended. */
+export type CallStatus = 'ok' | 'error' | 'cancelled' | 'timeout';
+
+/** One inline media block of a bounded presentation. */
+export interface MediaView {
+  /** Image or audio. */
+  kind: 'image' | 'audio';
+  /** MIME type checked against the bytes. */
+  mimeType: string;
+  /** Base64 data (within the media budget). */
+  data: string;
+  /** Decoded size in bytes. */
+  bytes: number;
+}
+
+/** The bounded view of a tool result: what crosses the bridge by default. */
+export interface Presentation {
+  /** The result is a tool-level error. */
+  isError: boolean;
+  /** Visible text (≤ 32 KiB by default). */
+  text: string;
+  /** Text was cut at the budget. */
+  truncated: boolean;
+  /** Inline media (≤ 8 blocks, ≤ 5 MiB decoded by default). */
+  media: MediaView[];
+  /** Explicit notices for unknown content, unsupported or refused media. */
+  notices: string[];
+  /** Resource links. */
+  links: { uri: string; name?: string; mimeType?: string }[];
+  /** Embedded resources (text shortened). */
+  resources: { uri: string; mimeType?: string; text?: string }[];
+  /** Structured content, pretty-printed and bounded. */
+  structured?: string;
+}
+
+/** Result of tools.call. */
+export interface CallOutcome {
+  /** Id of the call (given by the caller or generated). */
+  callId: string;
+  /** How it ended. */
+  status: CallStatus;
+  /** Bounded presentation. */
+  presentation: Presentation;
+  /** Wall time in ms. */
+  durationMs: number;
+  /** Why it failed, for status error/timeout/cancelled. */
+  error?: { code: string; message: string };
+}
+
+/** Live progress of a running call. */
+export interface CallProgress {
+  /** The call. */
+  callId: string;
+  /** Progress so far. */
+  progress?: number;
+  /** Total, when known. */
+  total?: number;
+  /** Server's message (sanitized). */
+  message?: string;
+  /** Phase: queued, running, waiting for input, task polling. */
+  phase: 'queued' | 'running' | 'input' | 'task';
+  /** Task state, for the tasks extension. */
+  task?: { id: string; status: string; message?: string };
+}
+
+/** One history row. */
+export interface HistoryEntry {
+  /** The call id. */
+  callId: string;
+  /** Server id. */
+  serverId: string;
+  /** Local tool name. */
+  tool: string;
+  /** Original MCP name. */
+  originalName: string;
+  /** Arguments sent. */
+  arguments: Record<string, unknown>;
+  /** Start time (ms since epoch). */
+  startedAt: number;
+  /** Wall time in ms. */
+  durationMs: number;
+  /** How it ended. */
+  status: CallStatus;
+  /** Bounded presentation. */
+  presentation: Presentation;
+  /** Name under which the call was saved, if any. */
+  savedAs?: string;
+}
+
+/** The complete audited envelope of a call. */
+export interface AuditedEnvelope {
+  /** Server id. */
+  serverId: string;
+  /** Original MCP tool name. */
+  originalName: string;
+  /** The call id. */
+  callId: string;
+  /** The raw result as received (content, structuredContent, _meta, isError). */
+  result: unknown;
+}

@@ -1,0 +1,128 @@
+// Contract types for the tool catalog (issue: catalog). Owned by the catalog work.
+
+/** Hints a server gave about a tool; never treated as approval. */
+export interface ToolAnnotationsView {
+  /** Tool only reads. */
+  readOnlyHint?: boolean;
+  /** Tool may destroy data. */
+  destructiveHint?: boolean;
+  /** Repeated calls have no extra effect. */
+  idempotentHint?: boolean;
+  /** Tool reaches an open world (network, ...). */
+  openWorldHint?: boolean;
+  /** Server-given title in the annotations. */
+  title?: string;
+}
+
+/** Whether the user approved a tool's current definition. */
+export type PinState = 'approved' | 'changed';
+
+/** One catalog row: enough to list and search, no schemas. */
+export interface ToolSummary {
+  /** Stable local name `mcp__<server>__<tool>`. */
+  name: string;
+  /** The tool's original MCP name. */
+  originalName: string;
+  /** Server that offers it. */
+  serverId: string;
+  /** Display title (sanitized). */
+  title?: string;
+  /** Description, sanitized and shortened for lists. */
+  description: string;
+  /** Server hints. */
+  annotations: ToolAnnotationsView;
+  /** MCP Apps visibility excludes the model: shown but marked app-only. */
+  appOnly: boolean;
+  /** Pin state of its definition. */
+  pin: PinState;
+}
+
+/** A change between the approved and the current definition of a tool. */
+export interface PinDiffEntry {
+  /** Which part changed: description, inputSchema, outputSchema, annotations, title. */
+  field: string;
+  /** The approved value, pretty-printed. */
+  before: string;
+  /** The current value, pretty-printed. */
+  after: string;
+}
+
+/** Everything the tool detail panel shows. */
+export interface ToolDetail extends ToolSummary {
+  /** Full description (sanitized). */
+  fullDescription: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema of structured results, when given. */
+  outputSchema?: Record<string, unknown>;
+  /** Catalog revision the route belongs to. */
+  revision: number;
+  /** Fingerprint of the current definition; sent back with catalog.approveTool. */
+  fingerprint: string;
+  /** What changed since approval, when pin is 'changed'. */
+  diff: PinDiffEntry[];
+}
+
+/** One capability group (one per server). */
+export interface GroupCard {
+  /** `mcp:<server>`. */
+  id: string;
+  /** Server id. */
+  serverId: string;
+  /** Server title, else "MCP server <id>". */
+  title: string;
+  /** Server description or a generic line. */
+  description: string;
+  /** Server instructions (untrusted, sanitized). */
+  instructions?: string;
+  /** Number of callable members. */
+  memberCount: number;
+  /** Local names of the members. */
+  members: string[];
+  /** Set when the last listing was rejected and an older snapshot is shown. */
+  stale?: { reason: string; since: number };
+}
+
+/** Filters for a catalog search. */
+export interface CatalogQuery {
+  /** Free text over name, title and description. */
+  query: string;
+  /** Only these servers. */
+  serverIds?: string[];
+  /** Only tools whose hint matches. */
+  annotation?: 'readOnly' | 'destructive' | 'idempotent' | 'openWorld';
+  /** Page start. */
+  offset?: number;
+  /** Page size (default 200, at most 25,000). */
+  limit?: number;
+}
+
+/** A page of search results. */
+export interface CatalogSearchResult {
+  /** Matching tools, best first. */
+  tools: ToolSummary[];
+  /** Total matches before paging. */
+  total: number;
+  /** Groups the returned tools belong to. */
+  groups: GroupCard[];
+  /** Current catalog revision. */
+  revision: number;
+}
+
+/** Result of expanding a group or named tools with full schemas within the byte budget. */
+export interface CatalogSelection {
+  /** Tools with schemas. */
+  tools: ToolDetail[];
+  /** Names whose schemas did not fit the budget. */
+  omitted: string[];
+  /** Groups the tools belong to. */
+  groups: GroupCard[];
+}
+
+/** Outcome of a refresh per server. */
+export interface RefreshReport {
+  /** One line per refreshed server. */
+  servers: { id: string; ok: boolean; error?: string; toolCount: number }[];
+  /** Catalog revision after the refresh. */
+  revision: number;
+}

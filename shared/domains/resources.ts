@@ -1,0 +1,99 @@
+// Contract types for resources, prompts, completion and elicitation (issue: resources). Owned by that work.
+
+/** A resource row. */
+export interface ResourceItem {
+  /** Resource URI. */
+  uri: string;
+  /** Name (sanitized). */
+  name: string;
+  /** Title, when given. */
+  title?: string;
+  /** Description (sanitized). */
+  description?: string;
+  /** MIME type, when given. */
+  mimeType?: string;
+  /** Size in bytes, when given. */
+  size?: number;
+}
+
+/** A resource template row. */
+export interface ResourceTemplateItem {
+  /** RFC 6570 template. */
+  uriTemplate: string;
+  /** Name (sanitized). */
+  name: string;
+  /** Title, when given. */
+  title?: string;
+  /** Description (sanitized). */
+  description?: string;
+  /** MIME type, when given. */
+  mimeType?: string;
+  /** Variable names in the template. */
+  variables: string[];
+}
+
+/** One part of a read resource, bounded for display. */
+export interface ResourcePart {
+  /** URI of this part. */
+  uri: string;
+  /** MIME type. */
+  mimeType?: string;
+  /** Text content (never rendered as markup). */
+  text?: string;
+  /** Blob size in bytes. */
+  blobBytes?: number;
+  /** Base64 blob, only for images that passed the checks. */
+  imageData?: string;
+  /** Why an image or blob is not shown. */
+  notice?: string;
+}
+
+/** A prompt row. */
+export interface PromptItem {
+  /** Prompt name. */
+  name: string;
+  /** Title, when given. */
+  title?: string;
+  /** Description (sanitized). */
+  description?: string;
+  /** Arguments. */
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+/** One rendered prompt message. */
+export interface PromptMessageView {
+  /** Who speaks. */
+  role: 'user' | 'assistant';
+  /** Text, when the content is text. */
+  text?: string;
+  /** Image, when the content is an image that passed the checks. */
+  image?: { mimeType: string; data: string };
+  /** Embedded resource. */
+  resource?: { uri: string; mimeType?: string; text?: string };
+  /** Notice for unsupported content. */
+  notice?: string;
+}
+
+/** A pending elicitation request shown in the dialog. */
+export interface ElicitationRequestView {
+  /** Request id (ours). */
+  requestId: string;
+  /** Requesting server id. */
+  serverId: string;
+  /** Requesting server's display name. */
+  serverName: string;
+  /** Form or URL mode. */
+  mode: 'form' | 'url';
+  /** The server's message (untrusted, sanitized). */
+  message: string;
+  /** Requested JSON Schema (form mode). */
+  requestedSchema?: Record<string, unknown>;
+  /** URL to open (URL mode). */
+  url?: string;
+  /** Host of the URL, for highlighting. */
+  urlHost?: string;
+  /** Warnings about the URL: punycode host, non-https. */
+  urlWarnings?: string[];
+  /** When the request times out (ms since epoch). */
+  expiresAt: number;
+}
