@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 import { useStore } from '../store';
 import { selectDialog } from '../store/ui-slice';
+import { CatalogView } from './CatalogView';
+import { ElicitationHost } from './ElicitationHost';
 import { EmptyState } from './EmptyState';
+import { HistoryView } from './HistoryView';
 import { ExportDialog } from './ExportDialog';
 import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
@@ -37,6 +40,8 @@ export function App() {
   const loaded = useStore((s) => s.loaded);
   const count = useStore((s) => s.servers.length);
   const selectedId = useStore((s) => s.selectedId);
+  const view = useStore((s) => s.view);
+  const setView = useStore((s) => s.setView);
   useEffect(() => {
     void start();
   }, [start]);
@@ -53,6 +58,13 @@ export function App() {
     <div className="shell">
       <header className="topbar">
         <span className="brand">Switchboard</span>
+        <nav className="views" aria-label="Views">
+          {(['servers', 'catalog', 'history'] as const).map((v) => (
+            <button key={v} type="button" className={view === v ? 'view-btn active' : 'view-btn'} aria-pressed={view === v} onClick={() => setView(v)}>
+              {v === 'servers' ? 'Servers' : v === 'catalog' ? 'Catalog' : 'History'}
+            </button>
+          ))}
+        </nav>
         {bridgeState === 'lost' && (
           <span role="alert" className="lost">
             Connection to the Switchboard core was lost. Reload the page.
@@ -61,10 +73,25 @@ export function App() {
       </header>
       <Notices />
       <div className="body">
-        <Sidebar />
-        <main className="main">{!loaded ? <p aria-busy="true">Loading…</p> : selectedId ? <ServerPage /> : count === 0 ? <EmptyState /> : <p className="hint pad">Select a server.</p>}</main>
+        {view === 'servers' && <Sidebar />}
+        <main className="main">
+          {view === 'catalog' ? (
+            <CatalogView />
+          ) : view === 'history' ? (
+            <HistoryView />
+          ) : !loaded ? (
+            <p aria-busy="true">Loading…</p>
+          ) : selectedId ? (
+            <ServerPage />
+          ) : count === 0 ? (
+            <EmptyState />
+          ) : (
+            <p className="hint pad">Select a server.</p>
+          )}
+        </main>
       </div>
       <Dialogs />
+      <ElicitationHost />
     </div>
   );
 }

@@ -1,8 +1,21 @@
 import { useStore } from '../store';
+import type { ServerTab } from '../store/ui-slice';
 import { ApprovalPanel } from './ApprovalPanel';
+import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
 import { LogView } from './LogView';
+import { PromptsTab } from './PromptsTab';
+import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
+import { ToolsTab } from './ToolsTab';
+
+const TABS: { id: ServerTab; label: string }[] = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'tools', label: 'Tools' },
+  { id: 'resources', label: 'Resources' },
+  { id: 'prompts', label: 'Prompts' },
+  { id: 'auth', label: 'Sign-in' },
+];
 
 /** One server: header with status and identity, actions, approval, doctor and log. */
 export function ServerPage() {
@@ -10,6 +23,8 @@ export function ServerPage() {
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);
+  const tab = useStore((s) => s.serverTab);
+  const setTab = useStore((s) => s.setServerTab);
   if (!detail) return <section className="page" aria-busy="true" />;
   const st = detail.status;
   const busy = st.state === 'connecting';
@@ -50,7 +65,18 @@ export function ServerPage() {
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
-      {st.state === 'connected' && (
+      <div role="tablist" aria-label="Server sections" className="tabs">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'tab active' : 'tab'} onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {tab === 'tools' && <ToolsTab serverId={detail.id} />}
+      {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
+      {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
+      {tab === 'auth' && <AuthPanel serverId={detail.id} />}
+      {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>
             <dt>Protocol</dt>
@@ -74,7 +100,7 @@ export function ServerPage() {
           )}
         </section>
       )}
-      <LogView />
+      {tab === 'overview' && <LogView />}
     </section>
   );
 }

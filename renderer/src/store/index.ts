@@ -1,5 +1,9 @@
 import { create } from 'zustand';
 import { createAppSlice } from './app-slice';
+import { createAuthSlice } from './auth-slice';
+import { createCallsSlice } from './calls-slice';
+import { createCatalogSlice } from './catalog-slice';
+import { createResourcesSlice } from './resources-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
@@ -9,6 +13,10 @@ export const useStore = create<Store>()((...a) => ({
   ...createAppSlice(...a),
   ...createServersSlice(...a),
   ...createUiSlice(...a),
+  ...createCatalogSlice(...a),
+  ...createCallsSlice(...a),
+  ...createAuthSlice(...a),
+  ...createResourcesSlice(...a),
 }));
 
 export type { Store };

@@ -1,9 +1,13 @@
 import type { StateCreator } from 'zustand';
 import type { AppSlice } from './app-slice';
+import type { AuthSlice } from './auth-slice';
+import type { CallsSlice } from './calls-slice';
+import type { CatalogSlice } from './catalog-slice';
+import type { ResourcesSlice } from './resources-slice';
 import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
 
 /** The whole store: one object made of slices. */
-export type Store = AppSlice & ServersSlice & UiSlice;
+export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;
