@@ -19,6 +19,7 @@ import type { CredentialStore, SettingsStore } from './ports.js';
 import { displayTarget, launchApproval, launchFingerprint } from './servers/approval.js';
 import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
 import type { SessionController } from './sessions/session-controller.js';
+import { SessionEvents } from './sessions/session-events.js';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -41,6 +42,8 @@ export interface HostOptions {
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
 export class Host {
   readonly events = new EventBus();
+  /** Session-level events (connected, closed, list changes) for core modules. */
+  readonly sessionEvents = new SessionEvents();
   readonly credentials: CredentialStore;
   readonly #opts: HostOptions;
   #settings: Settings;
