@@ -1,0 +1,282 @@
+// A fetch wrapper for the SDK's HTTP transports that enforces seed 000's security boundaries on every
+// request: URL and header checks, redirects refused, response bodies and SSE events capped while they
+// stream (never buffered whole), and content types checked. The SDK takes it through its `fetch` option.
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { checkServerUrl, HeadersSchema } from '../../../shared/config.js';
+import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
+import { formatBytes } from './stdio-transport.js';
+import type { TransportLog } from './transport-factory.js';
+
+/** The SSE event type a discarded over-limit event is turned into; neither SDK transport dispatches it. */
+export const DISCARDED_EVENT_TYPE = 'switchboard-discarded';
+
+/** What the guarded fetch is built from. */
+export interface GuardOptions {
+  /** Server id, carried in errors. */
+  serverId: string;
+  /** The configured server URL (custom headers go only to its origin). */
+  serverUrl: string;
+  /** Allow plain http to non-loopback hosts. */
+  allowInsecureHttp: boolean;
+  /** Custom headers from the config. */
+  headers: Record<string, string>;
+  /** Largest response body, and largest SSE event, in bytes. */
+  messageBytes: number;
+  /** Streamable HTTP checks POST content types; legacy SSE POSTs are answered with a body the SDK ignores. */
+  kind: 'http' | 'sse';
+  /** Log sink. */
+  log: TransportLog;
+  /** Non-fatal problems found while a stream goes on (an SSE event dropped for its size). */
+  report: (error: AppError) => void;
+}
+
+/** The guarded fetch plus what it observed, for diagnostics. */
+export interface GuardedFetch {
+  /** Pass this as the SDK transport's `fetch` option. */
+  fetch: FetchLike;
+  /** URL and status of the last refused or failed response. */
+  evidence(): ErrorEvidence;
+  /** The last refusal raised by the guard (AppError), if any, with when it happened. */
+  lastRefusal(): { error: AppError; at: number } | undefined;
+}
+
+/** Returns an AppError when custom headers break the rules (forbidden names, CR/LF/NUL), else null. */
+export function checkHeaders(headers: Record<string, string>, serverId?: string): AppError | null {
+  const parsed = HeadersSchema.safeParse(headers);
+  if (parsed.success) return null;
+  const message = parsed.error.issues.map((i) => i.message).join('; ');
+  return new AppError('config_invalid', `Custom headers refused: ${message}`, serverId !== undefined ? { serverId } : {});
+}
+
+/** The URL without credentials, query or fragment (they may carry secrets), for messages and evidence. */
+export function displayUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.href;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Media type without parameters, lower-cased. */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** Builds the guarded fetch. */
+export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fetch): GuardedFetch {
+  let serverOrigin: string | undefined;
+  try {
+    serverOrigin = new URL(opts.serverUrl).origin;
+  } catch {
+    serverOrigin = undefined;
+  }
+  let lastStatus: { url: string; httpStatus: number } | undefined;
+  let refusal: { error: AppError; at: number } | undefined;
+  const ids = { serverId: opts.serverId };
+
+  const refuse = (error: AppError): never => {
+    refusal = { error, at: Date.now() };
+    opts.log('protocol', 'error', error.message);
+    throw error;
+  };
+
+  const guarded: FetchLike = async (input, init) => {
+    const href = typeof input === 'string' ? input : input.href;
+    const shown = displayUrl(href);
+    const urlProblem = checkServerUrl(href, opts.allowInsecureHttp);
+    if (urlProblem !== null) refuse(new AppError('url_refused', `${urlProblem}: ${shown}`, { ...ids, evidence: { url: shown } }));
+    const headerProblem = checkHeaders(opts.headers, opts.serverId);
+    if (headerProblem !== null) refuse(headerProblem);
+
+    const headers = new Headers(init?.headers);
+    if (serverOrigin !== undefined && new URL(href).origin === serverOrigin) {
+      // Custom headers go to the server's own origin only (never to OAuth or other hosts).
+      for (const [name, value] of Object.entries(opts.headers)) if (!headers.has(name)) headers.set(name, value);
+    }
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const response = await baseFetch(href, { ...init, headers, redirect: 'manual' });
+    const status = response.status;
+    const evidence: ErrorEvidence = { url: shown, httpStatus: status };
+
+    if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
+      await response.body?.cancel().catch(() => undefined);
+      lastStatus = { url: shown, httpStatus: status };
+      const location = response.headers.get('location');
+      const to = location !== null ? ` to ${displayUrl(new URL(location, href).href)}` : '';
+      refuse(
+        new AppError('redirect_refused', `The server answered ${method} ${shown} with a redirect (HTTP ${status})${to}; redirects are refused — configure the final URL instead`, {
+          ...ids,
+          evidence,
+        }),
+      );
+    }
+
+    const declared = Number(response.headers.get('content-length') ?? 'NaN');
+    if (Number.isFinite(declared) && declared > opts.messageBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      lastStatus = { url: shown, httpStatus: status };
+      refuse(
+        new AppError('limit_exceeded', `The response from ${shown} is ${declared} bytes, over the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`, {
+          ...ids,
+          evidence,
+        }),
+      );
+    }
+
+    const type = mediaType(response.headers.get('content-type'));
+    if (status < 200 || status > 299) {
+      lastStatus = { url: shown, httpStatus: status };
+      opts.log('protocol', 'warning', `HTTP ${status} from ${method} ${shown}`);
+    } else if (status !== 202 && status !== 204) {
+      const expectsMcp = (method === 'POST' && opts.kind === 'http') || method === 'GET';
+      const allowed = method === 'GET' ? ['text/event-stream'] : ['application/json', 'text/event-stream'];
+      if (expectsMcp && !allowed.includes(type)) {
+        await response.body?.cancel().catch(() => undefined);
+        lastStatus = { url: shown, httpStatus: status };
+        refuse(
+          new AppError('http_error', `Unexpected content type "${type || '(none)'}" from ${method} ${shown} (expected ${allowed.join(' or ')})`, {
+            ...ids,
+            evidence,
+          }),
+        );
+      }
+    }
+
+    if (response.body === null || status === 204 || status === 205 || status === 304) return response;
+    const limited =
+      type === 'text/event-stream'
+        ? limitSseEvents(response.body, opts.messageBytes, () => {
+            const error = new AppError(
+              'limit_exceeded',
+              `An event from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
+              { ...ids, evidence },
+            );
+            opts.log('protocol', 'warning', error.message);
+            opts.report(error);
+          })
+        : limitBody(response.body, opts.messageBytes, () => {
+            const error = new AppError(
+              'limit_exceeded',
+              `The response from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
+              { ...ids, evidence },
+            );
+            refusal = { error, at: Date.now() };
+            opts.log('protocol', 'error', error.message);
+            return error;
+          });
+    return new Response(limited, { status, statusText: response.statusText, headers: response.headers });
+  };
+
+  return {
+    fetch: guarded,
+    evidence: () => (lastStatus !== undefined ? { ...lastStatus } : { url: displayUrl(opts.serverUrl) }),
+    lastRefusal: () => refusal,
+  };
+}
+
+/** Passes a body through, erroring the stream with `onExceeded()`'s error once more than `limit` bytes arrived. */
+export function limitBody(body: ReadableStream<Uint8Array>, limit: number, onExceeded: () => Error): ReadableStream<Uint8Array> {
+  let total = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > limit) {
+          controller.error(onExceeded());
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const encoder = new TextEncoder();
+
+/**
+ * Passes an SSE stream through, capping each event (all its lines, comments included, up to the blank line
+ * that ends it) at `limit` bytes. Complete lines are forwarded as they arrive; only the current unfinished line
+ * is held (at most `limit` bytes). When an event goes over the limit, the rest of it is dropped and it is closed
+ * as an event of type {@link DISCARDED_EVENT_TYPE}, which the SDK ignores, so the stream and the session go on.
+ */
+export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, onDiscarded: () => void): ReadableStream<Uint8Array> {
+  let eventBytes = 0;
+  let lineParts: Uint8Array[] = [];
+  let lineLen = 0;
+  let afterCR = false;
+  let discarding = false;
+
+  const overflow = (): void => {
+    if (!discarding) {
+      discarding = true;
+      lineParts = [];
+      lineLen = 0;
+      onDiscarded();
+    }
+  };
+
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const n = chunk.length;
+        let i = 0;
+        let nextCR = chunk.indexOf(CR, 0);
+        while (i < n) {
+          if (afterCR) {
+            afterCR = false;
+            if (chunk[i] === LF) {
+              // Second half of a CRLF that ended the previous line.
+              if (!discarding) controller.enqueue(chunk.subarray(i, i + 1));
+              eventBytes += 1;
+              i++;
+              continue;
+            }
+          }
+          if (nextCR !== -1 && nextCR < i) nextCR = chunk.indexOf(CR, i);
+          const nextLF = chunk.indexOf(LF, i);
+          const end = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
+          if (end === -1) {
+            const piece = chunk.subarray(i);
+            eventBytes += piece.length;
+            if (eventBytes > limit) overflow();
+            if (!discarding) {
+              lineParts.push(piece);
+              lineLen += piece.length;
+            }
+            return;
+          }
+          const piece = chunk.subarray(i, end);
+          const blank = lineLen === 0 && piece.length === 0;
+          eventBytes += piece.length + 1;
+          if (!blank && eventBytes > limit) overflow();
+          if (blank) {
+            if (discarding) {
+              controller.enqueue(encoder.encode(`event: ${DISCARDED_EVENT_TYPE}\n\n`));
+              discarding = false;
+            } else {
+              controller.enqueue(chunk.subarray(end, end + 1));
+            }
+            eventBytes = 0;
+          } else if (!discarding) {
+            for (const part of lineParts) controller.enqueue(part);
+            controller.enqueue(chunk.subarray(i, end + 1));
+          }
+          lineParts = [];
+          lineLen = 0;
+          afterCR = chunk[end] === CR;
+          i = end + 1;
+        }
+      },
+      flush(controller) {
+        if (!discarding) for (const part of lineParts) controller.enqueue(part);
+      },
+    }),
+  );
+}

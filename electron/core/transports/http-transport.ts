@@ -1,0 +1,101 @@
+// Streamable HTTP and legacy HTTP+SSE transports: the SDK's own transports, given our guarded fetch.
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { checkServerUrl } from '../../../shared/config.js';
+import { AppError } from '../../../shared/errors.js';
+import { checkHeaders, createGuardedFetch, displayUrl } from './http-guards.js';
+import type { OpenedTransport, TransportContext } from './transport-factory.js';
+
+/** How long release() waits for the DELETE that ends a Streamable HTTP session. */
+const TERMINATE_SESSION_MS = 1000;
+
+/** Opens a Streamable HTTP (`http`) or legacy SSE (`sse`) transport. */
+export function openHttpTransport(ctx: TransportContext): OpenedTransport {
+  const { config } = ctx;
+  const t = config.transport;
+  if (t.type === 'stdio') throw new AppError('internal', 'openHttpTransport called for a stdio server', { serverId: config.id });
+
+  // Settings can be hand-edited: check again what the schema checked on the way in.
+  const urlProblem = checkServerUrl(t.url, t.allowInsecureHttp);
+  if (urlProblem !== null) {
+    return refused(new AppError('url_refused', `${urlProblem}: ${displayUrl(t.url)}`, { serverId: config.id, evidence: { url: displayUrl(t.url) } }));
+  }
+  const headerProblem = checkHeaders(t.headers, config.id);
+  if (headerProblem !== null) return refused(headerProblem);
+
+  let transport: Transport | undefined;
+  const guard = createGuardedFetch({
+    serverId: config.id,
+    serverUrl: t.url,
+    allowInsecureHttp: t.allowInsecureHttp,
+    headers: t.headers,
+    messageBytes: config.limits.messageBytes,
+    kind: t.type,
+    log: ctx.log,
+    report: (error) => transport?.onerror?.(error),
+  });
+  const url = new URL(t.url);
+  const sdkTransport =
+    t.type === 'http'
+      ? new StreamableHTTPClientTransport(url, { fetch: guard.fetch })
+      : new SSEClientTransport(url, { fetch: guard.fetch });
+  transport = sdkTransport;
+
+  // A refusal inside the SSE stream's fetch reaches the SDK as an untyped SseError: surface ours instead.
+  const originalStart = sdkTransport.start.bind(sdkTransport);
+  sdkTransport.start = async (): Promise<void> => {
+    const startedAt = Date.now();
+    try {
+      await originalStart();
+    } catch (error) {
+      const refusal = guard.lastRefusal();
+      if (refusal !== undefined && refusal.at >= startedAt && !(error instanceof AppError)) throw refusal.error;
+      throw error;
+    }
+  };
+
+  let releasing: Promise<void> | undefined;
+  const release = (): Promise<void> => {
+    releasing ??= (async () => {
+      if (sdkTransport instanceof StreamableHTTPClientTransport && sdkTransport.sessionId !== undefined) {
+        await Promise.race([
+          sdkTransport.terminateSession().catch(() => undefined),
+          new Promise<void>((resolve) => setTimeout(resolve, TERMINATE_SESSION_MS).unref()),
+        ]);
+      }
+      await sdkTransport.close().catch(() => undefined);
+    })();
+    return releasing;
+  };
+
+  return { transport: sdkTransport, diagnostics: { evidence: () => guard.evidence() }, release };
+}
+
+/** A transport that refuses to start, so a refused config fails like any other connect. */
+class RefusedTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
+  readonly #error: AppError;
+
+  constructor(error: AppError) {
+    this.#error = error;
+  }
+
+  start(): Promise<void> {
+    return Promise.reject(this.#error);
+  }
+
+  send(): Promise<void> {
+    return Promise.reject(this.#error);
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+function refused(error: AppError): OpenedTransport {
+  const transport = new RefusedTransport(error);
+  return { transport, diagnostics: { evidence: () => ({ ...error.evidence }) }, release: () => transport.close() };
+}
