@@ -1,0 +1,228 @@
+// One connection setup for one server: lifecycle negotiation (auto / discover / initialize), the fallback to a
+// fresh transport, the cached discovery verdict, and the setup / attempt / probe deadlines.
+import { Client, type DiscoverResult, type Implementation, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import { AppError } from '../../../shared/errors.js';
+import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
+import { cancelledError, withDeadline } from './deadline.js';
+import { diagnose, timeoutError, type ConnectPhase } from './doctor.js';
+
+/** The only protocol revision reached through server/discover today. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** A live, negotiated connection. */
+export interface Established {
+  /** The connected SDK client. */
+  client: Client;
+  /** Its transport, with diagnostics and release. */
+  opened: OpenedTransport;
+  /** Negotiated protocol revision. */
+  protocolVersion: string;
+  /** Which lifecycle connected. */
+  lifecycle: 'discover' | 'initialize';
+  /** The discover result (modern connections). */
+  discover?: DiscoverResult;
+  /** The verdict worth caching for the next connect, if any. */
+  verdict?: PriorDiscovery;
+}
+
+/** What one setup needs. */
+export interface SetupInput {
+  /** The server definition. */
+  config: ServerConfig;
+  /** Resolved stdio env values. */
+  env: Record<string, string>;
+  /** Login-shell PATH for stdio. */
+  loginPath?: string;
+  /** Opens transports. */
+  factory: TransportFactory;
+  /** Where lifecycle and transport lines go. */
+  log: TransportLog & ((source: 'lifecycle' | 'stderr' | 'stdout' | 'protocol', level: 'debug' | 'info' | 'warning' | 'error', text: string) => void);
+  /** A cached verdict from an earlier connect with the same config. */
+  prior?: PriorDiscovery;
+  /** Called when the cached verdict no longer works (so the caller drops it). */
+  onPriorFailed?: () => void;
+  /** Client identity sent to servers. */
+  clientInfo: Implementation;
+  /** Aborts the whole setup (remove, disconnect, update). */
+  signal: AbortSignal;
+}
+
+type Plan =
+  | { kind: 'prior'; prior: PriorDiscovery }
+  | { kind: 'auto' }
+  | { kind: 'pin' }
+  | { kind: 'legacy' };
+
+/** Why an attempt failed, and whether it got as far as the legacy handshake. */
+class AttemptFailure extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly sentInitialize: boolean,
+  ) {
+    super(error.message);
+  }
+}
+
+/** Failures no retry on another transport or lifecycle can fix. */
+const TERMINAL: ReadonlySet<string> = new Set([
+  'auth_required',
+  'cancelled',
+  'command_not_found',
+  'spawn_failed',
+  'url_refused',
+  'redirect_refused',
+  'config_invalid',
+  'approval_required',
+]);
+
+/**
+ * Connects one server per its lifecycle. `auto` probes server/discover (the SDK falls back to initialize on the
+ * same connection when the answer says "legacy" or a stdio probe stays silent for probeSecs); when the probe
+ * attempt fails for a non-auth reason before any initialize was sent — typically a stdio child that exits on
+ * the unknown request — it retries once on a fresh transport with the legacy handshake. Everything runs inside
+ * the setupSecs deadline; each attempt inside its own connectSecs deadline.
+ */
+export async function establish(input: SetupInput): Promise<Established> {
+  const { config } = input;
+  const t = config.timeouts;
+  const started = Date.now();
+  const setupMs = t.setupSecs * 1000;
+  const remaining = (): number => setupMs - (Date.now() - started);
+  const run = (plan: Plan): Promise<Established> => attempt(plan, input, remaining());
+
+  if (input.prior && config.lifecycle !== 'initialize' && !(config.lifecycle === 'discover' && input.prior.kind === 'legacy')) {
+    input.log('lifecycle', 'info', input.prior.kind === 'modern' ? 'Using the cached server/discover result' : 'Using the cached verdict: legacy server, skipping the probe');
+    try {
+      return await run({ kind: 'prior', prior: input.prior });
+    } catch (err) {
+      const failure = unwrap(err);
+      if (TERMINAL.has(failure.error.code) || remaining() <= 0) throw failure.error;
+      if (failure.error.code === 'timeout' && failure.error.evidence?.timeout?.name === 'setupSecs') throw failure.error;
+      input.log('lifecycle', 'warning', `The cached discovery result did not work (${failure.error.message}); negotiating again`);
+      input.onPriorFailed?.();
+    }
+  }
+
+  if (config.lifecycle === 'initialize') return run({ kind: 'legacy' }).catch((err: unknown) => Promise.reject(unwrap(err).error));
+  if (config.lifecycle === 'discover') return run({ kind: 'pin' }).catch((err: unknown) => Promise.reject(unwrap(err).error));
+
+  try {
+    return await run({ kind: 'auto' });
+  } catch (err) {
+    const failure = unwrap(err);
+    if (failure.sentInitialize || TERMINAL.has(failure.error.code) || remaining() <= 0) throw failure.error;
+    if (failure.error.evidence?.timeout?.name === 'setupSecs') throw failure.error;
+    input.log('lifecycle', 'info', `The server/discover probe failed (${failure.error.message}); falling back to initialize on a fresh transport`);
+    return run({ kind: 'legacy' }).catch((e: unknown) => Promise.reject(unwrap(e).error));
+  }
+}
+
+function unwrap(err: unknown): AttemptFailure {
+  if (err instanceof AttemptFailure) return err;
+  const error = err instanceof AppError ? err : new AppError('internal', err instanceof Error ? err.message : 'unknown error', { cause: err });
+  return new AttemptFailure(error, false);
+}
+
+/** Tracks which lifecycle message went out last, for phases in evidence and lifecycle log lines. */
+interface PhaseTracker {
+  phase: ConnectPhase;
+  sentInitialize: boolean;
+  discoverSentAt?: number;
+}
+
+function trackPhases(transport: Transport, tracker: PhaseTracker, input: SetupInput, plan: Plan): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('method' in message && 'id' in message) {
+      if (message.method === 'server/discover') {
+        if (tracker.phase !== 'verify') tracker.phase = 'probe';
+        tracker.discoverSentAt = Date.now();
+        if (plan.kind !== 'prior') input.log('lifecycle', 'info', 'Probing server/discover');
+      } else if (message.method === 'initialize') {
+        if (tracker.discoverSentAt !== undefined) input.log('lifecycle', 'info', 'Falling back to initialize');
+        else input.log('lifecycle', 'info', 'Sending initialize');
+        tracker.phase = 'handshake';
+        tracker.sentInitialize = true;
+      }
+    }
+    return send(message, options);
+  };
+}
+
+async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Promise<Established> {
+  const { config } = input;
+  const t = config.timeouts;
+  const connectMs = t.connectSecs * 1000;
+  const bySetup = remainingMs < connectMs;
+  const limitMs = Math.max(0, Math.min(connectMs, remainingMs));
+  const mode = plan.kind === 'pin' ? 'discover' : plan.kind === 'legacy' ? 'initialize' : plan.kind === 'auto' ? 'auto' : config.lifecycle;
+  const tracker: PhaseTracker = { phase: config.transport.type === 'stdio' ? 'spawn' : 'setup', sentInitialize: false };
+  let opened: OpenedTransport | undefined;
+  let client: Client | undefined;
+
+  try {
+    return await withDeadline(
+      async (signal) => {
+        opened = input.factory({
+          config,
+          env: input.env,
+          ...(input.loginPath !== undefined ? { loginPath: input.loginPath } : {}),
+          log: input.log,
+        });
+        trackPhases(opened.transport, tracker, input, plan);
+        const probe = { timeoutMs: t.probeSecs * 1000 };
+        client = new Client(input.clientInfo, {
+          // Roots, sampling and logging control are deliberately not advertised (seed 000 scope).
+          capabilities: {},
+          ...(plan.kind === 'auto' ? { versionNegotiation: { mode: 'auto' as const, probe } } : {}),
+          ...(plan.kind === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe } } : {}),
+        });
+        client.onerror = (error) => input.log('protocol', 'warning', error.message);
+        await client.connect(opened.transport, { timeout: limitMs, signal, ...(plan.kind === 'prior' ? { prior: plan.prior } : {}) });
+        if (plan.kind === 'prior' && plan.prior.kind === 'modern') {
+          // A stale modern verdict would only fail at the first real request: check it now, cheaply.
+          tracker.phase = 'verify';
+          await client.discover({ timeout: Math.min(limitMs, t.probeSecs * 1000), signal });
+        }
+        const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
+        const era = client.getProtocolEra();
+        const discover = client.getDiscoverResult();
+        const lifecycle = era === 'modern' ? 'discover' : 'initialize';
+        const verdict: PriorDiscovery | undefined =
+          era === 'modern' && discover ? { kind: 'modern', discover } : config.lifecycle === 'auto' ? { kind: 'legacy' } : undefined;
+        return { client, opened, protocolVersion, lifecycle, ...(discover ? { discover } : {}), ...(verdict ? { verdict } : {}) };
+      },
+      {
+        ms: limitMs,
+        onTimeout: () =>
+          bySetup
+            ? timeoutError(config, 'setupSecs', t.setupSecs, tracker.phase)
+            : timeoutError(config, 'connectSecs', t.connectSecs, tracker.phase),
+        onAbort: () => cancelledError(config.id),
+      },
+      input.signal,
+    );
+  } catch (err) {
+    const c = client as Client | undefined;
+    const o = opened as OpenedTransport | undefined;
+    await c?.close().catch(() => undefined);
+    await o?.release().catch(() => undefined);
+    const evidence = o?.diagnostics.evidence();
+    let cause: unknown = err;
+    // On stdio the SDK turns a silent probe into a "legacy" verdict; in pin mode that surfaces as a negotiation
+    // failure. When the probe simply got no answer within probeSecs, say so.
+    if (
+      mode === 'discover' &&
+      tracker.phase === 'probe' &&
+      tracker.discoverSentAt !== undefined &&
+      Date.now() - tracker.discoverSentAt >= t.probeSecs * 1000 - 50 &&
+      !(err instanceof AppError)
+    ) {
+      cause = timeoutError(config, 'probeSecs', t.probeSecs, 'probe');
+    }
+    const error = diagnose(cause, { config, phase: tracker.phase, mode, ...(evidence ? { transportEvidence: evidence } : {}) });
+    input.log('lifecycle', error.code === 'cancelled' ? 'info' : 'error', error.message);
+    throw new AttemptFailure(error, tracker.sentInitialize);
+  }
+}

@@ -1,0 +1,206 @@
+// The session controller: one ServerSession per configured server, start-up policy, runtime add / update /
+// remove, launch approval before any spawn, and status/log events through the Host's event bus.
+import type { Client, Implementation } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import type { EventBus } from '../event-bus.js';
+import type { CredentialStore } from '../ports.js';
+import { resolveEnv } from '../servers/secrets.js';
+import type { TransportFactory } from '../transports/transport-factory.js';
+import { DiscoveryCache } from './discovery-cache.js';
+import { ServerSession } from './session.js';
+import type { SessionController, StartupReport } from './session-controller.js';
+
+/** The parts of the Host the sessions use. */
+export interface SessionHost {
+  /** Where status and log events go. */
+  readonly events: EventBus;
+  /** The current definitions. */
+  configs(): readonly ServerConfig[];
+  /** Whether a stdio server's exact launch is approved. */
+  isLaunchApproved(config: ServerConfig): boolean;
+}
+
+/** What the manager is built from besides the Host. */
+export interface SessionManagerOptions {
+  /** Where secret env values are read from at spawn time. */
+  credentials: CredentialStore;
+  /** Opens one fresh transport per lifecycle attempt. */
+  createTransport: TransportFactory;
+  /** The login-shell PATH for stdio children (resolved once by the caller). */
+  loginPath?: () => Promise<string | undefined>;
+  /** JSON file mirroring the discovery cache; memory only when absent. */
+  discoveryCacheFile?: string;
+  /** Client identity sent to servers. */
+  clientInfo?: Implementation;
+}
+
+/** Owns one live session per configured server. */
+export class SessionManager implements SessionController {
+  readonly #host: SessionHost;
+  readonly #opts: SessionManagerOptions;
+  readonly #sessions = new Map<string, ServerSession>();
+  readonly #cache: DiscoveryCache;
+  readonly #since = Date.now();
+
+  constructor(host: SessionHost, opts: SessionManagerOptions) {
+    this.#host = host;
+    this.#opts = opts;
+    this.#cache = new DiscoveryCache(opts.discoveryCacheFile !== undefined ? { file: opts.discoveryCacheFile } : {});
+    for (const config of host.configs()) this.#sessions.set(config.id, this.#newSession(config));
+  }
+
+  /** Registers a server added at runtime and connects it per its startup policy. */
+  register(config: ServerConfig): void {
+    const existing = this.#sessions.get(config.id);
+    if (existing) {
+      this.update(config);
+      return;
+    }
+    const session = this.#newSession(config);
+    this.#sessions.set(config.id, session);
+    if (config.enabled && config.startup !== 'manual') this.#background(session);
+  }
+
+  /** Replaces a definition; a connected or connecting session reconnects with it (approval re-checked). */
+  update(config: ServerConfig): void {
+    const session = this.#sessions.get(config.id);
+    if (!session) {
+      this.register(config);
+      return;
+    }
+    const previous = session.config;
+    const changed = JSON.stringify(previous) !== JSON.stringify(config);
+    const wasActive = session.active;
+    const awaitedApproval = session.status().error?.code === 'approval_required';
+    session.setConfig(config);
+    if (!config.enabled) {
+      if (wasActive || session.status().state !== 'disconnected') void session.close('Disabled');
+      else session.refreshGate();
+      return;
+    }
+    if (wasActive) {
+      if (changed) void session.close('Reconnecting with the new settings').then(() => this.#background(session));
+      return;
+    }
+    if (config.startup !== 'manual' && (changed || awaitedApproval)) {
+      this.#background(session);
+      return;
+    }
+    session.refreshGate();
+  }
+
+  /** Forgets a server: cancels an in-flight connect and releases its session. */
+  async remove(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    this.#cache.delete(id);
+    await session.close('Removed');
+  }
+
+  /** Status without connecting. */
+  status(id: string): ServerStatus {
+    return this.#sessions.get(id)?.status() ?? { state: 'disconnected', since: this.#since, failures: 0 };
+  }
+
+  /** Identity captured at connect, while connected. */
+  identity(id: string): ServerIdentity | undefined {
+    return this.#sessions.get(id)?.identity();
+  }
+
+  /** Connects now (a user action: ignores backoff); resolves with the resulting status, errors included. */
+  async connect(id: string): Promise<ServerStatus> {
+    const session = this.#session(id);
+    await session.ensure(true).catch(() => undefined);
+    return session.status();
+  }
+
+  /** Drops the session and keeps the server registered. */
+  async disconnect(id: string): Promise<ServerStatus> {
+    const session = this.#session(id);
+    await session.close('Disconnected by the user');
+    return session.status();
+  }
+
+  /** Disconnects, then connects. */
+  async restart(id: string): Promise<ServerStatus> {
+    const session = this.#session(id);
+    await session.close('Restarting');
+    return this.connect(id);
+  }
+
+  /** Recent log lines. */
+  logs(id: string): LogEntry[] {
+    return this.#sessions.get(id)?.logs() ?? [];
+  }
+
+  /**
+   * The connected SDK client for catalog and tool calls, connecting first when needed (automatic use: respects
+   * the backoff). Rejects with the AppError that explains why it is not available.
+   */
+  client(id: string): Promise<Client> {
+    return this.#session(id).ensure(false);
+  }
+
+  /**
+   * Connects every enabled eager and background server concurrently; manual ones are skipped. Eager and
+   * required servers are awaited; background ones connect on their own. Reports required failures.
+   */
+  async startAll(): Promise<StartupReport> {
+    for (const config of this.#host.configs()) {
+      if (!this.#sessions.has(config.id)) this.#sessions.set(config.id, this.#newSession(config));
+    }
+    const awaited: ServerSession[] = [];
+    for (const session of this.#sessions.values()) {
+      const c = session.config;
+      if (!c.enabled || c.startup === 'manual') continue;
+      if (c.startup === 'background' && !c.required) this.#background(session);
+      else awaited.push(session);
+    }
+    await Promise.allSettled(awaited.map((s) => s.ensure(true)));
+    const requiredFailures = awaited
+      .filter((s) => s.config.required && s.status().state !== 'connected')
+      .map((s) => ({ id: s.id, message: s.status().error?.message ?? 'did not connect' }));
+    return { requiredFailures };
+  }
+
+  /** Releases every session. */
+  async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.#sessions.values()].map((s) => s.close('Shutting down')));
+  }
+
+  #session(id: string): ServerSession {
+    const session = this.#sessions.get(id);
+    if (!session) throw new AppError('not_found', `No server with id "${id}"`, { serverId: id });
+    return session;
+  }
+
+  /** Connects without awaiting; the outcome lands in the status. */
+  #background(session: ServerSession): void {
+    session.ensure(true).catch(() => undefined);
+  }
+
+  #newSession(config: ServerConfig): ServerSession {
+    const events = this.#host.events;
+    return new ServerSession(config, {
+      factory: this.#opts.createTransport,
+      cache: this.#cache,
+      clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
+      resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
+      loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
+      gate: (c) => this.#gate(c),
+      onStatus: (id, status) => events.emit('servers.status', { id, status }),
+      onLog: (id, entry) => events.emit('servers.log', { id, entry }),
+    });
+  }
+
+  /** A stdio server is spawned only once its exact launch is approved. */
+  #gate(config: ServerConfig): AppError | undefined {
+    if (config.transport.type !== 'stdio' || this.#host.isLaunchApproved(config)) return undefined;
+    return new AppError('approval_required', `Approve the exact command before ${config.name} can start: ${config.transport.command}`, {
+      serverId: config.id,
+    });
+  }
+}

@@ -1,0 +1,289 @@
+// One server's connection state machine: connect (serialized, shared by racing callers), status, backoff after
+// repeated failures, the live client, and what happens when the session closes underneath us.
+import type { Client, Implementation } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import type { OpenedTransport, TransportFactory } from '../transports/transport-factory.js';
+import { backoffDelay } from './backoff.js';
+import { cancelledError } from './deadline.js';
+import { configFingerprint, type DiscoveryCache } from './discovery-cache.js';
+import { diagnose, isAuthFailure } from './doctor.js';
+import { captureIdentity } from './identity.js';
+import { establish } from './lifecycle.js';
+import { LogRing } from './log-ring.js';
+
+/** What a session needs from its manager. */
+export interface SessionDeps {
+  /** Opens transports. */
+  factory: TransportFactory;
+  /** Era verdicts from earlier connects. */
+  cache: DiscoveryCache;
+  /** Client identity sent to servers. */
+  clientInfo: Implementation;
+  /** Resolves a stdio server's env (secrets read from the credential store). */
+  resolveEnv: (config: ServerConfig) => Promise<Record<string, string>>;
+  /** The login-shell PATH for stdio children. */
+  loginPath: () => Promise<string | undefined>;
+  /** Why a connect may not start (e.g. launch not approved), or undefined. */
+  gate: (config: ServerConfig) => AppError | undefined;
+  /** Receives every status change. */
+  onStatus: (id: string, status: ServerStatus) => void;
+  /** Receives every log line. */
+  onLog: (id: string, entry: LogEntry) => void;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+interface Live {
+  client: Client;
+  opened: OpenedTransport;
+  closing: boolean;
+  lastError?: Error;
+}
+
+interface Inflight {
+  promise: Promise<Client>;
+  abort: AbortController;
+  gen: number;
+}
+
+/** The session of one configured server. */
+export class ServerSession {
+  readonly id: string;
+  readonly #deps: SessionDeps;
+  readonly #logs = new LogRing();
+  readonly #now: () => number;
+  #config: ServerConfig;
+  #status: ServerStatus;
+  #identity: ServerIdentity | undefined;
+  #live: Live | undefined;
+  #inflight: Inflight | undefined;
+  #gen = 0;
+
+  constructor(config: ServerConfig, deps: SessionDeps) {
+    this.id = config.id;
+    this.#config = config;
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    const gate = config.enabled ? deps.gate(config) : undefined;
+    this.#status = { state: 'disconnected', since: this.#now(), failures: 0, ...(gate ? { error: gate.toData() } : {}) };
+  }
+
+  /** The current definition. */
+  get config(): ServerConfig {
+    return this.#config;
+  }
+
+  /** Replaces the definition (takes effect on the next connect). */
+  setConfig(config: ServerConfig): void {
+    this.#config = config;
+  }
+
+  /** Current status (a copy). */
+  status(): ServerStatus {
+    return { ...this.#status };
+  }
+
+  /** Identity captured at the last successful connect, while connected. */
+  identity(): ServerIdentity | undefined {
+    return this.#identity;
+  }
+
+  /** Recent log lines. */
+  logs(): LogEntry[] {
+    return this.#logs.entries();
+  }
+
+  /** True while connected or connecting. */
+  get active(): boolean {
+    return this.#inflight !== undefined || (this.#live !== undefined && !this.#live.closing);
+  }
+
+  /** Records a log line and announces it. */
+  log(source: LogEntry['source'], level: LogEntry['level'], text: string): void {
+    const entry = this.#logs.push(source, level, text, this.#now());
+    this.#deps.onLog(this.id, entry);
+  }
+
+  /** Re-checks the approval gate while idle, so the status shows (or stops showing) approval_required. */
+  refreshGate(): void {
+    if (this.active) return;
+    const gate = this.#config.enabled ? this.#deps.gate(this.#config) : undefined;
+    if (gate) this.#set({ state: 'disconnected', error: gate.toData(), retryAt: undefined });
+    else if (this.#status.error?.code === 'approval_required') this.#set({ state: 'disconnected', error: undefined });
+  }
+
+  /**
+   * Returns the connected client, connecting first when needed. Racing callers share one attempt. `explicit`
+   * (a user action) ignores the backoff; automatic uses wait for `retryAt`.
+   */
+  ensure(explicit: boolean): Promise<Client> {
+    if (this.#live && !this.#live.closing) return Promise.resolve(this.#live.client);
+    if (this.#inflight) return this.#inflight.promise;
+    const config = this.#config;
+    if (!config.enabled) return Promise.reject(new AppError('invalid_request', `${config.name} is disabled; enable it to connect`, { serverId: this.id }));
+    const gate = this.#deps.gate(config);
+    if (gate) {
+      this.#set({ state: 'disconnected', error: gate.toData(), retryAt: undefined });
+      return Promise.reject(gate);
+    }
+    const retryAt = this.#status.retryAt;
+    if (!explicit && retryAt !== undefined && this.#now() < retryAt) {
+      const last = this.#status.error;
+      const waitSecs = Math.ceil((retryAt - this.#now()) / 1000);
+      return Promise.reject(
+        new AppError(last?.code ?? 'connect_failed', `${last?.message ?? 'The last connection attempt failed'} (next automatic attempt in ${waitSecs} s)`, {
+          serverId: this.id,
+          ...(last?.evidence ? { evidence: last.evidence } : {}),
+        }),
+      );
+    }
+    const gen = ++this.#gen;
+    const abort = new AbortController();
+    this.#set({ state: 'connecting', error: undefined, retryAt: undefined });
+    const promise = this.#connect(config, gen, abort.signal);
+    const inflight: Inflight = { promise, abort, gen };
+    this.#inflight = inflight;
+    promise.then(
+      () => this.#clearInflight(inflight),
+      () => this.#clearInflight(inflight),
+    );
+    return promise;
+  }
+
+  /** Cancels an in-flight connect, closes the live session and reports `disconnected`. */
+  async close(reason: string): Promise<void> {
+    this.#gen++;
+    const inflight = this.#inflight;
+    this.#inflight = undefined;
+    const live = this.#live;
+    this.#live = undefined;
+    if (inflight) {
+      inflight.abort.abort(cancelledError(this.id, reason));
+      await inflight.promise.catch(() => undefined);
+    }
+    if (live) {
+      live.closing = true;
+      this.log('lifecycle', 'info', reason);
+      await live.client.close().catch(() => undefined);
+      await live.opened.release().catch(() => undefined);
+    }
+    this.#identity = undefined;
+    this.#set({ state: 'disconnected', error: undefined, retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
+    this.refreshGate();
+  }
+
+  #clearInflight(inflight: Inflight): void {
+    if (this.#inflight === inflight) this.#inflight = undefined;
+  }
+
+  async #connect(config: ServerConfig, gen: number, signal: AbortSignal): Promise<Client> {
+    const stale = (): boolean => gen !== this.#gen || signal.aborted;
+    const t = config.transport;
+    this.log('lifecycle', 'info', `Connecting (${t.type}, lifecycle ${config.lifecycle})`);
+    let established;
+    try {
+      const env = await this.#deps.resolveEnv(config);
+      const loginPath = t.type === 'stdio' ? await this.#deps.loginPath() : undefined;
+      if (stale()) throw cancelledError(this.id);
+      const fingerprint = configFingerprint(config);
+      const prior = this.#deps.cache.get(this.id, fingerprint);
+      established = await establish({
+        config,
+        env,
+        ...(loginPath !== undefined ? { loginPath } : {}),
+        factory: this.#deps.factory,
+        log: (source, level, text) => this.log(source, level, text),
+        ...(prior ? { prior } : {}),
+        onPriorFailed: () => this.#deps.cache.delete(this.id),
+        clientInfo: this.#deps.clientInfo,
+        signal,
+      });
+      if (stale()) {
+        await established.client.close().catch(() => undefined);
+        await established.opened.release().catch(() => undefined);
+        throw cancelledError(this.id);
+      }
+      if (established.verdict) this.#deps.cache.set(this.id, fingerprint, established.verdict);
+    } catch (err) {
+      const error = err instanceof AppError && err.serverId === this.id ? err : diagnose(err, { config, phase: 'setup', mode: config.lifecycle });
+      if (!stale() && error.code !== 'cancelled') this.#fail(error);
+      throw error;
+    }
+
+    const { client, opened } = established;
+    const live: Live = { client, opened, closing: false };
+    this.#live = live;
+    client.onerror = (error) => {
+      live.lastError = error;
+      this.log('protocol', 'warning', error.message);
+    };
+    client.onclose = () => this.#onClosed(live);
+    this.#identity = captureIdentity(client, config);
+    this.log('lifecycle', 'info', `Connected with ${established.protocolVersion} (${established.lifecycle})`);
+    this.#set({
+      state: 'connected',
+      error: undefined,
+      failures: 0,
+      retryAt: undefined,
+      protocolVersion: established.protocolVersion,
+      lifecycle: established.lifecycle,
+    });
+    return client;
+  }
+
+  #fail(error: AppError): void {
+    if (isAuthFailure(error)) {
+      this.#set({ state: 'needs-auth', error: error.toData(), retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
+      return;
+    }
+    const failures = this.#status.failures + 1;
+    this.#set({
+      state: 'failed',
+      error: error.toData(),
+      failures,
+      retryAt: this.#now() + backoffDelay(failures),
+      protocolVersion: undefined,
+      lifecycle: undefined,
+    });
+  }
+
+  /** The session ended without us asking (child exited, connection dropped). */
+  #onClosed(live: Live): void {
+    if (live.closing || this.#live !== live) return;
+    this.#live = undefined;
+    this.#identity = undefined;
+    void live.opened.release().catch(() => undefined);
+    const evidence = live.opened.diagnostics.evidence();
+    const last = live.lastError;
+    const error =
+      last instanceof AppError && (last.code === 'process_exited' || last.code === 'connection_closed')
+        ? diagnose(last, { config: this.#config, phase: 'session', mode: this.#config.lifecycle, transportEvidence: evidence })
+        : diagnose(new AppError('connection_closed', 'The connection closed'), {
+            config: this.#config,
+            phase: 'session',
+            mode: this.#config.lifecycle,
+            transportEvidence: evidence,
+          });
+    this.log('lifecycle', 'warning', `Session closed: ${error.message}`);
+    this.#set({
+      state: 'disconnected',
+      error: error.toData(),
+      protocolVersion: undefined,
+      lifecycle: undefined,
+    });
+  }
+
+  #set(patch: Partial<ServerStatus>): void {
+    const next: ServerStatus = { ...this.#status };
+    for (const [key, value] of Object.entries(patch) as [keyof ServerStatus, ServerStatus[keyof ServerStatus]][]) {
+      if (value === undefined) delete next[key];
+      else (next as unknown as Record<string, unknown>)[key] = value;
+    }
+    if (next.state !== this.#status.state) next.since = this.#now();
+    if (JSON.stringify(next) === JSON.stringify(this.#status)) return;
+    this.#status = next;
+    this.#deps.onStatus(this.id, { ...next });
+  }
+}
