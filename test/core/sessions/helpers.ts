@@ -1,0 +1,150 @@
+// Test support for the session manager: a real Host with the real SessionManager, real transports and the
+// fixture servers. HTTP and SSE use the SDK's client transports until create-transport.ts supports them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ServerConfigInput } from '../../../shared/config.js';
+import type { EventMap, ServerStatus } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import { Host } from '../../../electron/core/host.js';
+import { launchFingerprint } from '../../../electron/core/servers/approval.js';
+import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
+import { createTransport } from '../../../electron/core/transports/create-transport.js';
+import type { TransportFactory } from '../../../electron/core/transports/transport-factory.js';
+import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
+import { confSettingsStore } from '../../shared/support/harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Absolute path of a shared fixture server. */
+export const fixture = (name: string): string => join(here, '..', '..', 'fixtures', 'servers', name);
+/** Absolute path of a fixture local to these tests. */
+export const localFixture = (name: string): string => join(here, 'fixtures', name);
+
+/** The real transport factory, with SDK HTTP/SSE transports as a stand-in where it has none yet. */
+export const testTransportFactory: TransportFactory = (ctx) => {
+  try {
+    return createTransport(ctx);
+  } catch (err) {
+    const t = ctx.config.transport;
+    if (!(err instanceof AppError && err.code === 'internal') || t.type === 'stdio') throw err;
+    const url = new URL(t.url);
+    const init = { requestInit: { headers: t.headers, redirect: 'error' as const } };
+    const transport = t.type === 'http' ? new StreamableHTTPClientTransport(url, init) : new SSEClientTransport(url, init);
+    return { transport, diagnostics: { evidence: () => ({ url: t.url }) }, release: () => transport.close() };
+  }
+};
+
+/** A stdio server definition running a fixture with this Node and tsx. */
+export function stdioServer(id: string, script: string, extra: Partial<ServerConfigInput> = {}, env: Record<string, string> = {}): ServerConfigInput {
+  return {
+    id,
+    name: id,
+    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', script], env },
+    startup: 'manual',
+    ...extra,
+  };
+}
+
+/** A stdio definition that counts its spawns in `spawnLog` and runs `target`. */
+export function countedServer(id: string, target: string, spawnLog: string, extra: Partial<ServerConfigInput> = {}, env: Record<string, string> = {}): ServerConfigInput {
+  return stdioServer(id, localFixture('counted.ts'), extra, { SPAWN_LOG: spawnLog, TARGET_FIXTURE: target, ...env });
+}
+
+/** Pids written to a spawn log. */
+export function spawns(file: string): number[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map(Number);
+}
+
+/** True while a process exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A real Host driving a real SessionManager. */
+export interface SessionHarness {
+  host: Host;
+  sessions: SessionManager;
+  events: { event: keyof EventMap; payload: EventMap[keyof EventMap] }[];
+  statuses(id: string): ServerStatus[];
+}
+
+/** Builds the Host the way bootstrap does, with the session manager under test. */
+export function makeSessionHost(dir: string, opts: { cacheFile?: string; factory?: TransportFactory } = {}): SessionHarness {
+  let sessions: SessionManager | undefined;
+  const credentials = new MemoryCredentialStore();
+  const host = new Host({
+    mode: 'headless',
+    version: '0.0.0-test',
+    settingsStore: confSettingsStore(dir),
+    credentials,
+    createSessions: (h) => {
+      sessions = new SessionManager(h, {
+        credentials,
+        createTransport: opts.factory ?? testTransportFactory,
+        ...(opts.cacheFile !== undefined ? { discoveryCacheFile: opts.cacheFile } : {}),
+      });
+      return sessions;
+    },
+  });
+  const events: SessionHarness['events'] = [];
+  host.events.subscribe((event, payload) => events.push({ event, payload }));
+  if (!sessions) throw new Error('sessions not created');
+  return {
+    host,
+    sessions,
+    events,
+    statuses: (id) =>
+      events
+        .filter((e) => e.event === 'servers.status' && (e.payload as EventMap['servers.status']).id === id)
+        .map((e) => (e.payload as EventMap['servers.status']).status),
+  };
+}
+
+/** Adds a server and approves its launch (stdio), as the user would. */
+export async function addApproved(host: Host, input: ServerConfigInput): Promise<void> {
+  await host.add(input);
+  const config = host.config(input.id);
+  if (config.transport.type === 'stdio') await host.approve(input.id, launchFingerprint(config.transport));
+}
+
+/** Starts an HTTP fixture and waits for the URL it announces. */
+export async function startHttpFixture(script: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const rl = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('fixture did not announce a URL')), 20_000);
+    rl.once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`fixture exited with ${String(code)}`)));
+  });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url, child, stop };
+}
+
+/** Waits until `check` is true or fails after `ms`. */
+export async function until(check: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
