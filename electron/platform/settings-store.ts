@@ -28,7 +28,11 @@ export interface ConfOptions {
 export const SETTINGS_NAME = 'config';
 
 /** Creates a SettingsStore in `dir`, using `makeConf` (conf's or electron-store's constructor). */
-export function createSettingsStore(dir: string, makeConf: (opts: ConfOptions) => ConfLike, now: () => Date = () => new Date()): SettingsStore {
+export function createSettingsStore(
+  dir: string,
+  makeConf: (opts: ConfOptions) => ConfLike,
+  now: () => Date = () => new Date(),
+): SettingsStore {
   const file = join(dir, `${SETTINGS_NAME}.json`);
   let conf: ConfLike | undefined;
   const open = (): ConfLike =>

@@ -39,8 +39,14 @@ describe('validation before dispatch', () => {
     ['servers.add', { config: { ...validStdio, transport: { type: 'stdio', command: 'x', args: 'not-an-array' } } }],
     ['servers.add', { config: { ...validStdio, transport: { type: 'websocket', url: 'ws://127.0.0.1' } } }],
     ['servers.add', { config: { ...validStdio, transport: { type: 'http', url: 'http://example.com/mcp' } } }],
-    ['servers.add', { config: { ...validStdio, transport: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } } } }],
-    ['servers.add', { config: { ...validStdio, transport: { type: 'http', url: 'https://example.com/mcp', headers: { 'X-A': 'a\r\nInjected: 1' } } } }],
+    [
+      'servers.add',
+      { config: { ...validStdio, transport: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } } } },
+    ],
+    [
+      'servers.add',
+      { config: { ...validStdio, transport: { type: 'http', url: 'https://example.com/mcp', headers: { 'X-A': 'a\r\nInjected: 1' } } } },
+    ],
     ['servers.add', { config: { ...validStdio, transport: { type: 'stdio', command: 'x', env: { 'BAD-KEY': 'v' } } } }],
     ['servers.add', { config: { ...validStdio, unknownField: true } }],
     ['servers.add', { config: { ...validStdio, timeouts: { connectSecs: -1 } } }],
@@ -80,7 +86,11 @@ describe('validation before dispatch', () => {
     expect(env).toEqual({ ok: true, value: { from: 'servers.add' } });
     expect(counter.calls).toHaveLength(1);
     expect(counter.calls[0]!.method).toBe('servers.add');
-    const config = (counter.calls[0]!.args as { config: { enabled: boolean; transport: { env: object; inheritEnv: boolean }; timeouts: { connectSecs: number } } }).config;
+    const config = (
+      counter.calls[0]!.args as {
+        config: { enabled: boolean; transport: { env: object; inheritEnv: boolean }; timeouts: { connectSecs: number } };
+      }
+    ).config;
     expect(config.enabled).toBe(true);
     expect(config.transport.env).toEqual({});
     expect(config.transport.inheritEnv).toBe(false);
@@ -137,7 +147,10 @@ describe('errors as data', () => {
 
   it('a rejected promise is handled the same way as a synchronous throw', async () => {
     const table = countingTable();
-    const handlers = { ...(table.handlers as unknown as Record<string, unknown>), 'servers.get': () => Promise.reject(new Error(SECRET)) } as unknown as Handlers;
+    const handlers = {
+      ...(table.handlers as unknown as Record<string, unknown>),
+      'servers.get': () => Promise.reject(new Error(SECRET)),
+    } as unknown as Handlers;
     const env = await createDispatcher(handlers)('servers.get', { id: 'x' });
     expect(env).toEqual({ ok: false, error: { code: 'internal', message: 'An unexpected error occurred in the core' } });
   });
@@ -145,7 +158,11 @@ describe('errors as data', () => {
   it('an AppError crosses as its own data (code, message, serverId, evidence) without a stack', async () => {
     const seen: unknown[] = [];
     const { handlers } = countingTable(() => {
-      throw new AppError('spawn_failed', 'Could not start node', { serverId: 'files', evidence: { exitCode: 127, phase: 'spawn' }, cause: new Error(SECRET) });
+      throw new AppError('spawn_failed', 'Could not start node', {
+        serverId: 'files',
+        evidence: { exitCode: 127, phase: 'spawn' },
+        cause: new Error(SECRET),
+      });
     });
     const env = await createDispatcher(handlers, (_m, e) => seen.push(e))('servers.connect', { id: 'files' });
     expect(env).toEqual({

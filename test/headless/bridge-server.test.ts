@@ -294,7 +294,11 @@ describe('a good connection', () => {
     expect(h.host.events.size).toBe(before + 1);
     const pending = nextNotification(ws, 'app.notices');
     h.host.events.emit('app.notices', { notices: [{ id: 'n1', level: 'info', message: 'hello' }] });
-    expect(await pending).toEqual({ jsonrpc: '2.0', method: 'app.notices', params: { notices: [{ id: 'n1', level: 'info', message: 'hello' }] } });
+    expect(await pending).toEqual({
+      jsonrpc: '2.0',
+      method: 'app.notices',
+      params: { notices: [{ id: 'n1', level: 'info', message: 'hello' }] },
+    });
 
     const changed = nextNotification(ws, 'servers.changed');
     await rpc(ws, {
@@ -366,10 +370,13 @@ describe('static files', () => {
 
   it('refuse methods other than GET and HEAD', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/', method: 'POST', headers: { Host: `127.0.0.1:${server.port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path: '/', method: 'POST', headers: { Host: `127.0.0.1:${server.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('x');
     });

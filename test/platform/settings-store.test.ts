@@ -141,7 +141,10 @@ describe('valid settings file', () => {
   });
 
   it('round-trips through save and load', () => {
-    writeFileSync(configFile(), JSON.stringify({ schemaVersion: 1, servers: [validServer], approvals: { files: 'abc' }, demoOffered: true }));
+    writeFileSync(
+      configFile(),
+      JSON.stringify({ schemaVersion: 1, servers: [validServer], approvals: { files: 'abc' }, demoOffered: true }),
+    );
     const full = confSettingsStore(dir).load().settings;
     // Defaults were filled in by the schema.
     expect(full.servers[0]!.timeouts.connectSecs).toBe(45);
@@ -198,7 +201,12 @@ describe('secret env values', () => {
       config: {
         id: 'secretive',
         name: 'Secretive',
-        transport: { type: 'stdio', command: 'node', args: ['s.js'], env: { TOKEN: { secret: true, value: 'CANARY_123' }, PLAIN: 'visible' } },
+        transport: {
+          type: 'stdio',
+          command: 'node',
+          args: ['s.js'],
+          env: { TOKEN: { secret: true, value: 'CANARY_123' }, PLAIN: 'visible' },
+        },
       },
     });
     const bytes = readFileSync(configFile());
@@ -221,9 +229,16 @@ describe('secret env values', () => {
 
   it('keep the stored secret when an update omits its value, and never write it to disk', async () => {
     const h = makeHost(dir);
-    const base = { id: 'upd', name: 'Upd', transport: { type: 'stdio', command: 'node', args: [], env: { TOKEN: { secret: true, value: 'CANARY_456' } } } };
+    const base = {
+      id: 'upd',
+      name: 'Upd',
+      transport: { type: 'stdio', command: 'node', args: [], env: { TOKEN: { secret: true, value: 'CANARY_456' } } },
+    };
     await call(h.dispatch, 'servers.add', { config: base });
-    await call(h.dispatch, 'servers.update', { id: 'upd', config: { ...base, name: 'Renamed', transport: { ...base.transport, env: { TOKEN: { secret: true } } } } });
+    await call(h.dispatch, 'servers.update', {
+      id: 'upd',
+      config: { ...base, name: 'Renamed', transport: { ...base.transport, env: { TOKEN: { secret: true } } } },
+    });
     expect(readFileSync(configFile()).includes(Buffer.from('CANARY_456'))).toBe(false);
     expect(await h.credentials.get(envSecretAccount('upd', 'TOKEN'))).toBe('CANARY_456');
     await call(h.dispatch, 'servers.remove', { id: 'upd' });

@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { EVENT_KEYS, INVOKE_KEYS, invokeArgSchemas, isInvokeKey } from '../../shared/contract-schemas.js';
+import type { invokeArgSchemas } from '../../shared/contract-schemas.js';
+import { EVENT_KEYS, INVOKE_KEYS, isInvokeKey } from '../../shared/contract-schemas.js';
 import type { EventKey, IpcEnvelope, InvokeKey } from '../../shared/contract.js';
 import type { Dispatch } from '../../electron/core/dispatcher.js';
 import { createHandlers } from '../../electron/core/handlers.js';
@@ -23,7 +24,18 @@ describe('runtime key lists', () => {
       expect(new Set(keys).size).toBe(keys.length);
       for (const k of keys) expect(k).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
     }
-    expect(INVOKE_KEYS).toEqual(expect.arrayContaining(['app.info', 'servers.list', 'servers.get', 'servers.add', 'servers.update', 'servers.remove', 'servers.import', 'servers.export']));
+    expect(INVOKE_KEYS).toEqual(
+      expect.arrayContaining([
+        'app.info',
+        'servers.list',
+        'servers.get',
+        'servers.add',
+        'servers.update',
+        'servers.remove',
+        'servers.import',
+        'servers.export',
+      ]),
+    );
     expect(EVENT_KEYS).toContain('servers.changed');
   });
 
@@ -34,7 +46,8 @@ describe('runtime key lists', () => {
 
   it('isInvokeKey knows every key and nothing inherited from Object.prototype', () => {
     for (const k of INVOKE_KEYS) expect(isInvokeKey(k)).toBe(true);
-    for (const k of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'servers', 'servers.nuke', '']) expect(isInvokeKey(k)).toBe(false);
+    for (const k of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'servers', 'servers.nuke', ''])
+      expect(isInvokeKey(k)).toBe(false);
   });
 });
 

@@ -74,7 +74,10 @@ describe('the import detector', () => {
 });
 
 describe('no Electron in core or shared', () => {
-  const files = [...sourceFiles(join(root, 'electron', 'core'), ['.ts', '.mts', '.cts', '.js', '.mjs']), ...sourceFiles(join(root, 'shared'), ['.ts', '.mts', '.cts', '.js', '.mjs'])];
+  const files = [
+    ...sourceFiles(join(root, 'electron', 'core'), ['.ts', '.mts', '.cts', '.js', '.mjs']),
+    ...sourceFiles(join(root, 'shared'), ['.ts', '.mts', '.cts', '.js', '.mjs']),
+  ];
 
   it('finds the files it scans', () => {
     expect(files.some((f) => f.endsWith(join('electron', 'core', 'host.ts')))).toBe(true);
@@ -113,7 +116,8 @@ describe('renderer never imports from electron/', () => {
     for (const f of files) {
       for (const spec of moduleSpecifiers(readFileSync(f, 'utf8'))) {
         const target = spec.startsWith('.') ? resolve(dirname(f), spec) : '';
-        if (isElectron(spec) || target.startsWith(electronDir) || target === join(root, 'electron')) offenders.push(`${relative(root, f)} → ${spec}`);
+        if (isElectron(spec) || target.startsWith(electronDir) || target === join(root, 'electron'))
+          offenders.push(`${relative(root, f)} → ${spec}`);
       }
     }
     expect(offenders).toEqual([]);

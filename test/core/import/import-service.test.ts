@@ -47,7 +47,14 @@ describe('Claude Desktop format (mcpServers)', () => {
   it('previews valid and invalid entries with reasons, and saves nothing', async () => {
     const preview = await call<ImportPreview>(h.dispatch, 'servers.importPreview', { text: claudeText });
     expect(preview.format).toBe('claude');
-    expect(preview.entries.map((e) => e.key)).toEqual(['filesystem', 'No Command', 'bad-args', 'empty-command', 'not-an-object', 'bad-env']);
+    expect(preview.entries.map((e) => e.key)).toEqual([
+      'filesystem',
+      'No Command',
+      'bad-args',
+      'empty-command',
+      'not-an-object',
+      'bad-env',
+    ]);
     const fs = entry(preview, 'filesystem');
     expect(fs).toMatchObject({ id: 'filesystem', status: 'valid', reasons: [], transport: 'stdio', secretPrompts: [] });
     expect(fs.target).toBe('npx -y @modelcontextprotocol/server-filesystem /tmp');
@@ -68,7 +75,12 @@ describe('Claude Desktop format (mcpServers)', () => {
     expect(result.skipped.map((s) => s.key).sort()).toEqual(['No Command', 'bad-args', 'bad-env', 'empty-command', 'not-an-object'].sort());
     expect(await ids()).toEqual(['filesystem']);
     const detail = await call<ServerDetail>(h.dispatch, 'servers.get', { id: 'filesystem' });
-    expect(detail.config.transport).toMatchObject({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { LOG: 'debug' } });
+    expect(detail.config.transport).toMatchObject({
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+      env: { LOG: 'debug' },
+    });
     // Persisted: a fresh host on the same folder sees it.
     expect(JSON.parse(readFileSync(configFile(), 'utf8')).servers.map((s: { id: string }) => s.id)).toEqual(['filesystem']);
   });
@@ -81,7 +93,9 @@ describe('Claude Desktop format (mcpServers)', () => {
   });
 
   it('reports an id clash with an existing server and does not overwrite it', async () => {
-    await call(h.dispatch, 'servers.add', { config: { id: 'filesystem', name: 'Mine', transport: { type: 'stdio', command: 'my-own', args: ['--keep'] } } });
+    await call(h.dispatch, 'servers.add', {
+      config: { id: 'filesystem', name: 'Mine', transport: { type: 'stdio', command: 'my-own', args: ['--keep'] } },
+    });
     const before = fileBytes();
     const preview = await call<ImportPreview>(h.dispatch, 'servers.importPreview', { text: claudeText });
     expect(entry(preview, 'filesystem').status).toBe('clash');
@@ -96,7 +110,9 @@ describe('Claude Desktop format (mcpServers)', () => {
   });
 
   it('reports two entries that slug to the same id; only the first is created', async () => {
-    const text = JSON.stringify({ mcpServers: { 'My Server': { command: 'one' }, 'my-server': { command: 'two' }, 'MY_SERVER': { command: 'three' } } });
+    const text = JSON.stringify({
+      mcpServers: { 'My Server': { command: 'one' }, 'my-server': { command: 'two' }, MY_SERVER: { command: 'three' } },
+    });
     const preview = await call<ImportPreview>(h.dispatch, 'servers.importPreview', { text });
     expect(preview.entries.map((e) => [e.key, e.id, e.status])).toEqual([
       ['My Server', 'my-server', 'valid'],
@@ -148,7 +164,9 @@ describe('VS Code format (servers + inputs, JSONC)', () => {
     expect(preview.format).toBe('vscode');
     const gh = entry(preview, 'github');
     expect(gh.status).toBe('valid');
-    expect(gh.secretPrompts).toEqual([{ envKey: 'GITHUB_PERSONAL_ACCESS_TOKEN', inputId: 'gh-token', description: 'GitHub personal access token' }]);
+    expect(gh.secretPrompts).toEqual([
+      { envKey: 'GITHUB_PERSONAL_ACCESS_TOKEN', inputId: 'gh-token', description: 'GitHub personal access token' },
+    ]);
     expect(entry(preview, 'remote')).toMatchObject({ status: 'valid', transport: 'http', target: 'https://api.example.com/mcp' });
     expect(entry(preview, 'plain-http-remote').status).toBe('invalid');
     expect(entry(preview, 'plain-http-remote').reasons.join(' ')).toMatch(/Plain http/);
@@ -162,7 +180,9 @@ describe('VS Code format (servers + inputs, JSONC)', () => {
   it('requires a value for every prompted secret before creating the server', async () => {
     const without = await call<ImportResult>(h.dispatch, 'servers.import', { text: vscodeText, keys: ['github'] });
     expect(without.added).toEqual([]);
-    expect(without.skipped).toEqual([{ key: 'github', reason: expect.stringMatching(/Missing secret value for GITHUB_PERSONAL_ACCESS_TOKEN/) as unknown as string }]);
+    expect(without.skipped).toEqual([
+      { key: 'github', reason: expect.stringMatching(/Missing secret value for GITHUB_PERSONAL_ACCESS_TOKEN/) as unknown as string },
+    ]);
     expect(await ids()).toEqual([]);
     expect(fileBytes()).toBeNull();
 
@@ -221,7 +241,12 @@ describe('Cursor format (mcpServers with url entries)', () => {
     const result = await call<ImportResult>(h.dispatch, 'servers.import', { text: cursorText, format: 'cursor' });
     expect(result.added.sort()).toEqual(['linear', 'local', 'local-sse', 'stdio']);
     const list = await call<ServerSummary[]>(h.dispatch, 'servers.list', {});
-    expect(Object.fromEntries(list.map((s) => [s.id, s.transport]))).toEqual({ linear: 'sse', local: 'http', 'local-sse': 'sse', stdio: 'stdio' });
+    expect(Object.fromEntries(list.map((s) => [s.id, s.transport]))).toEqual({
+      linear: 'sse',
+      local: 'http',
+      'local-sse': 'sse',
+      stdio: 'stdio',
+    });
     const local = await call<ServerDetail>(h.dispatch, 'servers.get', { id: 'local' });
     expect(local.config.transport).toMatchObject({ type: 'http', url: 'http://127.0.0.1:3845/mcp', headers: { 'X-Api-Version': '2' } });
   });
@@ -242,9 +267,15 @@ describe('export', () => {
       },
     });
     await call(h.dispatch, 'servers.add', {
-      config: { id: 'remote', name: 'Remote', transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-Team': 'blue' } } },
+      config: {
+        id: 'remote',
+        name: 'Remote',
+        transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-Team': 'blue' } },
+      },
     });
-    await call(h.dispatch, 'servers.add', { config: { id: 'legacy', name: 'Legacy', transport: { type: 'sse', url: 'http://127.0.0.1:9000/sse' } } });
+    await call(h.dispatch, 'servers.add', {
+      config: { id: 'legacy', name: 'Legacy', transport: { type: 'sse', url: 'http://127.0.0.1:9000/sse' } },
+    });
   }
 
   it.each(['claude', 'vscode', 'cursor'] as ImportFormat[])('writes %s format without secret values', async (format) => {

@@ -72,7 +72,10 @@ export interface HostHarness {
 }
 
 /** Builds a Host the way bootstrap does, with memory credentials and an inert session controller. */
-export function makeHost(dir: string, opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput } = {}): HostHarness {
+export function makeHost(
+  dir: string,
+  opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput } = {},
+): HostHarness {
   const store = confSettingsStore(dir);
   const credentials = opts.credentials ?? new MemoryCredentialStore();
   const host = new Host({
