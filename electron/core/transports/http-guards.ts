@@ -109,10 +109,14 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
       const location = response.headers.get('location');
       const to = location !== null ? ` to ${displayUrl(new URL(location, href).href)}` : '';
       refuse(
-        new AppError('redirect_refused', `The server answered ${method} ${shown} with a redirect (HTTP ${status})${to}; redirects are refused — configure the final URL instead`, {
-          ...ids,
-          evidence,
-        }),
+        new AppError(
+          'redirect_refused',
+          `The server answered ${method} ${shown} with a redirect (HTTP ${status})${to}; redirects are refused — configure the final URL instead`,
+          {
+            ...ids,
+            evidence,
+          },
+        ),
       );
     }
 
@@ -121,10 +125,14 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
       await response.body?.cancel().catch(() => undefined);
       lastStatus = { url: shown, httpStatus: status };
       refuse(
-        new AppError('limit_exceeded', `The response from ${shown} is ${declared} bytes, over the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`, {
-          ...ids,
-          evidence,
-        }),
+        new AppError(
+          'limit_exceeded',
+          `The response from ${shown} is ${declared} bytes, over the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
+          {
+            ...ids,
+            evidence,
+          },
+        ),
       );
     }
 
@@ -139,10 +147,14 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
         await response.body?.cancel().catch(() => undefined);
         lastStatus = { url: shown, httpStatus: status };
         refuse(
-          new AppError('http_error', `Unexpected content type "${type || '(none)'}" from ${method} ${shown} (expected ${allowed.join(' or ')})`, {
-            ...ids,
-            evidence,
-          }),
+          new AppError(
+            'http_error',
+            `Unexpected content type "${type || '(none)'}" from ${method} ${shown} (expected ${allowed.join(' or ')})`,
+            {
+              ...ids,
+              evidence,
+            },
+          ),
         );
       }
     }

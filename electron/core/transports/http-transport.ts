@@ -18,12 +18,13 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
   // Settings can be hand-edited: check again what the schema checked on the way in.
   const urlProblem = checkServerUrl(t.url, t.allowInsecureHttp);
   if (urlProblem !== null) {
-    return refused(new AppError('url_refused', `${urlProblem}: ${displayUrl(t.url)}`, { serverId: config.id, evidence: { url: displayUrl(t.url) } }));
+    return refused(
+      new AppError('url_refused', `${urlProblem}: ${displayUrl(t.url)}`, { serverId: config.id, evidence: { url: displayUrl(t.url) } }),
+    );
   }
   const headerProblem = checkHeaders(t.headers, config.id);
   if (headerProblem !== null) return refused(headerProblem);
 
-  let transport: Transport | undefined;
   const guard = createGuardedFetch({
     serverId: config.id,
     serverUrl: t.url,
@@ -32,14 +33,13 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
     messageBytes: config.limits.messageBytes,
     kind: t.type,
     log: ctx.log,
-    report: (error) => transport?.onerror?.(error),
+    report: (error) => sdkTransport.onerror?.(error),
   });
   const url = new URL(t.url);
   const sdkTransport =
     t.type === 'http'
       ? new StreamableHTTPClientTransport(url, { fetch: guard.fetch })
       : new SSEClientTransport(url, { fetch: guard.fetch });
-  transport = sdkTransport;
 
   // A refusal inside the SSE stream's fetch reaches the SDK as an untyped SseError: surface ours instead.
   const originalStart = sdkTransport.start.bind(sdkTransport);

@@ -159,7 +159,12 @@ export class StdioTransport implements Transport {
       }
       if (!isDir) {
         return Promise.reject(
-          this.#failSpawn(new AppError('spawn_failed', `The working directory ${o.cwd} does not exist`, { serverId: o.serverId, evidence: { phase: 'spawn' } })),
+          this.#failSpawn(
+            new AppError('spawn_failed', `The working directory ${o.cwd} does not exist`, {
+              serverId: o.serverId,
+              evidence: { phase: 'spawn' },
+            }),
+          ),
         );
       }
     }
@@ -318,7 +323,9 @@ export class StdioTransport implements Transport {
     if (!this.#releasing) {
       const how = this.#signal !== null ? `was killed by ${this.#signal}` : `exited with code ${String(this.#exitCode)}`;
       this.#opts.log('protocol', 'warning', `The server process ${how}`);
-      this.#emitError(new AppError('process_exited', `The server process ${how}`, { serverId: this.#opts.serverId, evidence: this.evidence() }));
+      this.#emitError(
+        new AppError('process_exited', `The server process ${how}`, { serverId: this.#opts.serverId, evidence: this.evidence() }),
+      );
       this.#fireClose();
     }
   }
@@ -348,7 +355,11 @@ export class StdioTransport implements Transport {
       });
     }
     const message = err instanceof Error ? err.message : String(error);
-    return new AppError('spawn_failed', `Could not start ${o.command}: ${message}`, { serverId: o.serverId, evidence: { phase: 'spawn' }, cause: error });
+    return new AppError('spawn_failed', `Could not start ${o.command}: ${message}`, {
+      serverId: o.serverId,
+      evidence: { phase: 'spawn' },
+      cause: error,
+    });
   }
 
   #onLine(bytes: Buffer): void {
@@ -404,7 +415,10 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Opens a stdio transport for a server whose transport type is stdio. */
-export function openStdioTransport(ctx: TransportContext, release?: Partial<ReleaseTimings>): OpenedTransport & { transport: StdioTransport } {
+export function openStdioTransport(
+  ctx: TransportContext,
+  release?: Partial<ReleaseTimings>,
+): OpenedTransport & { transport: StdioTransport } {
   const t = ctx.config.transport;
   if (t.type !== 'stdio') throw new AppError('internal', `openStdioTransport called for a ${t.type} server`, { serverId: ctx.config.id });
   const transport = new StdioTransport({

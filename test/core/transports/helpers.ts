@@ -38,7 +38,12 @@ export function stdioConfig(
 }
 
 /** An HTTP/SSE server config. */
-export function remoteConfig(id: string, type: 'http' | 'sse', url: string, extra: { headers?: Record<string, string>; limits?: Partial<ServerConfig['limits']> } = {}): ServerConfig {
+export function remoteConfig(
+  id: string,
+  type: 'http' | 'sse',
+  url: string,
+  extra: { headers?: Record<string, string>; limits?: Partial<ServerConfig['limits']> } = {},
+): ServerConfig {
   return ServerConfigSchema.parse({
     id,
     name: id,
@@ -89,7 +94,10 @@ export function pidGone(pid: number): boolean {
 }
 
 /** Starts an HTTP fixture and resolves with its announced URL. */
-export async function startHttpFixture(name: string, ...args: string[]): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startHttpFixture(
+  name: string,
+  ...args: string[]
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const argv = fixtureArgv(name, ...args);
   const child = spawn(argv.command, argv.args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -137,7 +137,11 @@ describe('Streamable HTTP transport', () => {
   });
 
   it('refuses bad headers from a hand-edited config before any request', async () => {
-    const bad: Record<string, string>[] = [{ 'X-Evil': 'a\r\nInjected: 1' }, { Authorization: 'Bearer stolen' }, { 'Mcp-Session-Id': 'fixed' }];
+    const bad: Record<string, string>[] = [
+      { 'X-Evil': 'a\r\nInjected: 1' },
+      { Authorization: 'Bearer stolen' },
+      { 'Mcp-Session-Id': 'fixed' },
+    ];
     for (const headers of bad) {
       const base = remoteConfig('badhdr', 'http', fixtures.big!.url);
       const config = { ...base, transport: { ...base.transport, headers } } as ServerConfig;

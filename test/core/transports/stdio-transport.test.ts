@@ -42,6 +42,19 @@ describe('stdio transport', () => {
     await client.close();
   });
 
+  it('falls back in place to initialize when the server is silent on server/discover (auto mode)', async () => {
+    const { log } = collectLog();
+    const o = track(openStdioTransport({ config: stdioConfig('silent', 'silent-discover.ts'), env: {}, log }));
+    const { Client } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 't', version: '0' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 1000 } } });
+    const started = Date.now();
+    await client.connect(o.transport);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'legacy' } }))).toBe('legacy');
+    await client.close();
+  });
+
   it('discards a 20 MiB line with limit_exceeded, keeps the session usable and memory bounded', async () => {
     const { log, lines } = collectLog();
     const o = track(openStdioTransport({ config: stdioConfig('huge', 'huge-line.ts'), env: {}, log }));
@@ -72,7 +85,9 @@ describe('stdio transport', () => {
     const result = await client.callTool({ name: 'echo', arguments: { text: 'after' } });
     expect(firstText(result)).toBe('after');
     const growthMiB = (Math.max(peak, after) - before) / (1024 * 1024);
-    console.log(`huge line: rss before ${(before / 1048576).toFixed(1)} MiB, peak ${(peak / 1048576).toFixed(1)} MiB, growth ${growthMiB.toFixed(1)} MiB, ${elapsed} ms to connect+discard`);
+    console.log(
+      `huge line: rss before ${(before / 1048576).toFixed(1)} MiB, peak ${(peak / 1048576).toFixed(1)} MiB, growth ${growthMiB.toFixed(1)} MiB, ${elapsed} ms to connect+discard`,
+    );
     expect(growthMiB).toBeLessThan(100);
     expect(o.transport.stats.oversizedLines).toBe(1);
     await client.close();
@@ -220,7 +235,15 @@ describe('stdio transport', () => {
   });
 
   it('keeps the evidence empty before start', () => {
-    const t = new StdioTransport({ serverId: 'x', command: 'x', args: [], env: {}, inheritEnv: false, messageBytes: 1024, log: () => undefined });
+    const t = new StdioTransport({
+      serverId: 'x',
+      command: 'x',
+      args: [],
+      env: {},
+      inheritEnv: false,
+      messageBytes: 1024,
+      log: () => undefined,
+    });
     expect(t.evidence()).toEqual({ stderrTail: [] });
     expect(t.pid).toBeNull();
   });
