@@ -1,6 +1,6 @@
 // SettingsStore on top of conf (headless, tests) or electron-store (app): same file format.
 // A corrupt or schema-invalid file is moved aside byte-for-byte before the library touches it.
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSettings, type Settings } from '../../shared/config.js';
 import type { AppNotice } from '../../shared/contract.js';
@@ -61,6 +61,7 @@ export function createSettingsStore(
           throw new AppError('config_invalid', 'The settings file is not valid JSON');
         }
         const settings = migrateSettings(raw);
+        if (process.platform !== 'win32') chmodSync(file, 0o600);
         return { settings, notices };
       } catch (err) {
         reason = err instanceof AppError ? err.message : 'The settings file could not be read';

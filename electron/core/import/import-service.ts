@@ -71,7 +71,7 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
       else if (raw.includes('${input:')) reasons.push(`header ${key} uses a prompted secret; set it as the server's bearer token instead`);
       else headers[key] = raw;
     }
-    transport = { type, url, headers };
+    transport = { type, url, headers, ...(v['allowInsecureHttp'] === true ? { allowInsecureHttp: true } : {}) };
   } else {
     return { reasons: ['The entry has neither a "command" nor a "url"'], prompts };
   }
@@ -86,9 +86,9 @@ interface Planned {
   input?: ServerConfigInput;
 }
 
-function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>): Planned[] {
+function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>, keys?: string[]): Planned[] {
   const taken = new Set<string>();
-  return parsed.entries.map((raw) => {
+  return parsed.entries.filter((raw) => !keys || keys.includes(raw.key)).map((raw) => {
     const id = slugId(raw.key);
     const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
     const reasons = [...converted.reasons];
@@ -131,8 +131,8 @@ export function applyImport(
   const parsed = parseForeignConfig(text, format);
   const result: ImportResult = { added: [], skipped: [] };
   const configs: ServerConfigInput[] = [];
-  for (const p of plan(parsed, existing, secrets)) {
-    if (keys && !keys.includes(p.entry.key)) continue;
+  // Only the chosen entries compete for ids, so an unpicked twin cannot block a picked one.
+  for (const p of plan(parsed, existing, secrets, keys)) {
     if (!p.input) {
       result.skipped.push({ key: p.entry.key, reason: p.entry.reasons.join('; ') });
       continue;
@@ -164,6 +164,7 @@ export function exportServers(configs: readonly ServerConfig[], format: ImportFo
         } else env[key] = '';
       }
       servers[c.id] = {
+        ...(c.enabled ? {} : { disabled: true }),
         ...(format === 'vscode' ? { type: 'stdio' } : {}),
         command: t.command,
         args: t.args,
@@ -171,7 +172,13 @@ export function exportServers(configs: readonly ServerConfig[], format: ImportFo
         ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
       };
     } else {
-      servers[c.id] = { type: t.type, url: t.url, ...(Object.keys(t.headers).length > 0 ? { headers: t.headers } : {}) };
+      servers[c.id] = {
+        ...(c.enabled ? {} : { disabled: true }),
+        type: t.type,
+        url: t.url,
+        ...(Object.keys(t.headers).length > 0 ? { headers: t.headers } : {}),
+        ...(t.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
+      };
     }
   }
   const doc = format === 'vscode' ? { ...(inputs.length > 0 ? { inputs } : {}), servers } : { mcpServers: servers };
