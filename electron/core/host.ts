@@ -13,6 +13,7 @@ import type {
   ServerSummary,
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
+import { createHostCalls } from './calls/host-calls.js';
 import { EventBus } from './event-bus.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
@@ -49,6 +50,8 @@ export class Host {
   #settings: Settings;
   #notices: AppNotice[];
   readonly sessions: SessionController;
+  /** Tool calls, their history and results. */
+  readonly calls = createHostCalls(this);
 
   constructor(opts: HostOptions) {
     this.#opts = opts;

@@ -13,6 +13,10 @@ export interface MediaView {
   data: string;
   /** Decoded size in bytes. */
   bytes: number;
+  /** Pixel width (images). */
+  width?: number;
+  /** Pixel height (images). */
+  height?: number;
 }
 
 /** The bounded view of a tool result: what crosses the bridge by default. */
@@ -33,6 +37,8 @@ export interface Presentation {
   resources: { uri: string; mimeType?: string; text?: string }[];
   /** Structured content, pretty-printed and bounded. */
   structured?: string;
+  /** The structured content was cut at its budget. */
+  structuredTruncated?: boolean;
 }
 
 /** Result of tools.call. */
@@ -45,8 +51,14 @@ export interface CallOutcome {
   presentation: Presentation;
   /** Wall time in ms. */
   durationMs: number;
-  /** Why it failed, for status error/timeout/cancelled. */
+  /** Why it failed, for status error/timeout/cancelled (e.g. tool_error, authorization_required, input_unsupported). */
   error?: { code: string; message: string };
+  /** Server id of the call. */
+  serverId?: string;
+  /** Local tool name. */
+  tool?: string;
+  /** Bytes of the full result as received (the envelope is fetched with calls.result). */
+  resultBytes?: number;
 }
 
 /** Live progress of a running call. */
@@ -87,6 +99,8 @@ export interface HistoryEntry {
   presentation: Presentation;
   /** Name under which the call was saved, if any. */
   savedAs?: string;
+  /** Why it failed, when it did. */
+  error?: { code: string; message: string };
 }
 
 /** The complete audited envelope of a call. */

@@ -1,17 +1,16 @@
 // Contract handlers for tools.* and calls.* methods.
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
-import { notImplemented } from '../not-implemented.js';
 
 /** The tool-call and history methods' handlers. */
-export function callHandlers(_host: Host): Pick<Handlers, (`tools.${string}` | `calls.${string}`) & keyof Handlers> {
+export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `calls.${string}`) & keyof Handlers> {
   return {
-    'tools.call': notImplemented('tools.call'),
-    'tools.cancel': notImplemented('tools.cancel'),
-    'calls.history': notImplemented('calls.history'),
-    'calls.result': notImplemented('calls.result'),
-    'calls.save': notImplemented('calls.save'),
-    'calls.clear': notImplemented('calls.clear'),
-    'calls.export': notImplemented('calls.export'),
+    'tools.call': (args) => host.calls.call(args),
+    'tools.cancel': async ({ callId }) => host.calls.cancel(callId),
+    'calls.history': async (q) => host.calls.history.search(q),
+    'calls.result': async ({ callId }) => host.calls.result(callId),
+    'calls.save': async ({ callId, name }) => host.calls.history.save(callId, name),
+    'calls.clear': async ({ includeSaved }) => host.calls.history.clear(includeSaved === true),
+    'calls.export': async () => host.calls.history.export(),
   };
 }

@@ -1,0 +1,293 @@
+// Runs one logical `tools/call` on a connected SDK client (seed 000 "Invocation" and "Tasks Extension"):
+// progress, cancellation through the caller's signal (the SDK sends notifications/cancelled), a per-request
+// timeout on every leg, MRTR `input_required` rounds handled by hand (requestState echoed, elicitation sent to
+// the handler when opted in, sampling/roots refused before any prompt opens) and task handles polled with
+// tasks/get until terminal, bounded by the task's own max wait.
+import type { Client } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { CallProgress } from '../../../shared/domains/calls.js';
+import { AppError } from '../../../shared/errors.js';
+import { sanitizeText } from '../text.js';
+
+/** A JSON object as received. */
+export type JsonObject = Record<string, unknown>;
+
+/** What an elicitation round is answered with. */
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+/** Answers an elicitation request embedded in an MRTR round (the elicitation broker implements it). */
+export type ElicitationHandler = (serverId: string, params: JsonObject, signal: AbortSignal) => Promise<ElicitationAnswer>;
+
+/** The extension id of the tasks extension (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** Where per-request client capabilities go in `_meta`. */
+export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+/** Poll interval clamp for tasks/get. */
+export const TASK_POLL_MIN_MS = 250;
+export const TASK_POLL_MAX_MS = 10_000;
+/** Bound on a tasks/cancel acknowledgement. */
+export const TASK_CANCEL_MS = 2_000;
+/** MRTR rounds before giving up. */
+export const MAX_INPUT_ROUNDS = 10;
+
+/** Everything one run needs. */
+export interface RunOptions {
+  client: Client;
+  serverId: string;
+  originalName: string;
+  args: JsonObject;
+  config: Pick<ServerConfig, 'timeouts' | 'tasks' | 'elicitation'>;
+  /** Aborted on user cancel or on the logical deadline. */
+  signal: AbortSignal;
+  onProgress: (p: Omit<CallProgress, 'callId'>) => void;
+  elicit?: ElicitationHandler;
+  /** Time source (tests). */
+  now?: () => number;
+}
+
+/** How a run ended without throwing. */
+export interface RunResult {
+  /** The raw result (or a synthesized tool-level error result). */
+  result: JsonObject;
+  /** Set when the run ended in a tool-level error produced by the host (not the server). */
+  hostError?: { code: string; message: string };
+  /** Set when a task ended as cancelled on the server side. */
+  taskCancelled?: boolean;
+}
+
+const Raw = z.looseObject({});
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A synthesized tool-level error result. */
+export function toolErrorResult(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function hostError(code: string, message: string): RunResult {
+  return { result: toolErrorResult(message), hostError: { code, message } };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A task handle in either the SEP-2663 shape or the 2025-11-25 `{ task: {...} }` shape. */
+interface TaskView {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  pollIntervalMs?: number;
+  result?: JsonObject;
+  error?: { code?: number; message?: string };
+  inputRequests?: JsonObject;
+  v1: boolean;
+}
+
+/** Reads a task handle from a result, or undefined when the result is not one. */
+export function readTask(raw: JsonObject): TaskView | undefined {
+  const v1 = isObject(raw.task) && !('content' in raw && Array.isArray(raw.content) && raw.content.length > 0);
+  const t = v1 ? (raw.task as JsonObject) : raw;
+  if (typeof t.taskId !== 'string' || typeof t.status !== 'string') return undefined;
+  if (!v1 && raw.resultType !== undefined && raw.resultType !== 'task' && raw.resultType !== 'complete') return undefined;
+  const interval = typeof t.pollIntervalMs === 'number' ? t.pollIntervalMs : typeof t.pollInterval === 'number' ? t.pollInterval : undefined;
+  return {
+    taskId: t.taskId,
+    status: t.status,
+    v1,
+    ...(typeof t.statusMessage === 'string' ? { statusMessage: sanitizeText(t.statusMessage).slice(0, 500) } : {}),
+    ...(interval !== undefined ? { pollIntervalMs: interval } : {}),
+    ...(isObject(t.result) ? { result: t.result } : {}),
+    ...(isObject(t.error) ? { error: t.error as TaskView['error'] } : {}),
+    ...(isObject(t.inputRequests) ? { inputRequests: t.inputRequests } : {}),
+  };
+}
+
+/** The poll interval actually used: the server's suggestion clamped to 250 ms–10 s (1 s when none). */
+export function pollInterval(suggested: number | undefined): number {
+  if (suggested === undefined || !Number.isFinite(suggested)) return 1000;
+  return Math.min(TASK_POLL_MAX_MS, Math.max(TASK_POLL_MIN_MS, suggested));
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+const METHOD_NAMES: Record<string, string> = {
+  'sampling/createMessage': 'sampling (sampling/createMessage)',
+  'roots/list': 'roots (roots/list)',
+  'elicitation/create': 'elicitation (elicitation/create)',
+};
+
+/** Runs the call; throws SDK errors, or the signal's reason when aborted. */
+export async function runToolCall(opts: RunOptions): Promise<RunResult> {
+  const { config } = opts;
+  const requestMs = config.timeouts.requestSecs * 1000;
+  const baseMeta: JsonObject = config.tasks ? { [CLIENT_CAPABILITIES_META]: { extensions: { [TASKS_EXTENSION]: {} } } } : {};
+  let extra: JsonObject = {};
+  opts.onProgress({ phase: 'running' });
+
+  for (let round = 0; ; round++) {
+    const params: JsonObject = { name: opts.originalName, arguments: opts.args, ...extra };
+    if (Object.keys(baseMeta).length > 0) params._meta = baseMeta;
+    let raw: JsonObject;
+    try {
+      raw = await callLeg(opts, params, requestMs);
+    } catch (err) {
+      const missing = missingCapabilities(err);
+      if (missing) {
+        const names = missing.map((m) => CAPABILITY_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
+        return hostError('input_unsupported', `The tool needs the client to provide ${names}, which Switchboard does not support. The call was stopped.`);
+      }
+      throw err;
+    }
+
+    if (raw.resultType === 'input_required') {
+      if (round + 1 >= MAX_INPUT_ROUNDS) return hostError('input_rounds_exceeded', `The server asked for input more than ${MAX_INPUT_ROUNDS} times; the call was stopped.`);
+      const next = await answerRound(opts, raw);
+      if ('result' in next) return next;
+      extra = next.params;
+      continue;
+    }
+
+    const task = config.tasks ? readTask(raw) : undefined;
+    if (task) return await followTask(opts, task);
+    return { result: raw };
+  }
+}
+
+const CAPABILITY_NAMES: Record<string, string> = { sampling: 'sampling (sampling/createMessage)', roots: 'roots (roots/list)', elicitation: 'elicitation (user input)' };
+
+/** The capabilities a -32021 "missing required client capability" error names, if that is what it is. */
+function missingCapabilities(err: unknown): string[] | undefined {
+  if (!isObject(err) || (err as { code?: unknown }).code !== -32021) return undefined;
+  const data = (err as { data?: unknown }).data;
+  const req = isObject(data) && isObject(data.requiredCapabilities) ? Object.keys(data.requiredCapabilities) : [];
+  return req.length > 0 ? req : ['a capability it did not name'];
+}
+
+async function callLeg(opts: RunOptions, params: JsonObject, requestMs: number): Promise<JsonObject> {
+  return (await opts.client.request({ method: 'tools/call', params }, Raw, {
+      signal: opts.signal,
+      timeout: requestMs,
+      allowInputRequired: true,
+      onprogress: (p) =>
+        opts.onProgress({
+          phase: 'running',
+          progress: p.progress,
+          ...(p.total !== undefined ? { total: p.total } : {}),
+          ...(typeof p.message === 'string' ? { message: sanitizeText(p.message).slice(0, 500) } : {}),
+        }),
+    })) as JsonObject;
+}
+
+/** Answers one MRTR round: checks every request first, then asks the handler for elicitations. */
+async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult | { params: JsonObject }> {
+  const requests = isObject(raw.inputRequests) ? raw.inputRequests : {};
+  const entries = Object.entries(requests);
+  // Unsupported methods are detected before any prompt opens.
+  const methods = entries.map(([, r]) => (isObject(r) && typeof r.method === 'string' ? r.method : '(unknown)'));
+  const unsupported = [...new Set(methods.filter((m) => m !== 'elicitation/create'))];
+  if (unsupported.length > 0) {
+    const names = unsupported.map((m) => METHOD_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
+    return hostError('input_unsupported', `The tool asked the client for ${names}, which Switchboard does not support. The call was stopped.`);
+  }
+  const responses: JsonObject = {};
+  if (entries.length > 0) {
+    if (!opts.config.elicitation) {
+      return hostError('elicitation_not_enabled', 'The tool asked for user input (elicitation), but elicitation is not turned on for this server.');
+    }
+    if (!opts.elicit) return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but no input dialog is available.');
+    opts.onProgress({ phase: 'input' });
+    for (const [key, request] of entries) {
+      const params = isObject(request) && isObject(request.params) ? request.params : {};
+      responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
+    }
+    opts.onProgress({ phase: 'running' });
+  }
+  return {
+    params: {
+      ...(entries.length > 0 ? { inputResponses: responses } : {}),
+      ...(typeof raw.requestState === 'string' ? { requestState: raw.requestState } : {}),
+    },
+  };
+}
+
+/** Polls a task until terminal, bounded by the task max wait; walks away by cancelling it. */
+async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult> {
+  const { client, signal } = opts;
+  const now = opts.now ?? Date.now;
+  const maxWaitMs = opts.config.timeouts.taskMaxWaitSecs * 1000;
+  const requestMs = opts.config.timeouts.requestSecs * 1000;
+  const deadline = now() + maxWaitMs;
+  const wait = new AbortController();
+  const timer = setTimeout(() => wait.abort(new AppError('timeout', `The task did not finish within ${opts.config.timeouts.taskMaxWaitSecs} s and was cancelled.`)), maxWaitMs);
+  const onAbort = (): void => wait.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let task = first;
+  const report = (): void =>
+    opts.onProgress({ phase: 'task', task: { id: task.taskId, status: task.status, ...(task.statusMessage ? { message: task.statusMessage } : {}) } });
+  try {
+    for (;;) {
+      report();
+      if (task.status === 'completed') {
+        if (task.result) return { result: task.result };
+        // 2025-11-25 shape: the payload is fetched separately.
+        const payload = (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Raw, {
+          signal: wait.signal,
+          timeout: Math.max(1, Math.min(requestMs, deadline - now())),
+        })) as JsonObject;
+        return { result: payload };
+      }
+      if (task.status === 'failed') {
+        const msg = task.error?.message ? sanitizeText(task.error.message).slice(0, 2000) : (task.statusMessage ?? 'no reason given');
+        return hostError('task_failed', `The task failed: ${msg}`);
+      }
+      if (task.status === 'cancelled') return { ...hostError('task_cancelled', 'The task was cancelled by the server.'), taskCancelled: true };
+      if (task.status === 'input_required') {
+        await cancelTask(client, task.taskId);
+        return hostError('task_input_unsupported', 'The task asked for input, which Switchboard cannot answer inside a task; the task was cancelled.');
+      }
+      await sleep(pollInterval(task.pollIntervalMs), wait.signal);
+      const raw = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, Raw, {
+        signal: wait.signal,
+        timeout: Math.max(1, Math.min(requestMs, deadline - now())),
+      })) as JsonObject;
+      const next = readTask(isObject(raw.task) ? raw : { ...raw, resultType: 'task' });
+      if (!next || next.taskId !== task.taskId) throw new AppError('server_error', 'tasks/get returned something that is not the task');
+      task = next;
+    }
+  } catch (err) {
+    if (!TERMINAL.has(task.status)) await cancelTask(client, task.taskId);
+    if (wait.signal.aborted && !signal.aborted) throw wait.signal.reason;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Best-effort tasks/cancel, bounded to two seconds; never throws. */
+export async function cancelTask(client: Client, taskId: string): Promise<boolean> {
+  try {
+    await client.request({ method: 'tasks/cancel', params: { taskId } }, Raw, { timeout: TASK_CANCEL_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}

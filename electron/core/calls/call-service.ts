@@ -1,0 +1,300 @@
+// The tool-call service behind tools.call / tools.cancel / calls.*: resolves the route through the catalog,
+// applies the per-server concurrency policy and the logical deadline (queueing, setup, MRTR rounds and tasks
+// included), runs the call, keeps the full audited envelope apart from the bounded presentation that crosses
+// the bridge, emits call.progress / call.finished and records every call in the history.
+import { randomUUID } from 'node:crypto';
+import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { AuditedEnvelope, CallOutcome, CallProgress, CallStatus, HistoryEntry, Presentation } from '../../../shared/domains/calls.js';
+import { AppError } from '../../../shared/errors.js';
+import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
+import type { EventBus } from '../event-bus.js';
+import { sanitizeText } from '../text.js';
+import { runToolCall, toolErrorResult, type ElicitationHandler, type JsonObject } from './call-runner.js';
+import { HistoryStore } from './history-store.js';
+import { buildPresentation, errorPresentation } from './presentation.js';
+import { CallScheduler } from './scheduler.js';
+
+/** What the call service needs from the rest of the core. */
+export interface CallServiceDeps {
+  /** Where call.progress and call.finished go. */
+  events: Pick<EventBus, 'emit'>;
+  /** A server's current definition (throws not_found). */
+  config(serverId: string): ServerConfig;
+  /** The connected SDK client of a server (connects when needed). */
+  client(serverId: string): Promise<Client>;
+  /** The catalog, once it exists. */
+  catalog(): CatalogPort | undefined;
+  /** The history file; undefined keeps history in memory. */
+  historyFile(): string | undefined;
+}
+
+/** Envelopes kept for calls.result (most recent calls). */
+export const ENVELOPE_COUNT = 200;
+/** Total bytes of envelopes kept. */
+export const ENVELOPE_BYTES = 256 * 1024 * 1024;
+/** Media larger than this is not copied into the history file. */
+const HISTORY_MEDIA_BYTES = 64 * 1024;
+
+interface Running {
+  controller: AbortController;
+  serverId: string;
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** True for an authorization failure from the SDK or the session layer. */
+export function isAuthFailure(err: unknown): boolean {
+  if (err instanceof UnauthorizedError) return true;
+  if (err instanceof SdkHttpError && (err.status === 401 || err.status === 403)) return true;
+  return err instanceof AppError && (err.code === 'auth_required' || err.code === 'authorization_required');
+}
+
+/** Runs and records tool calls. */
+export class CallService {
+  readonly #deps: CallServiceDeps;
+  readonly #scheduler = new CallScheduler();
+  readonly #running = new Map<string, Running>();
+  readonly #envelopes = new Map<string, { envelope: AuditedEnvelope; bytes: number }>();
+  #envelopeBytes = 0;
+  #history: HistoryStore | undefined;
+  #elicit: ElicitationHandler | undefined;
+
+  constructor(deps: CallServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Installs the elicitation broker's handler for MRTR elicitation rounds. */
+  setElicitationHandler(handler: ElicitationHandler | undefined): void {
+    this.#elicit = handler;
+  }
+
+  /** The history (opened on first use). */
+  get history(): HistoryStore {
+    this.#history ??= new HistoryStore(this.#deps.historyFile());
+    return this.#history;
+  }
+
+  /** tools.call: resolves the local name through the catalog, then runs the call. */
+  async call(args: { name: string; arguments: Record<string, unknown>; callId?: string }): Promise<CallOutcome> {
+    const catalog = this.#deps.catalog();
+    if (!catalog) throw new AppError('not_found', 'The tool catalog is not available yet, so tools cannot be called by name');
+    const route = await catalog.route(args.name);
+    return this.callRoute(route, args.arguments, args.callId);
+  }
+
+  /** Runs a call on a resolved route (the catalog validates it again once the call is admitted). */
+  async callRoute(route: ToolRoute, args: Record<string, unknown>, callId: string = randomUUID()): Promise<CallOutcome> {
+    if (this.#running.has(callId)) throw new AppError('invalid_request', `A call with id ${callId} is already running`);
+    const config = this.#deps.config(route.serverId);
+    const started = Date.now();
+    const controller = new AbortController();
+    this.#running.set(callId, { controller, serverId: route.serverId });
+    const deadline = setTimeout(
+      () =>
+        controller.abort(
+          new AppError('timeout', `The call did not finish within its ${config.timeouts.callSecs} s deadline (queueing, connecting, input rounds and tasks included).`, {
+            serverId: route.serverId,
+          }),
+        ),
+      config.timeouts.callSecs * 1000,
+    );
+    const progress = (p: Omit<CallProgress, 'callId'>): void => this.#deps.events.emit('call.progress', { callId, ...p });
+    let release: (() => void) | undefined;
+    let releaseCatalog: (() => void) | undefined;
+    let raw: JsonObject;
+    let status: CallStatus;
+    let error: CallOutcome['error'];
+    let presentation: Presentation;
+    try {
+      progress({ phase: 'queued' });
+      const readOnly = route.tool.annotations?.readOnlyHint === true;
+      release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
+      const catalog = this.#deps.catalog();
+      releaseCatalog = catalog?.beginCall(route.serverId);
+      catalog?.validate(route);
+      const client = await abortable(this.#deps.client(route.serverId), controller.signal);
+      const run = await runToolCall({
+        client,
+        serverId: route.serverId,
+        originalName: route.originalName,
+        args,
+        config,
+        signal: controller.signal,
+        onProgress: progress,
+        ...(this.#elicit ? { elicit: this.#elicit } : {}),
+      });
+      raw = run.result;
+      presentation = buildPresentation(raw, config.limits);
+      if (run.taskCancelled) {
+        status = 'cancelled';
+        error = run.hostError;
+      } else if (run.hostError) {
+        status = 'error';
+        error = run.hostError;
+      } else if (raw.isError === true) {
+        status = 'error';
+        error = { code: 'tool_error', message: presentation.text.slice(0, 300) || 'The tool reported an error' };
+      } else status = 'ok';
+    } catch (err) {
+      const failure = this.#classify(err, controller.signal, route.serverId, config);
+      status = failure.status;
+      error = { code: failure.code, message: failure.message };
+      raw = failure.result;
+      presentation = failure.presentation;
+    } finally {
+      clearTimeout(deadline);
+      release?.();
+      releaseCatalog?.();
+      this.#running.delete(callId);
+    }
+
+    const durationMs = Date.now() - started;
+    const bytes = this.#keepEnvelope({ serverId: route.serverId, originalName: route.originalName, callId, result: raw });
+    const outcome: CallOutcome = {
+      callId,
+      status,
+      presentation,
+      durationMs,
+      serverId: route.serverId,
+      tool: route.localName,
+      resultBytes: bytes,
+      ...(error ? { error } : {}),
+    };
+    this.history.add(this.#historyEntry(route, args, started, outcome));
+    this.#deps.events.emit('call.finished', outcome);
+    return outcome;
+  }
+
+  /** tools.cancel: aborts a running call (the SDK sends notifications/cancelled; a task gets tasks/cancel). */
+  cancel(callId: string): void {
+    const running = this.#running.get(callId);
+    if (!running) throw new AppError('not_found', `No running call ${callId}`);
+    running.controller.abort(new AppError('cancelled', 'The call was cancelled.', { serverId: running.serverId }));
+  }
+
+  /** calls.result: the full audited envelope of a recent call. */
+  result(callId: string): AuditedEnvelope {
+    const kept = this.#envelopes.get(callId);
+    if (!kept) {
+      const known = this.history.get(callId);
+      throw new AppError(
+        'not_found',
+        known ? 'The full result of this call is no longer kept (only recent calls of this session are); the history keeps its presentation.' : `No call ${callId}`,
+      );
+    }
+    return kept.envelope;
+  }
+
+  /** Ids of running calls. */
+  runningIds(): string[] {
+    return [...this.#running.keys()];
+  }
+
+  /** Walks away from every running call (tasks are cancelled best-effort) and writes the history. */
+  async dispose(): Promise<void> {
+    for (const r of this.#running.values()) r.controller.abort(new AppError('cancelled', 'Switchboard is closing.', { serverId: r.serverId }));
+    const end = Date.now() + 2500;
+    while (this.#running.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    this.#history?.flush();
+  }
+
+  #historyEntry(route: ToolRoute, args: Record<string, unknown>, startedAt: number, outcome: CallOutcome): HistoryEntry {
+    const media = outcome.presentation.media.map((m) => (m.bytes > HISTORY_MEDIA_BYTES ? { ...m, data: '' } : m));
+    return {
+      callId: outcome.callId,
+      serverId: route.serverId,
+      tool: route.localName,
+      originalName: route.originalName,
+      arguments: args,
+      startedAt,
+      durationMs: outcome.durationMs,
+      status: outcome.status,
+      presentation: { ...outcome.presentation, media },
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
+  }
+
+  #keepEnvelope(envelope: AuditedEnvelope): number {
+    let bytes: number;
+    try {
+      bytes = Buffer.byteLength(JSON.stringify(envelope.result) ?? '', 'utf8');
+    } catch {
+      bytes = 0;
+    }
+    this.#envelopes.set(envelope.callId, { envelope, bytes });
+    this.#envelopeBytes += bytes;
+    for (const [id, kept] of this.#envelopes) {
+      if (this.#envelopes.size <= ENVELOPE_COUNT && this.#envelopeBytes <= ENVELOPE_BYTES) break;
+      if (id === envelope.callId) break;
+      this.#envelopes.delete(id);
+      this.#envelopeBytes -= kept.bytes;
+    }
+    return bytes;
+  }
+
+  #classify(
+    err: unknown,
+    signal: AbortSignal,
+    serverId: string,
+    config: ServerConfig,
+  ): { status: CallStatus; code: string; message: string; result: JsonObject; presentation: Presentation } {
+    const fail = (status: CallStatus, code: string, message: string, result?: JsonObject) => ({
+      status,
+      code,
+      message,
+      result: result ?? toolErrorResult(message),
+      presentation: errorPresentation(message),
+    });
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      if (reason instanceof AppError && reason.code === 'timeout') return fail('timeout', 'timeout', reason.message);
+      return fail('cancelled', 'cancelled', reason instanceof AppError ? reason.message : 'The call was cancelled.');
+    }
+    if (isAuthFailure(err)) {
+      const body = { error: { code: 'authorization_required', server_id: serverId } };
+      const text = JSON.stringify(body);
+      return { ...fail('error', 'authorization_required', `${config.name} needs you to sign in again before this tool can run.`, toolErrorResult(text)), presentation: errorPresentation(text) };
+    }
+    if (err instanceof AppError) return fail(err.code === 'timeout' ? 'timeout' : 'error', err.code, err.message);
+    if (SdkError.isInstance(err)) {
+      const e = err as SdkError;
+      if (e.code === SdkErrorCode.RequestTimeout) {
+        return fail('timeout', 'timeout', `The server did not answer within ${config.timeouts.requestSecs} s.`);
+      }
+      if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected) {
+        return fail('error', 'connection_closed', 'The connection to the server closed during the call. Tool calls are not retried.');
+      }
+      return fail('error', 'server_error', `The call failed: ${sanitizeText(e.message).slice(0, 500)}`);
+    }
+    if (err instanceof Error && err.message === 'Not connected') {
+      return fail('error', 'connection_closed', 'The server is not connected. Tool calls are not retried.');
+    }
+    if (isObject(err) && typeof (err as { code?: unknown }).code === 'number') {
+      const e = err as unknown as { code: number; message?: unknown };
+      return fail('error', 'server_error', `The server refused the call (${e.code}): ${sanitizeText(String(e.message ?? '')).slice(0, 500)}`);
+    }
+    return fail('error', 'internal', 'The call failed unexpectedly.');
+  }
+}
+
+/** Rejects with the signal's reason when it fires first. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
