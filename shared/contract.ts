@@ -10,7 +10,7 @@ import type {
   PromptItem,
   PromptMessageView,
   ResourceItem,
-  ResourcePart,
+  ResourceReadResult,
   ResourceTemplateItem,
 } from './domains/resources.js';
 
@@ -271,7 +271,12 @@ export interface InvokeMap {
   /** Cancels a running call. */
   'tools.cancel': (args: { callId: string }) => Promise<void>;
   /** Searches the call history, newest first. */
-  'calls.history': (args: { query?: string; offset?: number; limit?: number; savedOnly?: boolean }) => Promise<{ entries: HistoryEntry[]; total: number }>;
+  'calls.history': (args: {
+    query?: string;
+    offset?: number;
+    limit?: number;
+    savedOnly?: boolean;
+  }) => Promise<{ entries: HistoryEntry[]; total: number }>;
   /** The full audited envelope of one call. */
   'calls.result': (args: { callId: string }) => Promise<AuditedEnvelope>;
   /** Saves a call under a name. */
@@ -298,8 +303,10 @@ export interface InvokeMap {
   'resources.list': (args: { id: string; cursor?: string }) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
   /** A server's resource templates. */
   'resources.templates': (args: { id: string }) => Promise<{ templates: ResourceTemplateItem[] }>;
-  /** Reads one resource, bounded. */
-  'resources.read': (args: { id: string; uri: string }) => Promise<{ parts: ResourcePart[] }>;
+  /** Reads one resource (or a template expanded with its variables), bounded. */
+  'resources.read': (
+    args: { id: string; uri: string } | { id: string; uriTemplate: string; variables: Record<string, string> },
+  ) => Promise<ResourceReadResult>;
   /** Subscribes to updates of one resource. */
   'resources.subscribe': (args: { id: string; uri: string }) => Promise<void>;
   /** Unsubscribes from one resource. */
@@ -307,7 +314,11 @@ export interface InvokeMap {
   /** A server's prompts. */
   'prompts.list': (args: { id: string }) => Promise<{ prompts: PromptItem[] }>;
   /** Renders a prompt with arguments. */
-  'prompts.get': (args: { id: string; name: string; arguments: Record<string, string> }) => Promise<{ description?: string; messages: PromptMessageView[] }>;
+  'prompts.get': (args: {
+    id: string;
+    name: string;
+    arguments: Record<string, string>;
+  }) => Promise<{ description?: string; messages: PromptMessageView[] }>;
   /** Completion suggestions for a prompt or template argument. */
   'completion.complete': (args: {
     id: string;
@@ -318,7 +329,11 @@ export interface InvokeMap {
   /** Pending elicitation requests (for a renderer that attaches late). */
   'elicitation.pending': (args: Record<string, never>) => Promise<ElicitationRequestView[]>;
   /** Answers an elicitation request. */
-  'elicitation.respond': (args: { requestId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) => Promise<void>;
+  'elicitation.respond': (args: {
+    requestId: string;
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, unknown>;
+  }) => Promise<void>;
 }
 
 /** Every event the core pushes to the renderer: name → payload. */

@@ -8,7 +8,10 @@ const uri = z.string().min(1).max(8192);
 export const resourceArgSchemas = {
   'resources.list': z.object({ id, cursor: z.string().max(65536).optional() }).strict(),
   'resources.templates': z.object({ id }).strict(),
-  'resources.read': z.object({ id, uri }).strict(),
+  'resources.read': z.union([
+    z.object({ id, uri }).strict(),
+    z.object({ id, uriTemplate: uri, variables: z.record(z.string(), z.string().max(8192)) }).strict(),
+  ]),
   'resources.subscribe': z.object({ id, uri }).strict(),
   'resources.unsubscribe': z.object({ id, uri }).strict(),
   'prompts.list': z.object({ id }).strict(),

@@ -32,20 +32,39 @@ export interface ResourceTemplateItem {
   variables: string[];
 }
 
+/** How a read part is shown: text views are never rendered as markup; HTML and SVG are shown as source. */
+export type ResourcePartKind = 'text' | 'json' | 'markdown' | 'html' | 'svg' | 'image' | 'blob';
+
 /** One part of a read resource, bounded for display. */
 export interface ResourcePart {
-  /** URI of this part. */
+  /** URI of this part (shown, never fetched). */
   uri: string;
+  /** How to show it. */
+  kind: ResourcePartKind;
   /** MIME type. */
   mimeType?: string;
-  /** Text content (never rendered as markup). */
+  /** Text content (never rendered as markup); for `json` it is pretty-printed. */
   text?: string;
   /** Blob size in bytes. */
   blobBytes?: number;
-  /** Base64 blob, only for images that passed the checks. */
+  /** Base64 blob for saving to a file (blobs only, within the read budget). */
+  blobData?: string;
+  /** Base64 image, only for images that passed the magic-byte, byte and pixel checks. */
   imageData?: string;
+  /** Image MIME type detected from its magic bytes. */
+  imageMime?: string;
+  /** Pixel size of a checked image. */
+  imageSize?: { width: number; height: number };
   /** Why an image or blob is not shown. */
   notice?: string;
+}
+
+/** Result of reading a resource. */
+export interface ResourceReadResult {
+  /** The URI that was read (the expanded one for a template). */
+  uri: string;
+  /** Its parts. */
+  parts: ResourcePart[];
 }
 
 /** A prompt row. */
@@ -68,8 +87,8 @@ export interface PromptMessageView {
   text?: string;
   /** Image, when the content is an image that passed the checks. */
   image?: { mimeType: string; data: string };
-  /** Embedded resource. */
-  resource?: { uri: string; mimeType?: string; text?: string };
+  /** Embedded resource (text shown as text) or resource link (shown, never fetched). */
+  resource?: { uri: string; mimeType?: string; text?: string; link?: boolean };
   /** Notice for unsupported content. */
   notice?: string;
 }
