@@ -21,6 +21,7 @@ import { displayTarget, launchApproval, launchFingerprint } from './servers/appr
 import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
+import { Interaction } from './resources/interaction.js';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -45,6 +46,8 @@ export class Host {
   readonly events = new EventBus();
   /** Session-level events (connected, closed, list changes) for core modules. */
   readonly sessionEvents = new SessionEvents();
+  /** Resources, prompts, completion and elicitation (also the sessions' per-Client hooks). */
+  readonly interaction: Interaction = new Interaction(this);
   readonly credentials: CredentialStore;
   readonly #opts: HostOptions;
   #settings: Settings;

@@ -107,7 +107,8 @@ export function readTask(raw: JsonObject): TaskView | undefined {
   const t = v1 ? (raw.task as JsonObject) : raw;
   if (typeof t.taskId !== 'string' || typeof t.status !== 'string') return undefined;
   if (!v1 && raw.resultType !== undefined && raw.resultType !== 'task' && raw.resultType !== 'complete') return undefined;
-  const interval = typeof t.pollIntervalMs === 'number' ? t.pollIntervalMs : typeof t.pollInterval === 'number' ? t.pollInterval : undefined;
+  const interval =
+    typeof t.pollIntervalMs === 'number' ? t.pollIntervalMs : typeof t.pollInterval === 'number' ? t.pollInterval : undefined;
   return {
     taskId: t.taskId,
     status: t.status,
@@ -150,15 +151,23 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
       raw = await callLeg(opts, params, requestMs);
     } catch (err) {
       const missing = missingCapabilities(err);
+      if (missing && missing.every((m) => m === 'elicitation')) {
+        if (!opts.config.elicitation) return hostError('elicitation_not_enabled', ELICITATION_OFF);
+        return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but this connection cannot answer it.');
+      }
       if (missing) {
         const names = missing.map((m) => CAPABILITY_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
-        return hostError('input_unsupported', `The tool needs the client to provide ${names}, which Switchboard does not support. The call was stopped.`);
+        return hostError(
+          'input_unsupported',
+          `The tool needs the client to provide ${names}, which Switchboard does not support. The call was stopped.`,
+        );
       }
       throw err;
     }
 
     if (raw.resultType === 'input_required') {
-      if (round + 1 >= MAX_INPUT_ROUNDS) return hostError('input_rounds_exceeded', `The server asked for input more than ${MAX_INPUT_ROUNDS} times; the call was stopped.`);
+      if (round + 1 >= MAX_INPUT_ROUNDS)
+        return hostError('input_rounds_exceeded', `The server asked for input more than ${MAX_INPUT_ROUNDS} times; the call was stopped.`);
       const next = await answerRound(opts, raw);
       if ('result' in next) return next;
       extra = next.params;
@@ -171,7 +180,13 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
   }
 }
 
-const CAPABILITY_NAMES: Record<string, string> = { sampling: 'sampling (sampling/createMessage)', roots: 'roots (roots/list)', elicitation: 'elicitation (user input)' };
+const ELICITATION_OFF = 'The tool asked for user input (elicitation), but elicitation is not turned on for this server.';
+
+const CAPABILITY_NAMES: Record<string, string> = {
+  sampling: 'sampling (sampling/createMessage)',
+  roots: 'roots (roots/list)',
+  elicitation: 'elicitation (user input)',
+};
 
 /** The capabilities a -32021 "missing required client capability" error names, if that is what it is. */
 function missingCapabilities(err: unknown): string[] | undefined {
@@ -183,17 +198,17 @@ function missingCapabilities(err: unknown): string[] | undefined {
 
 async function callLeg(opts: RunOptions, params: JsonObject, requestMs: number): Promise<JsonObject> {
   return (await opts.client.request({ method: 'tools/call', params }, Raw, {
-      signal: opts.signal,
-      timeout: requestMs,
-      allowInputRequired: true,
-      onprogress: (p) =>
-        opts.onProgress({
-          phase: 'running',
-          progress: p.progress,
-          ...(p.total !== undefined ? { total: p.total } : {}),
-          ...(typeof p.message === 'string' ? { message: sanitizeText(p.message).slice(0, 500) } : {}),
-        }),
-    })) as JsonObject;
+    signal: opts.signal,
+    timeout: requestMs,
+    allowInputRequired: true,
+    onprogress: (p) =>
+      opts.onProgress({
+        phase: 'running',
+        progress: p.progress,
+        ...(p.total !== undefined ? { total: p.total } : {}),
+        ...(typeof p.message === 'string' ? { message: sanitizeText(p.message).slice(0, 500) } : {}),
+      }),
+  })) as JsonObject;
 }
 
 /** Answers one MRTR round: checks every request first, then asks the handler for elicitations. */
@@ -205,14 +220,16 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
   const unsupported = [...new Set(methods.filter((m) => m !== 'elicitation/create'))];
   if (unsupported.length > 0) {
     const names = unsupported.map((m) => METHOD_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
-    return hostError('input_unsupported', `The tool asked the client for ${names}, which Switchboard does not support. The call was stopped.`);
+    return hostError(
+      'input_unsupported',
+      `The tool asked the client for ${names}, which Switchboard does not support. The call was stopped.`,
+    );
   }
   const responses: JsonObject = {};
   if (entries.length > 0) {
-    if (!opts.config.elicitation) {
-      return hostError('elicitation_not_enabled', 'The tool asked for user input (elicitation), but elicitation is not turned on for this server.');
-    }
-    if (!opts.elicit) return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but no input dialog is available.');
+    if (!opts.config.elicitation) return hostError('elicitation_not_enabled', ELICITATION_OFF);
+    if (!opts.elicit)
+      return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but no input dialog is available.');
     opts.onProgress({ phase: 'input' });
     for (const [key, request] of entries) {
       const params = isObject(request) && isObject(request.params) ? request.params : {};
@@ -236,12 +253,19 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
   const requestMs = opts.config.timeouts.requestSecs * 1000;
   const deadline = now() + maxWaitMs;
   const wait = new AbortController();
-  const timer = setTimeout(() => wait.abort(new AppError('timeout', `The task did not finish within ${opts.config.timeouts.taskMaxWaitSecs} s and was cancelled.`)), maxWaitMs);
+  const timer = setTimeout(
+    () =>
+      wait.abort(new AppError('timeout', `The task did not finish within ${opts.config.timeouts.taskMaxWaitSecs} s and was cancelled.`)),
+    maxWaitMs,
+  );
   const onAbort = (): void => wait.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   let task = first;
   const report = (): void =>
-    opts.onProgress({ phase: 'task', task: { id: task.taskId, status: task.status, ...(task.statusMessage ? { message: task.statusMessage } : {}) } });
+    opts.onProgress({
+      phase: 'task',
+      task: { id: task.taskId, status: task.status, ...(task.statusMessage ? { message: task.statusMessage } : {}) },
+    });
   try {
     for (;;) {
       report();
@@ -258,10 +282,14 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
         const msg = task.error?.message ? sanitizeText(task.error.message).slice(0, 2000) : (task.statusMessage ?? 'no reason given');
         return hostError('task_failed', `The task failed: ${msg}`);
       }
-      if (task.status === 'cancelled') return { ...hostError('task_cancelled', 'The task was cancelled by the server.'), taskCancelled: true };
+      if (task.status === 'cancelled')
+        return { ...hostError('task_cancelled', 'The task was cancelled by the server.'), taskCancelled: true };
       if (task.status === 'input_required') {
         await cancelTask(client, task.taskId);
-        return hostError('task_input_unsupported', 'The task asked for input, which Switchboard cannot answer inside a task; the task was cancelled.');
+        return hostError(
+          'task_input_unsupported',
+          'The task asked for input, which Switchboard cannot answer inside a task; the task was cancelled.',
+        );
       }
       await sleep(pollInterval(task.pollIntervalMs), wait.signal);
       const raw = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, Raw, {

@@ -95,9 +95,13 @@ export class CallService {
     const deadline = setTimeout(
       () =>
         controller.abort(
-          new AppError('timeout', `The call did not finish within its ${config.timeouts.callSecs} s deadline (queueing, connecting, input rounds and tasks included).`, {
-            serverId: route.serverId,
-          }),
+          new AppError(
+            'timeout',
+            `The call did not finish within its ${config.timeouts.callSecs} s deadline (queueing, connecting, input rounds and tasks included).`,
+            {
+              serverId: route.serverId,
+            },
+          ),
         ),
       config.timeouts.callSecs * 1000,
     );
@@ -182,7 +186,9 @@ export class CallService {
       const known = this.history.get(callId);
       throw new AppError(
         'not_found',
-        known ? 'The full result of this call is no longer kept (only recent calls of this session are); the history keeps its presentation.' : `No call ${callId}`,
+        known
+          ? 'The full result of this call is no longer kept (only recent calls of this session are); the history keeps its presentation.'
+          : `No call ${callId}`,
       );
     }
     return kept.envelope;
@@ -195,7 +201,8 @@ export class CallService {
 
   /** Walks away from every running call (tasks are cancelled best-effort) and writes the history. */
   async dispose(): Promise<void> {
-    for (const r of this.#running.values()) r.controller.abort(new AppError('cancelled', 'Switchboard is closing.', { serverId: r.serverId }));
+    for (const r of this.#running.values())
+      r.controller.abort(new AppError('cancelled', 'Switchboard is closing.', { serverId: r.serverId }));
     const end = Date.now() + 2500;
     while (this.#running.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     this.#history?.flush();
@@ -256,7 +263,15 @@ export class CallService {
     if (isAuthFailure(err)) {
       const body = { error: { code: 'authorization_required', server_id: serverId } };
       const text = JSON.stringify(body);
-      return { ...fail('error', 'authorization_required', `${config.name} needs you to sign in again before this tool can run.`, toolErrorResult(text)), presentation: errorPresentation(text) };
+      return {
+        ...fail(
+          'error',
+          'authorization_required',
+          `${config.name} needs you to sign in again before this tool can run.`,
+          toolErrorResult(text),
+        ),
+        presentation: errorPresentation(text),
+      };
     }
     if (err instanceof AppError) return fail(err.code === 'timeout' ? 'timeout' : 'error', err.code, err.message);
     if (SdkError.isInstance(err)) {
@@ -274,7 +289,11 @@ export class CallService {
     }
     if (isObject(err) && typeof (err as { code?: unknown }).code === 'number') {
       const e = err as unknown as { code: number; message?: unknown };
-      return fail('error', 'server_error', `The server refused the call (${e.code}): ${sanitizeText(String(e.message ?? '')).slice(0, 500)}`);
+      return fail(
+        'error',
+        'server_error',
+        `The server refused the call (${e.code}): ${sanitizeText(String(e.message ?? '')).slice(0, 500)}`,
+      );
     }
     return fail('error', 'internal', 'The call failed unexpectedly.');
   }

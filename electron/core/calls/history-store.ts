@@ -92,9 +92,15 @@ export class HistoryStore {
     const matches = this.#all().filter((e) => {
       if (q.savedOnly && e.savedAs === undefined) return false;
       if (!needle) return true;
-      return [e.tool, e.originalName, e.serverId, e.savedAs ?? '', e.status, JSON.stringify(e.arguments), e.presentation.text.slice(0, 4096)].some((s) =>
-        s.toLowerCase().includes(needle),
-      );
+      return [
+        e.tool,
+        e.originalName,
+        e.serverId,
+        e.savedAs ?? '',
+        e.status,
+        JSON.stringify(e.arguments),
+        e.presentation.text.slice(0, 4096),
+      ].some((s) => s.toLowerCase().includes(needle));
     });
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;

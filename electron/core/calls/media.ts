@@ -26,7 +26,16 @@ function ascii(buf: Uint8Array, start: number, end: number): string {
 
 /** Which image format the bytes are, by magic number. */
 export function sniffImage(buf: Uint8Array): ImageKind | undefined {
-  if (buf.length >= 8 && buf[0] === 0x89 && ascii(buf, 1, 4) === 'PNG' && buf[4] === 0x0d && buf[5] === 0x0a && buf[6] === 0x1a && buf[7] === 0x0a) return 'png';
+  if (
+    buf.length >= 8 &&
+    buf[0] === 0x89 &&
+    ascii(buf, 1, 4) === 'PNG' &&
+    buf[4] === 0x0d &&
+    buf[5] === 0x0a &&
+    buf[6] === 0x1a &&
+    buf[7] === 0x0a
+  )
+    return 'png';
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
   if (buf.length >= 6 && (ascii(buf, 0, 6) === 'GIF87a' || ascii(buf, 0, 6) === 'GIF89a')) return 'gif';
   if (buf.length >= 12 && ascii(buf, 0, 4) === 'RIFF' && ascii(buf, 8, 12) === 'WEBP') return 'webp';
@@ -79,7 +88,10 @@ export function checkImage(declared: string, buf: Uint8Array): MediaCheck {
   if (!expected) return { ok: false, reason: `unsupported image type ${mime.slice(0, 60)}` };
   const actual = sniffImage(buf);
   if (actual !== expected) {
-    return { ok: false, reason: `labelled ${mime} but the bytes are ${actual ? CANONICAL_IMAGE[actual] : looksLikeSvg(buf) ? 'SVG/XML' : 'not an image of that type'}` };
+    return {
+      ok: false,
+      reason: `labelled ${mime} but the bytes are ${actual ? CANONICAL_IMAGE[actual] : looksLikeSvg(buf) ? 'SVG/XML' : 'not an image of that type'}`,
+    };
   }
   const size = imageSize(actual, buf);
   if (!size) return { ok: false, reason: `the ${mime} header could not be read` };
@@ -142,7 +154,8 @@ export function checkAudio(declared: string, buf: Uint8Array): MediaCheck {
   const expected = AUDIO_MIME[mime];
   if (!expected) return { ok: false, reason: `unsupported audio type ${mime.slice(0, 60)}` };
   const actual = sniffAudio(buf);
-  if (actual !== expected) return { ok: false, reason: `labelled ${mime} but the bytes are ${actual ? CANONICAL_AUDIO[actual] : 'not audio of that type'}` };
+  if (actual !== expected)
+    return { ok: false, reason: `labelled ${mime} but the bytes are ${actual ? CANONICAL_AUDIO[actual] : 'not audio of that type'}` };
   return { ok: true, mimeType: CANONICAL_AUDIO[actual] };
 }
 

@@ -33,7 +33,8 @@ export function cutUtf8(text: string, max: number): { text: string; cut: boolean
   if (bytes <= max) return { text, cut: false, bytes };
   // Slicing by UTF-16 units first keeps huge strings from being encoded whole.
   let s = text.slice(0, max);
-  while (Buffer.byteLength(s, 'utf8') > max) s = s.slice(0, Math.max(0, s.length - Math.ceil((Buffer.byteLength(s, 'utf8') - max) / 3) - 1));
+  while (Buffer.byteLength(s, 'utf8') > max)
+    s = s.slice(0, Math.max(0, s.length - Math.ceil((Buffer.byteLength(s, 'utf8') - max) / 3) - 1));
   if (/[\uD800-\uDBFF]$/.test(s)) s = s.slice(0, -1);
   return { text: s, cut: true, bytes };
 }
@@ -110,7 +111,9 @@ export function buildPresentation(raw: unknown, limits: PresentationLimits): Pre
           break;
         }
         if (size > mediaBudget) {
-          notice(`${kind === 'image' ? 'Image' : 'Audio'} (${declared}, ${size} bytes) omitted: over the ${limits.mediaBytes}-byte media budget.`);
+          notice(
+            `${kind === 'image' ? 'Image' : 'Audio'} (${declared}, ${size} bytes) omitted: over the ${limits.mediaBytes}-byte media budget.`,
+          );
           break;
         }
         if (!isStrictBase64(data)) {

@@ -1,22 +1,24 @@
 // Contract handlers for resources.*, prompts.*, completion.* and elicitation.* methods.
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
-import { notImplemented } from '../not-implemented.js';
 
 type Keys = (`resources.${string}` | `prompts.${string}` | `completion.${string}` | `elicitation.${string}`) & keyof Handlers;
 
 /** The resources, prompts, completion and elicitation methods' handlers. */
-export function resourceHandlers(_host: Host): Pick<Handlers, Keys> {
+export function resourceHandlers(host: Host): Pick<Handlers, Keys> {
+  const r = host.interaction.resources;
+  const broker = host.interaction.elicitation;
   return {
-    'resources.list': notImplemented('resources.list'),
-    'resources.templates': notImplemented('resources.templates'),
-    'resources.read': notImplemented('resources.read'),
-    'resources.subscribe': notImplemented('resources.subscribe'),
-    'resources.unsubscribe': notImplemented('resources.unsubscribe'),
-    'prompts.list': notImplemented('prompts.list'),
-    'prompts.get': notImplemented('prompts.get'),
-    'completion.complete': notImplemented('completion.complete'),
-    'elicitation.pending': notImplemented('elicitation.pending'),
-    'elicitation.respond': notImplemented('elicitation.respond'),
+    'resources.list': ({ id, cursor }) => r.list(id, cursor),
+    'resources.templates': ({ id }) => r.templates(id),
+    'resources.read': (args) =>
+      r.read(args.id, 'uri' in args ? { uri: args.uri } : { uriTemplate: args.uriTemplate, variables: args.variables }),
+    'resources.subscribe': ({ id, uri }) => r.subscribe(id, uri),
+    'resources.unsubscribe': ({ id, uri }) => r.unsubscribe(id, uri),
+    'prompts.list': ({ id }) => r.prompts(id),
+    'prompts.get': ({ id, name, arguments: args }) => r.prompt(id, name, args),
+    'completion.complete': ({ id, ref, argument, context }) => r.complete(id, ref, argument, context),
+    'elicitation.pending': async () => broker.pending(),
+    'elicitation.respond': ({ requestId, action, content }) => broker.respond(requestId, action, content),
   };
 }

@@ -46,6 +46,8 @@ export interface SetupInput {
   clientInfo: Implementation;
   /** Aborts the whole setup (remove, disconnect, update). */
   signal: AbortSignal;
+  /** Prepares each fresh Client before connect (elicitation capability and handlers). */
+  prepareClient?: (client: Client) => void;
 }
 
 type Plan =
@@ -178,6 +180,7 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           ...(plan.kind === 'auto' ? { versionNegotiation: { mode: 'auto' as const, probe } } : {}),
           ...(plan.kind === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe } } : {}),
         });
+        input.prepareClient?.(client);
         client.onerror = (error) => input.log('protocol', 'warning', error.message);
         await client.connect(opened.transport, { timeout: limitMs, signal, ...(plan.kind === 'prior' ? { prior: plan.prior } : {}) });
         if (plan.kind === 'prior' && plan.prior.kind === 'modern') {

@@ -1,6 +1,17 @@
 // The port between the Host (definitions, persistence) and the live MCP sessions.
+import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
+
+/** Per-Client hooks (elicitation, resource/prompt notifications) installed by the interaction feature. */
+export interface ClientHooks {
+  /** Called on every fresh Client before it connects (declare capabilities, register handlers). */
+  prepare(client: Client, config: ServerConfig): void;
+  /** A session connected. */
+  connected(id: string, client: Client): void;
+  /** A session closed (asked or not): pending server requests are cancelled. */
+  closed(id: string): void;
+}
 
 /** Outcome of connecting every enabled server at start-up. */
 export interface StartupReport {

@@ -10,7 +10,7 @@ import { resolveEnv } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import { ServerSession } from './session.js';
-import type { SessionController, StartupReport } from './session-controller.js';
+import type { ClientHooks, SessionController, StartupReport } from './session-controller.js';
 
 /** The parts of the Host the sessions use. */
 export interface SessionHost {
@@ -20,6 +20,8 @@ export interface SessionHost {
   configs(): readonly ServerConfig[];
   /** Whether a stdio server's exact launch is approved. */
   isLaunchApproved(config: ServerConfig): boolean;
+  /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
+  readonly interaction?: ClientHooks;
 }
 
 /** What the manager is built from besides the Host. */
@@ -193,6 +195,7 @@ export class SessionManager implements SessionController {
       gate: (c) => this.#gate(c),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
+      ...(this.#host.interaction ? { hooks: this.#host.interaction } : {}),
     });
   }
 

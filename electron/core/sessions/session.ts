@@ -12,6 +12,7 @@ import { diagnose, isAuthFailure } from './doctor.js';
 import { captureIdentity } from './identity.js';
 import { establish } from './lifecycle.js';
 import { LogRing } from './log-ring.js';
+import type { ClientHooks } from './session-controller.js';
 
 /** What a session needs from its manager. */
 export interface SessionDeps {
@@ -31,6 +32,8 @@ export interface SessionDeps {
   onStatus: (id: string, status: ServerStatus) => void;
   /** Receives every log line. */
   onLog: (id: string, entry: LogEntry) => void;
+  /** Per-Client hooks of the interaction feature. */
+  hooks?: ClientHooks;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -168,6 +171,7 @@ export class ServerSession {
       this.log('lifecycle', 'info', reason);
       await live.client.close().catch(() => undefined);
       await live.opened.release().catch(() => undefined);
+      this.#deps.hooks?.closed(this.id);
     }
     this.#identity = undefined;
     this.#set({ state: 'disconnected', error: undefined, retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
@@ -199,6 +203,7 @@ export class ServerSession {
         onPriorFailed: () => this.#deps.cache.delete(this.id),
         clientInfo: this.#deps.clientInfo,
         signal,
+        ...(this.#deps.hooks ? { prepareClient: (c: Client) => this.#deps.hooks?.prepare(c, config) } : {}),
       });
       if (stale()) {
         await established.client.close().catch(() => undefined);
@@ -230,6 +235,7 @@ export class ServerSession {
       protocolVersion: established.protocolVersion,
       lifecycle: established.lifecycle,
     });
+    this.#deps.hooks?.connected(this.id, client);
     return client;
   }
 
@@ -254,6 +260,7 @@ export class ServerSession {
     if (live.closing || this.#live !== live) return;
     this.#live = undefined;
     this.#identity = undefined;
+    this.#deps.hooks?.closed(this.id);
     void live.opened.release().catch(() => undefined);
     const evidence = live.opened.diagnostics.evidence();
     const last = live.lastError;

@@ -1,0 +1,149 @@
+// The Host's "optional interaction and resources" feature (seed 000): the resource/prompt service, the
+// elicitation broker, the URL opener port, and the hooks the session manager installs on each new Client.
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
+import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
+import type { EventBus } from '../event-bus.js';
+import type { ClientHooks, SessionController } from '../sessions/session-controller.js';
+import type { SessionEvents } from '../sessions/session-events.js';
+import { ResourceService } from './resource-service.js';
+
+/** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
+export interface InteractionHost {
+  readonly events: EventBus;
+  readonly sessionEvents: SessionEvents;
+  readonly sessions: SessionController;
+  config(id: string): ServerConfig;
+}
+
+type WithClient = SessionController & { client?: (id: string) => Promise<Client> };
+
+/** Resources, prompts, completion and elicitation for every server of one Host. */
+export class Interaction implements ClientHooks {
+  readonly resources: ResourceService;
+  readonly elicitation: ElicitationBroker;
+  readonly #sessionEvents: SessionEvents;
+  #opener: UrlOpener = new PrintingUrlOpener();
+
+  constructor(host: InteractionHost) {
+    this.#sessionEvents = host.sessionEvents;
+    this.resources = new ResourceService({
+      config: (id) => host.config(id),
+      client: (id) => {
+        const sessions = host.sessions as WithClient;
+        if (!sessions.client) return Promise.reject(new Error('Not connected'));
+        return sessions.client(id);
+      },
+    });
+    this.elicitation = new ElicitationBroker({
+      events: host.events,
+      enabled: (id) => {
+        try {
+          return host.config(id).elicitation;
+        } catch {
+          return false;
+        }
+      },
+      serverName: (id) => {
+        try {
+          return host.config(id).name;
+        } catch {
+          return id;
+        }
+      },
+      timeoutMs: (id) => {
+        try {
+          return host.config(id).timeouts.elicitationSecs * 1000;
+        } catch {
+          return 300_000;
+        }
+      },
+      opener: () => this.#opener,
+    });
+    host.sessionEvents.subscribe((event) => {
+      switch (event.type) {
+        case 'resourceUpdated':
+          host.events.emit('resources.updated', { id: event.id, uri: event.uri });
+          break;
+        case 'resourcesListChanged':
+          host.events.emit('resources.listChanged', { id: event.id });
+          break;
+        case 'promptsListChanged':
+          host.events.emit('prompts.listChanged', { id: event.id });
+          break;
+        case 'connected':
+          void this.resources.resubscribe(event.id, event.client);
+          break;
+        case 'closed':
+          this.elicitation.cancelServer(event.id, 'The server’s session closed');
+          break;
+        case 'removed':
+          this.elicitation.cancelServer(event.id, 'The server was removed');
+          this.resources.forget(event.id);
+          break;
+        default:
+          break;
+      }
+    });
+  }
+
+  /** Session hook: installs elicitation and notification handlers on a fresh Client before it connects. */
+  prepare(client: Client, config: ServerConfig): void {
+    installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
+  }
+
+  /** Session hook: a session connected; re-establish its resource subscriptions. */
+  connected(id: string, client: Client): void {
+    void this.resources.resubscribe(id, client);
+  }
+
+  /** Session hook: a session closed; its pending elicitations are cancelled. */
+  closed(id: string): void {
+    this.elicitation.cancelServer(id, 'The server’s session closed');
+  }
+
+  /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */
+  setUrlOpener(opener: UrlOpener): void {
+    this.#opener = opener;
+  }
+
+  /** The opener in use (tests and the headless shell read what it recorded). */
+  get urlOpener(): UrlOpener {
+    return this.#opener;
+  }
+}
+
+/** Client capabilities for a server: form (SEP-1034 defaults applied) and URL elicitation when opted in. */
+export function interactionCapabilities(config: ServerConfig): ClientCapabilities {
+  return config.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+}
+
+/** What the hooks report into. */
+export interface InteractionHookTargets {
+  /** Session-level events hub (host.sessionEvents). */
+  sessionEvents: SessionEvents;
+  /** The broker that answers elicitations. */
+  elicitation: ElicitationBroker;
+}
+
+/**
+ * Installs, on a fresh Client before connect, the elicitation capability and handler (legacy elicitation/create
+ * and MRTR rounds share it) and forwards resource/prompt notifications and elicitation/complete.
+ */
+export function installInteractionHooks(client: Client, config: ServerConfig, targets: InteractionHookTargets): void {
+  const id = config.id;
+  const caps = interactionCapabilities(config);
+  if (caps.elicitation) {
+    client.registerCapabilities(caps);
+    client.setRequestHandler('elicitation/create', (request, ctx) => targets.elicitation.request(id, request.params, ctx.mcpReq.signal));
+  }
+  client.setNotificationHandler('notifications/resources/updated', (n) =>
+    targets.sessionEvents.emit({ type: 'resourceUpdated', id, uri: n.params.uri }),
+  );
+  client.setNotificationHandler('notifications/resources/list_changed', () =>
+    targets.sessionEvents.emit({ type: 'resourcesListChanged', id }),
+  );
+  client.setNotificationHandler('notifications/prompts/list_changed', () => targets.sessionEvents.emit({ type: 'promptsListChanged', id }));
+  client.setNotificationHandler('notifications/elicitation/complete', (n) => targets.elicitation.complete(id, n.params.elicitationId));
+}
