@@ -1,8 +1,8 @@
 // One connection setup for one server: lifecycle negotiation (auto / discover / initialize), the fallback to a
 // fresh transport, the cached discovery verdict, and the setup / attempt / probe deadlines.
-import { Client, type DiscoverResult, type Implementation, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { Client, type DiscoverResult, type Implementation, type ListChangedHandlers, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import { AppError } from '../../../shared/errors.js';
+import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
 import { cancelledError, withDeadline } from './deadline.js';
 import { diagnose, timeoutError, type ConnectPhase } from './doctor.js';
@@ -48,6 +48,8 @@ export interface SetupInput {
   signal: AbortSignal;
   /** Prepares each fresh Client before connect (elicitation capability and handlers). */
   prepareClient?: (client: Client) => void;
+  /** Called when the server says its tools, prompts or resources changed (both protocol eras). */
+  onListChanged?: (kind: 'tools' | 'prompts' | 'resources') => void;
 }
 
 type Plan =
@@ -179,14 +181,25 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           capabilities: {},
           ...(plan.kind === 'auto' ? { versionNegotiation: { mode: 'auto' as const, probe } } : {}),
           ...(plan.kind === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe } } : {}),
+          ...(input.onListChanged ? { listChanged: listChangedHandlers(input.onListChanged) } : {}),
         });
-        input.prepareClient?.(client);
-        client.onerror = (error) => input.log('protocol', 'warning', error.message);
+        if (input.prepareClient) {
+          try {
+            input.prepareClient(client);
+          } catch (error) {
+            input.log('lifecycle', 'warning', `A client hook failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+        client.onerror = (error) => {
+          if (!alreadyLogged(error)) input.log('protocol', 'warning', error.message);
+        };
         await client.connect(opened.transport, { timeout: limitMs, signal, ...(plan.kind === 'prior' ? { prior: plan.prior } : {}) });
         if (plan.kind === 'prior' && plan.prior.kind === 'modern') {
           // A stale modern verdict would only fail at the first real request: check it now, cheaply.
           tracker.phase = 'verify';
           await client.discover({ timeout: Math.min(limitMs, t.probeSecs * 1000), signal });
+          // connect({ prior }) does not open the subscriptions/listen stream the negotiated path opens.
+          if (input.onListChanged) await openListStream(client, limitMs, signal, input);
         }
         const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
         const era = client.getProtocolEra();
@@ -209,9 +222,11 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
   } catch (err) {
     const c = client as Client | undefined;
     const o = opened as OpenedTransport | undefined;
+    // Exit facts count only when the process ended on its own, before we released it.
+    const before = o?.diagnostics.evidence();
     await c?.close().catch(() => undefined);
     await o?.release().catch(() => undefined);
-    const evidence = o?.diagnostics.evidence();
+    const evidence = o ? ownEvidence(before ?? {}, o.diagnostics.evidence()) : undefined;
     let cause: unknown = err;
     // On stdio the SDK turns a silent probe into a "legacy" verdict; in pin mode that surfaces as a negotiation
     // failure. When the probe simply got no answer within probeSecs, say so.
@@ -227,5 +242,43 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
     const error = diagnose(cause, { config, phase: tracker.phase, mode, ...(evidence ? { transportEvidence: evidence } : {}) });
     input.log('lifecycle', error.code === 'cancelled' ? 'info' : 'error', error.message);
     throw new AttemptFailure(error, tracker.sentInitialize);
+  }
+}
+
+/** Transport evidence after release, minus the exit code or signal our own release caused. */
+function ownEvidence(before: ErrorEvidence, after: ErrorEvidence): ErrorEvidence {
+  const merged: ErrorEvidence = { ...after };
+  if (before.exitCode === undefined && before.signal === undefined) {
+    delete merged.exitCode;
+    delete merged.signal;
+  }
+  return merged;
+}
+
+/** Transport errors the transport has already written to the log itself. */
+export function alreadyLogged(error: Error): boolean {
+  return error instanceof AppError && error.code === 'process_exited';
+}
+
+/** Change handlers that only signal (consumers re-list themselves); the SDK wires them for both eras. */
+function listChangedHandlers(signal: (kind: 'tools' | 'prompts' | 'resources') => void): ListChangedHandlers {
+  const one = (kind: 'tools' | 'prompts' | 'resources') => ({ autoRefresh: false, debounceMs: 0, onChanged: () => signal(kind) });
+  return { tools: one('tools'), prompts: one('prompts'), resources: one('resources') };
+}
+
+/** Opens the 2026-07-28 change stream for what the server advertises; a refusal is logged, not fatal. */
+async function openListStream(client: Client, timeoutMs: number, signal: AbortSignal, input: SetupInput): Promise<void> {
+  const caps = client.getServerCapabilities();
+  const filter = {
+    ...(caps?.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return;
+  try {
+    await client.listen(filter, { timeout: timeoutMs, signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    input.log('protocol', 'warning', `Could not open the change stream: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

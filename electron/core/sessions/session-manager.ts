@@ -9,6 +9,7 @@ import type { CredentialStore } from '../ports.js';
 import { resolveEnv } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { DiscoveryCache } from './discovery-cache.js';
+import type { SessionEvents } from './session-events.js';
 import { ServerSession } from './session.js';
 import type { ClientHooks, SessionController, StartupReport } from './session-controller.js';
 
@@ -22,6 +23,8 @@ export interface SessionHost {
   isLaunchApproved(config: ServerConfig): boolean;
   /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
   readonly interaction?: ClientHooks;
+  /** Session-level events hub (connected / closed / removed / list changes), when the host has one. */
+  readonly sessionEvents?: SessionEvents;
 }
 
 /** What the manager is built from besides the Host. */
@@ -100,6 +103,7 @@ export class SessionManager implements SessionController {
     this.#sessions.delete(id);
     this.#cache.delete(id);
     await session.close('Removed');
+    this.#host.sessionEvents?.emit({ type: 'removed', id });
   }
 
   /** Status without connecting. */
@@ -196,6 +200,7 @@ export class SessionManager implements SessionController {
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
       ...(this.#host.interaction ? { hooks: this.#host.interaction } : {}),
+      ...(this.#host.sessionEvents ? { sessionEvents: this.#host.sessionEvents } : {}),
     });
   }
 

@@ -10,9 +10,10 @@ import { cancelledError } from './deadline.js';
 import { configFingerprint, type DiscoveryCache } from './discovery-cache.js';
 import { diagnose, isAuthFailure } from './doctor.js';
 import { captureIdentity } from './identity.js';
-import { establish } from './lifecycle.js';
+import { alreadyLogged, establish } from './lifecycle.js';
 import { LogRing } from './log-ring.js';
 import type { ClientHooks } from './session-controller.js';
+import type { SessionEvents } from './session-events.js';
 
 /** What a session needs from its manager. */
 export interface SessionDeps {
@@ -34,6 +35,8 @@ export interface SessionDeps {
   onLog: (id: string, entry: LogEntry) => void;
   /** Per-Client hooks of the interaction feature. */
   hooks?: ClientHooks;
+  /** Session-level events for the catalog, calls and resources (connected, closed, list changes). */
+  sessionEvents?: SessionEvents;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -172,6 +175,7 @@ export class ServerSession {
       await live.client.close().catch(() => undefined);
       await live.opened.release().catch(() => undefined);
       this.#deps.hooks?.closed(this.id);
+      this.#deps.sessionEvents?.emit({ type: 'closed', id: this.id });
     }
     this.#identity = undefined;
     this.#set({ state: 'disconnected', error: undefined, retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
@@ -204,6 +208,12 @@ export class ServerSession {
         clientInfo: this.#deps.clientInfo,
         signal,
         ...(this.#deps.hooks ? { prepareClient: (c: Client) => this.#deps.hooks?.prepare(c, config) } : {}),
+        onListChanged: (kind) => {
+          if (gen !== this.#gen) return;
+          const type = kind === 'tools' ? 'toolsListChanged' : kind === 'prompts' ? 'promptsListChanged' : 'resourcesListChanged';
+          this.log('protocol', 'info', `The server's ${kind} list changed`);
+          this.#deps.sessionEvents?.emit({ type, id: this.id });
+        },
       });
       if (stale()) {
         await established.client.close().catch(() => undefined);
@@ -222,7 +232,7 @@ export class ServerSession {
     this.#live = live;
     client.onerror = (error) => {
       live.lastError = error;
-      this.log('protocol', 'warning', error.message);
+      if (!alreadyLogged(error)) this.log('protocol', 'warning', error.message);
     };
     client.onclose = () => this.#onClosed(live);
     this.#identity = captureIdentity(client, config);
@@ -236,6 +246,7 @@ export class ServerSession {
       lifecycle: established.lifecycle,
     });
     this.#deps.hooks?.connected(this.id, client);
+    this.#deps.sessionEvents?.emit({ type: 'connected', id: this.id, client, protocolVersion: established.protocolVersion });
     return client;
   }
 
@@ -261,6 +272,7 @@ export class ServerSession {
     this.#live = undefined;
     this.#identity = undefined;
     this.#deps.hooks?.closed(this.id);
+    this.#deps.sessionEvents?.emit({ type: 'closed', id: this.id });
     void live.opened.release().catch(() => undefined);
     const evidence = live.opened.diagnostics.evidence();
     const last = live.lastError;

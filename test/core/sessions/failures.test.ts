@@ -26,6 +26,9 @@ describe('connection doctor', () => {
     expect(status.state).toBe('failed');
     expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'handshake', timeout: { name: 'connectSecs', seconds: 2.5 } } });
     expect(status.error?.message).toMatch(/2\.5 s/);
+    // Our own kill after the timeout is not reported as the server's exit.
+    expect(status.error?.evidence?.signal).toBeUndefined();
+    expect(status.error?.evidence?.exitCode).toBeUndefined();
   });
 
   it('with lifecycle discover the silent probe is reported as the probe timeout', async () => {
