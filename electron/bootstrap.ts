@@ -1,11 +1,15 @@
 // Builds the Host the same way for the Electron app and headless mode.
+import { join } from 'node:path';
 import type { ServerConfigInput } from '../shared/config.js';
 import type { AppNotice } from '../shared/contract.js';
 import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
-import { IdleSessions } from './core/sessions/idle-sessions.js';
+import { SessionManager } from './core/sessions/session-manager.js';
+import { createTransport } from './core/transports/create-transport.js';
+import type { TransportFactory } from './core/transports/transport-factory.js';
+import { resolveLoginPath } from './core/transports/login-path.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
 
@@ -20,6 +24,8 @@ export interface BootstrapOptions {
   fallbackCredentials?: () => CredentialStore | null;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
+  /** Opens transports (tests may inject one); defaults to the real factory. */
+  transportFactory?: TransportFactory;
 }
 
 /** A ready host with its dispatcher. */
@@ -52,7 +58,14 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     settingsStore: opts.settingsStore,
     credentials: store,
     notices,
-    createSessions: () => new IdleSessions(),
+    createSessions: (host) =>
+      new SessionManager(host, {
+        credentials: store,
+        createTransport: opts.transportFactory ?? createTransport,
+        loginPath: () => resolveLoginPath().then((r) => r.path),
+        discoveryCacheFile: join(opts.settingsStore.dir, 'discovery-cache.json'),
+        clientInfo: { name: 'switchboard', version: opts.version },
+      }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
