@@ -129,7 +129,7 @@ export interface InteractionHookTargets {
 
 /**
  * Installs, on a fresh Client before connect, the elicitation capability and handler (legacy elicitation/create
- * and MRTR rounds share it) and forwards resource/prompt notifications and elicitation/complete.
+ * and MRTR rounds share it) and forwards resources/updated and elicitation/complete (the session forwards list changes).
  */
 export function installInteractionHooks(client: Client, config: ServerConfig, targets: InteractionHookTargets): void {
   const id = config.id;
@@ -141,9 +141,5 @@ export function installInteractionHooks(client: Client, config: ServerConfig, ta
   client.setNotificationHandler('notifications/resources/updated', (n) =>
     targets.sessionEvents.emit({ type: 'resourceUpdated', id, uri: n.params.uri }),
   );
-  client.setNotificationHandler('notifications/resources/list_changed', () =>
-    targets.sessionEvents.emit({ type: 'resourcesListChanged', id }),
-  );
-  client.setNotificationHandler('notifications/prompts/list_changed', () => targets.sessionEvents.emit({ type: 'promptsListChanged', id }));
   client.setNotificationHandler('notifications/elicitation/complete', (n) => targets.elicitation.complete(id, n.params.elicitationId));
 }

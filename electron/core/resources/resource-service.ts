@@ -219,7 +219,7 @@ export class ResourceService {
     await previous?.close().catch(() => undefined);
     if (uris.size === 0) return;
     const sub = await this.#call(config, 'subscribing', config.timeouts.requestSecs, (timeout) =>
-      client.listen({ resourceSubscriptions: [...uris], resourcesListChanged: true, promptsListChanged: true }, { timeout }),
+      client.listen({ resourceSubscriptions: [...uris] }, { timeout }),
     );
     this.#listens.set(config.id, sub);
   }
