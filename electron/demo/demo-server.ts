@@ -4,10 +4,29 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
+/** Waits `ms`, rejecting early when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('cancelled'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Error('cancelled'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 function createDemoServer(): McpServer {
   const server = new McpServer(
     { name: 'switchboard-demo', title: 'Switchboard demo server', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true } }, instructions: 'A demo server bundled with Switchboard. Try the echo and add tools.' },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      instructions: 'A demo server bundled with Switchboard. Try the echo, add and slow tools, the guide resource and the explain prompt.',
+    },
   );
   server.registerTool(
     'echo',
@@ -23,6 +42,55 @@ function createDemoServer(): McpServer {
       annotations: { readOnlyHint: true },
     },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
+  );
+  server.registerTool(
+    'slow',
+    {
+      title: 'Slow task',
+      description: 'Works for a few seconds, reporting progress; cancel it to see cancellation.',
+      inputSchema: z.object({
+        seconds: z.number().min(0).max(60).default(5).describe('How long to work'),
+        steps: z.number().int().min(1).max(100).default(5).describe('How many progress updates'),
+      }),
+      annotations: { readOnlyHint: true },
+    },
+    async ({ seconds, steps }, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const signal = ctx.mcpReq.signal;
+      for (let i = 1; i <= steps; i++) {
+        try {
+          await sleep((seconds * 1000) / steps, signal);
+        } catch {
+          return { content: [{ type: 'text', text: `Cancelled after ${i - 1} of ${steps} steps` }], isError: true };
+        }
+        if (token !== undefined) {
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: i, total: steps, message: `Step ${i} of ${steps}` },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: `Done: ${steps} steps in ${seconds} s` }] };
+    },
+  );
+  server.registerResource(
+    'guide',
+    'demo://guide',
+    { title: 'Demo guide', description: 'What this demo server can do', mimeType: 'text/markdown' },
+    (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'text/markdown',
+          text: '# Switchboard demo\n\n- `echo` returns your text\n- `add` adds two numbers\n- `slow` shows progress and cancellation\n',
+        },
+      ],
+    }),
+  );
+  server.registerPrompt(
+    'explain',
+    { title: 'Explain a topic', description: 'Asks for a short explanation of a topic', argsSchema: z.object({ topic: z.string() }) },
+    ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Explain ${topic} in three sentences.` } }] }),
   );
   return server;
 }
