@@ -1,7 +1,131 @@
+import type { CallOutcome, CallProgress, HistoryEntry } from '../../../shared/domains/calls';
+import { AppError } from '../../../shared/errors';
+import { callsService } from '../services/calls';
 import type { SliceCreator } from './types';
 
-/** Calls state (filled in by the calls work). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CallsSlice {}
+/** A call in flight, as the UI shows it. */
+export interface RunningCall {
+  callId: string;
+  tool: string;
+  startedAt: number;
+  progress?: CallProgress;
+  cancelling: boolean;
+}
 
-export const createCallsSlice: SliceCreator<CallsSlice> = () => ({});
+/** What the tool panel should show for one tool: its running call and its last outcome. */
+export interface ToolCallState {
+  running?: RunningCall;
+  outcome?: CallOutcome;
+  error?: string;
+}
+
+/** A history entry to replay: the form of its tool is filled with its arguments. */
+export interface ReplayRequest {
+  tool: string;
+  arguments: Record<string, unknown>;
+  nonce: number;
+}
+
+/** Tool calls, live progress, results and history. */
+export interface CallsSlice {
+  callsByTool: Record<string, ToolCallState>;
+  history: { entries: HistoryEntry[]; total: number; query: string; savedOnly: boolean; loaded: boolean; error: string | null };
+  replay: ReplayRequest | null;
+  callTool: (tool: string, args: Record<string, unknown>) => Promise<CallOutcome | undefined>;
+  cancelCall: (tool: string) => Promise<void>;
+  applyCallProgress: (p: CallProgress) => void;
+  loadHistory: (q?: { query?: string; savedOnly?: boolean }) => Promise<void>;
+  saveCall: (callId: string, name: string) => Promise<void>;
+  clearHistory: (includeSaved: boolean) => Promise<void>;
+  startReplay: (entry: HistoryEntry) => void;
+  clearReplay: () => void;
+}
+
+const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
+
+let subscribed = false;
+const callTools = new Map<string, string>();
+
+function newCallId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `call-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
+  callsByTool: {},
+  history: { entries: [], total: 0, query: '', savedOnly: false, loaded: false, error: null },
+  replay: null,
+
+  callTool: async (tool, args) => {
+    if (!subscribed) {
+      subscribed = true;
+      callsService.on('call.progress', (p) => get().applyCallProgress(p));
+    }
+    const callId = newCallId();
+    callTools.set(callId, tool);
+    const running: RunningCall = { callId, tool, startedAt: Date.now(), cancelling: false };
+    set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running, error: undefined } } }));
+    try {
+      const outcome = await callsService.call(tool, args, callId);
+      set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { outcome } } }));
+      if (get().history.loaded) void get().loadHistory();
+      return outcome;
+    } catch (err) {
+      set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running: undefined, error: message(err) } } }));
+      return undefined;
+    } finally {
+      callTools.delete(callId);
+    }
+  },
+
+  cancelCall: async (tool) => {
+    const running = get().callsByTool[tool]?.running;
+    if (!running) return;
+    set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running: { ...running, cancelling: true } } } }));
+    try {
+      await callsService.cancel(running.callId);
+    } catch {
+      // The call may have ended meanwhile; its outcome arrives anyway.
+    }
+  },
+
+  applyCallProgress: (p) => {
+    const tool = callTools.get(p.callId);
+    if (!tool) return;
+    set((s) => {
+      const current = s.callsByTool[tool];
+      if (!current?.running || current.running.callId !== p.callId) return s;
+      const prev = current.running.progress;
+      const merged: CallProgress = {
+        ...p,
+        ...(p.progress === undefined && prev?.progress !== undefined ? { progress: prev.progress, total: prev.total } : {}),
+      };
+      return { callsByTool: { ...s.callsByTool, [tool]: { ...current, running: { ...current.running, progress: merged } } } };
+    });
+  },
+
+  loadHistory: async (q) => {
+    const query = q?.query ?? get().history.query;
+    const savedOnly = q?.savedOnly ?? get().history.savedOnly;
+    try {
+      const { entries, total } = await callsService.history({ ...(query ? { query } : {}), savedOnly, limit: 200 });
+      set({ history: { entries, total, query, savedOnly, loaded: true, error: null } });
+    } catch (err) {
+      set((s) => ({ history: { ...s.history, query, savedOnly, loaded: true, error: message(err) } }));
+    }
+  },
+
+  saveCall: async (callId, name) => {
+    await callsService.save(callId, name);
+    await get().loadHistory();
+  },
+
+  clearHistory: async (includeSaved) => {
+    await callsService.clear(includeSaved);
+    await get().loadHistory();
+  },
+
+  startReplay: (entry) => set({ replay: { tool: entry.tool, arguments: entry.arguments, nonce: Date.now() } }),
+  clearReplay: () => set({ replay: null }),
+});
