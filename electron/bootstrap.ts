@@ -5,6 +5,7 @@ import type { AppNotice } from '../shared/contract.js';
 import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
+import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { SessionManager } from './core/sessions/session-manager.js';
 import { createTransport } from './core/transports/create-transport.js';
@@ -24,6 +25,8 @@ export interface BootstrapOptions {
   fallbackCredentials?: () => CredentialStore | null;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
+  /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
+  urlOpener?: UrlOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
 }
@@ -44,7 +47,17 @@ export async function chooseCredentialStore(
     const keychain = await KeytarCredentialStore.open();
     if (keychain) return { store: keychain, notices: [] };
     const alt = fallback?.();
-    if (alt) return { store: alt, notices: [{ id: 'credentials-fallback', level: 'info', message: 'The OS keychain is unavailable; secrets are encrypted with the platform key store instead.' }] };
+    if (alt)
+      return {
+        store: alt,
+        notices: [
+          {
+            id: 'credentials-fallback',
+            level: 'info',
+            message: 'The OS keychain is unavailable; secrets are encrypted with the platform key store instead.',
+          },
+        ],
+      };
   }
   return { store: new MemoryCredentialStore(), notices: [] };
 }
@@ -68,6 +81,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
   });
+  if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
   });

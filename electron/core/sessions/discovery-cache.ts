@@ -20,7 +20,10 @@ export function configFingerprint(config: ServerConfig): string {
     t.type === 'stdio'
       ? { type: t.type, command: t.command, args: t.args, cwd: t.cwd ?? null, env: Object.entries(t.env).sort(), inheritEnv: t.inheritEnv }
       : { type: t.type, url: t.url, headers: Object.entries(t.headers).sort() };
-  return createHash('sha256').update(JSON.stringify([target, config.lifecycle])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([target, config.lifecycle]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 interface Entry {
@@ -94,7 +97,8 @@ export class DiscoveryCache {
       if (!parsed.success) return;
       for (const [id, e] of Object.entries(parsed.data.entries)) {
         // The schema checked the fields the SDK reads; the rest of DiscoverResult is optional.
-        const prior: PriorDiscovery = e.prior.kind === 'legacy' ? { kind: 'legacy' } : { kind: 'modern', discover: e.prior.discover as DiscoverResult };
+        const prior: PriorDiscovery =
+          e.prior.kind === 'legacy' ? { kind: 'legacy' } : { kind: 'modern', discover: e.prior.discover as DiscoverResult };
         this.#entries.set(id, { fingerprint: e.fingerprint, storedAt: e.storedAt, prior });
       }
     } catch {

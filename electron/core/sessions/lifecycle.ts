@@ -1,6 +1,13 @@
 // One connection setup for one server: lifecycle negotiation (auto / discover / initialize), the fallback to a
 // fresh transport, the cached discovery verdict, and the setup / attempt / probe deadlines.
-import { Client, type DiscoverResult, type Implementation, type ListChangedHandlers, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type DiscoverResult,
+  type Implementation,
+  type ListChangedHandlers,
+  type PriorDiscovery,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
@@ -37,7 +44,8 @@ export interface SetupInput {
   /** Opens transports. */
   factory: TransportFactory;
   /** Where lifecycle and transport lines go. */
-  log: TransportLog & ((source: 'lifecycle' | 'stderr' | 'stdout' | 'protocol', level: 'debug' | 'info' | 'warning' | 'error', text: string) => void);
+  log: TransportLog &
+    ((source: 'lifecycle' | 'stderr' | 'stdout' | 'protocol', level: 'debug' | 'info' | 'warning' | 'error', text: string) => void);
   /** A cached verdict from an earlier connect with the same config. */
   prior?: PriorDiscovery;
   /** Called when the cached verdict no longer works (so the caller drops it). */
@@ -52,11 +60,7 @@ export interface SetupInput {
   onListChanged?: (kind: 'tools' | 'prompts' | 'resources') => void;
 }
 
-type Plan =
-  | { kind: 'prior'; prior: PriorDiscovery }
-  | { kind: 'auto' }
-  | { kind: 'pin' }
-  | { kind: 'legacy' };
+type Plan = { kind: 'prior'; prior: PriorDiscovery } | { kind: 'auto' } | { kind: 'pin' } | { kind: 'legacy' };
 
 /** Why an attempt failed, and whether it got as far as the legacy handshake. */
 class AttemptFailure extends Error {
@@ -96,7 +100,13 @@ export async function establish(input: SetupInput): Promise<Established> {
   const run = (plan: Plan): Promise<Established> => attempt(plan, input, remaining());
 
   if (input.prior && config.lifecycle !== 'initialize' && !(config.lifecycle === 'discover' && input.prior.kind === 'legacy')) {
-    input.log('lifecycle', 'info', input.prior.kind === 'modern' ? 'Using the cached server/discover result' : 'Using the cached verdict: legacy server, skipping the probe');
+    input.log(
+      'lifecycle',
+      'info',
+      input.prior.kind === 'modern'
+        ? 'Using the cached server/discover result'
+        : 'Using the cached verdict: legacy server, skipping the probe',
+    );
     try {
       return await run({ kind: 'prior', prior: input.prior });
     } catch (err) {
@@ -117,14 +127,19 @@ export async function establish(input: SetupInput): Promise<Established> {
     const failure = unwrap(err);
     if (failure.sentInitialize || TERMINAL.has(failure.error.code) || remaining() <= 0) throw failure.error;
     if (failure.error.evidence?.timeout?.name === 'setupSecs') throw failure.error;
-    input.log('lifecycle', 'info', `The server/discover probe failed (${failure.error.message}); falling back to initialize on a fresh transport`);
+    input.log(
+      'lifecycle',
+      'info',
+      `The server/discover probe failed (${failure.error.message}); falling back to initialize on a fresh transport`,
+    );
     return run({ kind: 'legacy' }).catch((e: unknown) => Promise.reject(unwrap(e).error));
   }
 }
 
 function unwrap(err: unknown): AttemptFailure {
   if (err instanceof AttemptFailure) return err;
-  const error = err instanceof AppError ? err : new AppError('internal', err instanceof Error ? err.message : 'unknown error', { cause: err });
+  const error =
+    err instanceof AppError ? err : new AppError('internal', err instanceof Error ? err.message : 'unknown error', { cause: err });
   return new AttemptFailure(error, false);
 }
 

@@ -128,7 +128,8 @@ export class ServerSession {
     if (this.#live && !this.#live.closing) return Promise.resolve(this.#live.client);
     if (this.#inflight) return this.#inflight.promise;
     const config = this.#config;
-    if (!config.enabled) return Promise.reject(new AppError('invalid_request', `${config.name} is disabled; enable it to connect`, { serverId: this.id }));
+    if (!config.enabled)
+      return Promise.reject(new AppError('invalid_request', `${config.name} is disabled; enable it to connect`, { serverId: this.id }));
     const gate = this.#deps.gate(config);
     if (gate) {
       this.#set({ state: 'disconnected', error: gate.toData(), retryAt: undefined });
@@ -139,10 +140,14 @@ export class ServerSession {
       const last = this.#status.error;
       const waitSecs = Math.ceil((retryAt - this.#now()) / 1000);
       return Promise.reject(
-        new AppError(last?.code ?? 'connect_failed', `${last?.message ?? 'The last connection attempt failed'} (next automatic attempt in ${waitSecs} s)`, {
-          serverId: this.id,
-          ...(last?.evidence ? { evidence: last.evidence } : {}),
-        }),
+        new AppError(
+          last?.code ?? 'connect_failed',
+          `${last?.message ?? 'The last connection attempt failed'} (next automatic attempt in ${waitSecs} s)`,
+          {
+            serverId: this.id,
+            ...(last?.evidence ? { evidence: last.evidence } : {}),
+          },
+        ),
       );
     }
     const gen = ++this.#gen;
@@ -222,7 +227,8 @@ export class ServerSession {
       }
       if (established.verdict) this.#deps.cache.set(this.id, fingerprint, established.verdict);
     } catch (err) {
-      const error = err instanceof AppError && err.serverId === this.id ? err : diagnose(err, { config, phase: 'setup', mode: config.lifecycle });
+      const error =
+        err instanceof AppError && err.serverId === this.id ? err : diagnose(err, { config, phase: 'setup', mode: config.lifecycle });
       if (!stale() && error.code !== 'cancelled') this.#fail(error);
       throw error;
     }

@@ -23,13 +23,19 @@ afterEach(async () => {
 describe('demo server', () => {
   it('connects with 2026-07-28 and serves tools with progress and cancellation, a resource and a prompt', async () => {
     const config = demoServerConfig(process.execPath, script, {});
-    await addApproved(h.host, { ...config, transport: { ...config.transport, args: ['--import', 'tsx', script] } as typeof config.transport });
+    await addApproved(h.host, {
+      ...config,
+      transport: { ...config.transport, args: ['--import', 'tsx', script] } as typeof config.transport,
+    });
     expect(await h.sessions.connect('demo')).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
     expect(h.sessions.identity('demo')?.capabilities).toEqual(['prompts', 'resources', 'tools']);
     const client = await h.sessions.client('demo');
 
     const progress: number[] = [];
-    const done = await client.callTool({ name: 'slow', arguments: { seconds: 0.3, steps: 3 } }, { onprogress: (p) => progress.push(p.progress) });
+    const done = await client.callTool(
+      { name: 'slow', arguments: { seconds: 0.3, steps: 3 } },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
     expect(done.content).toEqual([{ type: 'text', text: 'Done: 3 steps in 0.3 s' }]);
     // The last notification may race the result; the earlier ones arrive in order.
     expect(progress.slice(0, 2)).toEqual([1, 2]);

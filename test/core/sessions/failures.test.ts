@@ -24,7 +24,10 @@ describe('connection doctor', () => {
     const status = await h.sessions.connect('hang');
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(status.state).toBe('failed');
-    expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'handshake', timeout: { name: 'connectSecs', seconds: 2.5 } } });
+    expect(status.error).toMatchObject({
+      code: 'timeout',
+      evidence: { phase: 'handshake', timeout: { name: 'connectSecs', seconds: 2.5 } },
+    });
     expect(status.error?.message).toMatch(/2\.5 s/);
     // Our own kill after the timeout is not reported as the server's exit.
     expect(status.error?.evidence?.signal).toBeUndefined();
@@ -32,13 +35,19 @@ describe('connection doctor', () => {
   });
 
   it('with lifecycle discover the silent probe is reported as the probe timeout', async () => {
-    await addApproved(h.host, stdioServer('hang', fixture('hang.ts'), { lifecycle: 'discover', timeouts: { probeSecs: 1, connectSecs: 5 } }));
+    await addApproved(
+      h.host,
+      stdioServer('hang', fixture('hang.ts'), { lifecycle: 'discover', timeouts: { probeSecs: 1, connectSecs: 5 } }),
+    );
     const status = await h.sessions.connect('hang');
     expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'probe', timeout: { name: 'probeSecs', seconds: 1 } } });
   });
 
   it('the setup deadline bounds the whole setup including the fallback', async () => {
-    await addApproved(h.host, stdioServer('hang', fixture('hang.ts'), { lifecycle: 'initialize', timeouts: { connectSecs: 10, setupSecs: 2 } }));
+    await addApproved(
+      h.host,
+      stdioServer('hang', fixture('hang.ts'), { lifecycle: 'initialize', timeouts: { connectSecs: 10, setupSecs: 2 } }),
+    );
     const status = await h.sessions.connect('hang');
     expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'handshake', timeout: { name: 'setupSecs', seconds: 2 } } });
   });
@@ -73,7 +82,10 @@ describe('connection doctor', () => {
   it('explicit connects ignore the backoff; automatic use (client) waits for retryAt', async () => {
     await addApproved(h.host, stdioServer('boom', fixture('exit-at-once.ts'), { lifecycle: 'initialize' }));
     await h.sessions.connect('boom');
-    await expect(h.sessions.client('boom')).rejects.toMatchObject({ code: 'process_exited', message: expect.stringMatching(/next automatic attempt in/) });
+    await expect(h.sessions.client('boom')).rejects.toMatchObject({
+      code: 'process_exited',
+      message: expect.stringMatching(/next automatic attempt in/),
+    });
     const second = await h.sessions.connect('boom');
     expect(second.failures).toBe(2);
     expect(second.retryAt! - Date.now()).toBeGreaterThan(1000); // 2 s after the second failure

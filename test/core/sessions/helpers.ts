@@ -38,7 +38,12 @@ export const testTransportFactory: TransportFactory = (ctx) => {
 };
 
 /** A stdio server definition running a fixture with this Node and tsx. */
-export function stdioServer(id: string, script: string, extra: Partial<ServerConfigInput> = {}, env: Record<string, string> = {}): ServerConfigInput {
+export function stdioServer(
+  id: string,
+  script: string,
+  extra: Partial<ServerConfigInput> = {},
+  env: Record<string, string> = {},
+): ServerConfigInput {
   return {
     id,
     name: id,
@@ -49,7 +54,13 @@ export function stdioServer(id: string, script: string, extra: Partial<ServerCon
 }
 
 /** A stdio definition that counts its spawns in `spawnLog` and runs `target`. */
-export function countedServer(id: string, target: string, spawnLog: string, extra: Partial<ServerConfigInput> = {}, env: Record<string, string> = {}): ServerConfigInput {
+export function countedServer(
+  id: string,
+  target: string,
+  spawnLog: string,
+  extra: Partial<ServerConfigInput> = {},
+  env: Record<string, string> = {},
+): ServerConfigInput {
   return stdioServer(id, localFixture('counted.ts'), extra, { SPAWN_LOG: spawnLog, TARGET_FIXTURE: target, ...env });
 }
 
@@ -120,7 +131,10 @@ export async function addApproved(host: Host, input: ServerConfigInput): Promise
 }
 
 /** Starts an HTTP fixture and waits for the URL it announces. */
-export async function startHttpFixture(script: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startHttpFixture(
+  script: string,
+  args: string[] = [],
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const rl = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {

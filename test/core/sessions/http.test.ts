@@ -30,7 +30,11 @@ describe('remote transports', () => {
     const srv = await startHttpFixture(fixture('http-server.ts'), ['--mode', 'stateless']);
     stops.push(srv.stop);
     await addApproved(h.host, { id: 'stateless', name: 'stateless', startup: 'manual', transport: { type: 'http', url: srv.url } });
-    expect(await h.sessions.connect('stateless')).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28', lifecycle: 'discover' });
+    expect(await h.sessions.connect('stateless')).toMatchObject({
+      state: 'connected',
+      protocolVersion: '2026-07-28',
+      lifecycle: 'discover',
+    });
     expect(h.sessions.identity('stateless')).toMatchObject({ name: 'http-fixture-stateless', instructions: 'HTTP stateless fixture' });
     expect(await echo('stateless')).toEqual([{ type: 'text', text: 'over http' }]);
   });
@@ -39,7 +43,11 @@ describe('remote transports', () => {
     const srv = await startHttpFixture(fixture('http-server.ts'), ['--mode', 'session']);
     stops.push(srv.stop);
     await addApproved(h.host, { id: 'session', name: 'session', startup: 'manual', transport: { type: 'http', url: srv.url } });
-    expect(await h.sessions.connect('session')).toMatchObject({ state: 'connected', protocolVersion: '2025-11-25', lifecycle: 'initialize' });
+    expect(await h.sessions.connect('session')).toMatchObject({
+      state: 'connected',
+      protocolVersion: '2025-11-25',
+      lifecycle: 'initialize',
+    });
     expect(await echo('session')).toEqual([{ type: 'text', text: 'over http' }]);
   });
 

@@ -93,7 +93,10 @@ describe('lifecycle negotiation', () => {
     expect(spawns(log)).toHaveLength(3);
 
     // Not advertised: roots, sampling, logging (checked on what the server received).
-    const inits = readFileSync(initLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { capabilities: Record<string, unknown> });
+    const inits = readFileSync(initLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { capabilities: Record<string, unknown> });
     expect(inits.length).toBe(2);
     for (const init of inits) {
       expect(Object.keys(init.capabilities)).not.toContain('roots');

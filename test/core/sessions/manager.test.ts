@@ -74,7 +74,10 @@ describe('session manager', () => {
   it('starts 10 servers at once; two broken ones fail and the other eight connect', async () => {
     for (let i = 0; i < 8; i++) await addApproved(h.host, stdioServer(`ok-${i}`, fixture('echo-stdio.ts'), { startup: 'eager' }));
     await addApproved(h.host, stdioServer('broken-exit', fixture('exit-at-once.ts'), { startup: 'eager', required: true }));
-    await addApproved(h.host, stdioServer('broken-hang', fixture('hang.ts'), { startup: 'eager', timeouts: { probeSecs: 1, connectSecs: 3 } }));
+    await addApproved(
+      h.host,
+      stdioServer('broken-hang', fixture('hang.ts'), { startup: 'eager', timeouts: { probeSecs: 1, connectSecs: 3 } }),
+    );
     await h.host.shutdown(); // registration above already connected them; start again from cold
     const started = Date.now();
     const report = await h.sessions.startAll();
@@ -90,7 +93,10 @@ describe('session manager', () => {
 
   it('manual servers are skipped at start-up; background ones are not awaited', async () => {
     await addApproved(h.host, stdioServer('manual', fixture('echo-stdio.ts'), { startup: 'manual' }));
-    await addApproved(h.host, stdioServer('bg', fixture('hang.ts'), { startup: 'background', lifecycle: 'initialize', timeouts: { connectSecs: 30 } }));
+    await addApproved(
+      h.host,
+      stdioServer('bg', fixture('hang.ts'), { startup: 'background', lifecycle: 'initialize', timeouts: { connectSecs: 30 } }),
+    );
     await h.host.shutdown();
     const started = Date.now();
     await h.sessions.startAll();
