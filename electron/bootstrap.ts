@@ -6,6 +6,7 @@ import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
+import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { SessionManager } from './core/sessions/session-manager.js';
 import { createTransport } from './core/transports/create-transport.js';
@@ -25,6 +26,8 @@ export interface BootstrapOptions {
   fallbackCredentials?: () => CredentialStore | null;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
+  /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
+  urlOpener?: UrlOpener;
   /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
   urlOpener?: UrlOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
@@ -81,6 +84,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
   });
+  if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
