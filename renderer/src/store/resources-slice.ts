@@ -1,7 +1,70 @@
-import type { SliceCreator } from './types';
+import type { ElicitationRequestView } from '../../../shared/domains/resources';
+import { resourcesService } from '../services/resources';
+import type { SliceCreator, Store } from './types';
 
-/** Resources state (filled in by the resources work). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ResourcesSlice {}
+/** Resources, prompts and elicitation state: the dialog queue and change marks pushed by the core. */
+export interface ResourcesSlice {
+  /** Pending elicitation requests, oldest first (one dialog at a time). */
+  elicitations: ElicitationRequestView[];
+  /** Update counts per `serverId\nuri` (resources.updated). */
+  resourceUpdates: Record<string, number>;
+  /** Bumped on resources.listChanged per server. */
+  resourceListVersion: Record<string, number>;
+  /** Bumped on prompts.listChanged per server. */
+  promptListVersion: Record<string, number>;
+  /** Subscribes to the core's events and loads requests that were already waiting. */
+  startResources: () => Promise<void>;
+  /** Answers the request at the head of the queue (or any by id). */
+  respondElicitation: (requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => Promise<void>;
+}
 
-export const createResourcesSlice: SliceCreator<ResourcesSlice> = () => ({});
+export const resourcesInitialState = {
+  elicitations: [],
+  resourceUpdates: {},
+  resourceListVersion: {},
+  promptListVersion: {},
+} satisfies Partial<ResourcesSlice>;
+
+let started = false;
+
+export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => ({
+  ...resourcesInitialState,
+  startResources: async () => {
+    if (started) return;
+    started = true;
+    resourcesService.on('elicitation.requested', ({ request }) => {
+      if (get().elicitations.some((e) => e.requestId === request.requestId)) return;
+      set({ elicitations: [...get().elicitations, request] });
+    });
+    resourcesService.on('elicitation.cancelled', ({ requestId }) =>
+      set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) }),
+    );
+    resourcesService.on('resources.updated', ({ id, uri }) => {
+      const key = `${id}\n${uri}`;
+      set({ resourceUpdates: { ...get().resourceUpdates, [key]: (get().resourceUpdates[key] ?? 0) + 1 } });
+    });
+    resourcesService.on('resources.listChanged', ({ id }) =>
+      set({ resourceListVersion: { ...get().resourceListVersion, [id]: (get().resourceListVersion[id] ?? 0) + 1 } }),
+    );
+    resourcesService.on('prompts.listChanged', ({ id }) =>
+      set({ promptListVersion: { ...get().promptListVersion, [id]: (get().promptListVersion[id] ?? 0) + 1 } }),
+    );
+    const pending = await resourcesService.pendingElicitations();
+    const known = new Set(get().elicitations.map((e) => e.requestId));
+    set({ elicitations: [...get().elicitations, ...pending.filter((p) => !known.has(p.requestId))] });
+  },
+  respondElicitation: async (requestId, action, content) => {
+    await resourcesService.respond(requestId, action, content);
+    set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) });
+  },
+});
+
+/** The request shown now. */
+export const selectCurrentElicitation = (s: Store): ElicitationRequestView | undefined => s.elicitations[0];
+/** How many requests wait, including the one shown. */
+export const selectElicitationCount = (s: Store): number => s.elicitations.length;
+/** How often a resource was updated since the app started. */
+export const selectResourceUpdates =
+  (id: string, uri: string) =>
+  (s: Store): number =>
+    s.resourceUpdates[`${id}\n${uri}`] ?? 0;
