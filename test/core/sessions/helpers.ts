@@ -1,14 +1,12 @@
 // Test support for the session manager: a real Host with the real SessionManager, real transports and the
-// fixture servers. HTTP and SSE use the SDK's client transports until create-transport.ts supports them.
+// fixture servers. HTTP and SSE use our guarded transports too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap, ServerStatus } from '../../../shared/contract.js';
-import { AppError } from '../../../shared/errors.js';
 import { Host } from '../../../electron/core/host.js';
 import { launchFingerprint } from '../../../electron/core/servers/approval.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
@@ -23,19 +21,8 @@ export const fixture = (name: string): string => join(here, '..', '..', 'fixture
 /** Absolute path of a fixture local to these tests. */
 export const localFixture = (name: string): string => join(here, 'fixtures', name);
 
-/** The real transport factory, with SDK HTTP/SSE transports as a stand-in where it has none yet. */
-export const testTransportFactory: TransportFactory = (ctx) => {
-  try {
-    return createTransport(ctx);
-  } catch (err) {
-    const t = ctx.config.transport;
-    if (!(err instanceof AppError && err.code === 'internal') || t.type === 'stdio') throw err;
-    const url = new URL(t.url);
-    const init = { requestInit: { headers: t.headers, redirect: 'error' as const } };
-    const transport = t.type === 'http' ? new StreamableHTTPClientTransport(url, init) : new SSEClientTransport(url, init);
-    return { transport, diagnostics: { evidence: () => ({ url: t.url }) }, release: () => transport.close() };
-  }
-};
+/** The real transport factory (stdio, Streamable HTTP and legacy SSE). */
+export const testTransportFactory: TransportFactory = createTransport;
 
 /** A stdio server definition running a fixture with this Node and tsx. */
 export function stdioServer(
