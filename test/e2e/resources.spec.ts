@@ -1,0 +1,121 @@
+// Resources, templates, prompts and elicitation through the real renderer and headless core, against the
+// SDK v2 fixture server (test/fixtures/servers/res-server.ts with RES_FIXTURE_ASK=1).
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { SettingsSchema } from '../../shared/config';
+import { launchFingerprint } from '../../electron/core/servers/approval';
+import { confSettingsStore } from '../shared/support/harness';
+import { startHeadless, tempDataDir } from './support/headless-host';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const URL_ASKED = 'https://xn--80ak6aa92e.com/authorize?session=42&step=1';
+
+function seed(dataDir: string): void {
+  const transport = {
+    type: 'stdio' as const,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(root, 'test/fixtures/servers/res-server.ts')],
+    cwd: root,
+    env: { RES_FIXTURE_ASK: '1' },
+    inheritEnv: false,
+  };
+  const settings = SettingsSchema.parse({
+    schemaVersion: 1,
+    servers: [{ id: 'res', name: 'Resource Fixture', transport, lifecycle: 'initialize', startup: 'eager', elicitation: true }],
+    demoOffered: true,
+  });
+  const server = settings.servers[0]!;
+  if (server.transport.type !== 'stdio') throw new Error('stdio expected');
+  confSettingsStore(dataDir).save({ ...settings, approvals: { res: launchFingerprint(server.transport) } });
+}
+
+test('browse resources, fill a template with a suggestion, run a prompt, answer elicitations and consent to a URL', async ({ page }) => {
+  const dataDir = tempDataDir();
+  seed(dataDir);
+  const host = await startHeadless(dataDir);
+  try {
+    await page.goto(host.url);
+    await page
+      .getByRole('list', { name: 'Server list' })
+      .getByRole('button', { name: /Resource Fixture/ })
+      .click();
+    await page.getByRole('tab', { name: 'Resources' }).click();
+
+    // Browse and preview: Markdown rendered as elements (no link followed, no image loaded), SVG as source.
+    const list = page.getByRole('listbox', { name: 'Resources' });
+    await list.getByRole('option', { name: /readme/ }).click();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await expect(preview.getByRole('heading', { name: 'Title' })).toBeVisible();
+    await expect(preview.getByText('link (https://example.com/x)')).toBeVisible();
+    await expect(preview.getByText(/image not loaded: tracker/)).toBeVisible();
+    await list.getByRole('option', { name: /evil/ }).click();
+    await expect(preview.getByTestId('resource-text')).toContainText('<script>window.__pwned = 1</script>');
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    await list.getByRole('option', { name: /pixel/ }).click();
+    await expect(preview.getByRole('img', { name: 'Image res://pixel.png' })).toBeVisible();
+
+    // Template with a completion suggestion.
+    await page.getByRole('button', { name: 'item' }).click();
+    const form = page.getByRole('form', { name: 'Template item' });
+    await form.getByLabel('category').fill('ve');
+    await form.getByRole('listbox', { name: 'Suggestions for category' }).getByRole('button', { name: 'vegetable' }).click();
+    await expect(form.getByLabel('category')).toHaveValue('vegetable');
+    await form.getByLabel('id').fill('7');
+    await form.getByRole('button', { name: 'Read' }).click();
+    await expect(preview.getByTestId('resource-text')).toHaveText('Item 7 in vegetable');
+
+    // Answer one elicitation form (defaults pre-filled), decline another.
+    await list.getByRole('option', { name: /ask\/form/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Resource Fixture asks for input' });
+    await expect(dialog.getByTestId('elicitation-message')).toHaveText('Tell us about yourself');
+    await expect(dialog.getByLabel('Nickname *')).toHaveValue('sparrow');
+    await expect(dialog.getByLabel('Size')).toHaveValue('m');
+    await dialog.getByLabel('Email').fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await expect(dialog.getByText('Enter an email address')).toBeVisible();
+    await dialog.getByLabel('Email').fill('wren@example.com');
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(preview.getByTestId('resource-text')).toContainText('"email": "wren@example.com"');
+    await expect(preview.getByTestId('resource-text')).toContainText('"nickname": "sparrow"');
+
+    await list.getByRole('option', { name: /ask\/plain/ }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(preview.getByTestId('resource-text')).toHaveText('{\n  "action": "decline"\n}');
+
+    // URL mode: full URL with the host highlighted and a punycode warning; opened only after consent.
+    await list.getByRole('option', { name: /ask\/url/ }).click();
+    await expect(dialog.getByTestId('elicitation-url')).toHaveText(URL_ASKED);
+    await expect(dialog.getByTestId('url-host')).toHaveText('xn--80ak6aa92e.com');
+    await expect(dialog.getByRole('alert').filter({ hasText: 'punycode' })).toBeVisible();
+    expect(host.stderr()).not.toContain('opened:');
+    await dialog.getByRole('button', { name: 'Open in browser' }).click();
+    await expect(dialog).toBeHidden();
+    await expect
+      .poll(() =>
+        host
+          .stderr()
+          .split('\n')
+          .filter((l) => l.startsWith('opened: ')),
+      )
+      .toEqual([`opened: ${URL_ASKED}`]);
+
+    // Run a prompt with a completion suggestion.
+    await page.getByRole('tab', { name: 'Prompts' }).click();
+    await page.getByRole('button', { name: 'Code review' }).click();
+    const prompt = page.getByRole('form', { name: 'Prompt review' });
+    await prompt.getByLabel('language *').fill('ty');
+    await prompt.getByRole('button', { name: 'typescript' }).click();
+    await prompt.getByLabel('code *').fill('let x = 1');
+    await prompt.getByRole('button', { name: 'Run prompt' }).click();
+    const messages = page.getByRole('region', { name: 'Prompt messages' });
+    await expect(messages.getByRole('article', { name: 'user message' }).first()).toContainText('Please review this typescript:');
+    await expect(messages.getByRole('article', { name: 'assistant message' }).getByRole('img')).toBeVisible();
+    await expect(messages.getByText('embedded text')).toBeVisible();
+  } finally {
+    await host.stop();
+  }
+});
