@@ -18,7 +18,7 @@ function download(fileName: string, text: string): void {
 }
 
 /** Loads a tool's schema from the catalog; falls back to a raw-JSON-only form. */
-function useTool(name: string | null): { tool: CallableTool | null; error: string | null } {
+function useTool(name: string | null, attempt: number): { tool: CallableTool | null; error: string | null } {
   const [state, setState] = useState<{ tool: CallableTool | null; error: string | null }>({ tool: null, error: null });
   useEffect(() => {
     if (!name) return setState({ tool: null, error: null });
@@ -35,7 +35,7 @@ function useTool(name: string | null): { tool: CallableTool | null; error: strin
     return () => {
       live = false;
     };
-  }, [name]);
+  }, [name, attempt]);
   return state;
 }
 
@@ -96,8 +96,9 @@ export function HistoryView() {
   const [query, setQuery] = useState(history.query);
   const [toolName, setToolName] = useState('');
   const [direct, setDirect] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const active = replay?.tool ?? direct;
-  const { tool, error } = useTool(active);
+  const { tool, error } = useTool(active, attempt);
 
   useEffect(() => {
     void loadHistory();
@@ -112,6 +113,7 @@ export function HistoryView() {
           e.preventDefault();
           useStore.getState().clearReplay();
           setDirect(toolName.trim() || null);
+          setAttempt((a) => a + 1);
         }}
       >
         <input aria-label="Tool name" placeholder="mcp__server__tool" value={toolName} onChange={(e) => setToolName(e.target.value)} />

@@ -2,7 +2,7 @@
 // validated before they are sent; a schema the form library cannot handle falls back to raw JSON with a notice.
 import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { cspValidator as validator } from './csp-validator';
 import { Component, useMemo, useState, type ReactNode } from 'react';
 import { prepareSchema, type JsonSchema } from './schema-prep';
 
