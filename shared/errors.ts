@@ -20,6 +20,9 @@ export type ErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'limit_exceeded'
+  | 'stale_route'
+  | 'tool_changed'
+  | 'catalog_invalid'
   | 'server_error'
   | 'storage_failed'
   | 'internal';

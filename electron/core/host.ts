@@ -16,6 +16,8 @@ import { AppError } from '../../shared/errors.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { EventBus } from './event-bus.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
+import type { Catalog } from './catalog/catalog.js';
+import { createHostCatalog } from './catalog/host-catalog.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
 import { displayTarget, launchApproval, launchFingerprint } from './servers/approval.js';
 import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
@@ -53,6 +55,8 @@ export class Host {
   #settings: Settings;
   #notices: AppNotice[];
   readonly sessions: SessionController;
+  /** The tool catalog (also the CatalogPort tool calls use). */
+  readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
 
@@ -70,6 +74,7 @@ export class Host {
       });
     }
     this.sessions = opts.createSessions(this);
+    this.catalog = createHostCatalog(this, opts.settingsStore.dir);
   }
 
   /** Connects enabled servers per their startup policy. */

@@ -17,6 +17,7 @@ export const catalogArgSchemas = {
       annotation: z.enum(['readOnly', 'destructive', 'idempotent', 'openWorld']).optional(),
       offset: z.number().int().min(0).optional(),
       limit: z.number().int().min(1).max(25_000).optional(),
+      includeGroups: z.boolean().optional(),
     })
     .strict(),
   'catalog.tool': z.object({ name: localName }).strict(),

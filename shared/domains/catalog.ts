@@ -35,6 +35,8 @@ export interface ToolSummary {
   appOnly: boolean;
   /** Pin state of its definition. */
   pin: PinState;
+  /** The server's catalog is stale (its last listing was rejected); this row comes from the last good snapshot. */
+  stale?: boolean;
 }
 
 /** A change between the approved and the current definition of a tool. */
@@ -61,6 +63,8 @@ export interface ToolDetail extends ToolSummary {
   fingerprint: string;
   /** What changed since approval, when pin is 'changed'. */
   diff: PinDiffEntry[];
+  /** App-only tools skip the schema budget; an over-budget schema is replaced by `{}` and flagged here. */
+  schemaOmitted?: boolean;
 }
 
 /** One capability group (one per server). */
@@ -81,6 +85,8 @@ export interface GroupCard {
   members: string[];
   /** Set when the last listing was rejected and an older snapshot is shown. */
   stale?: { reason: string; since: number };
+  /** Tools shown for this server (members plus app-only and changed tools). */
+  toolCount: number;
 }
 
 /** Filters for a catalog search. */
@@ -95,6 +101,8 @@ export interface CatalogQuery {
   offset?: number;
   /** Page size (default 200, at most 25,000). */
   limit?: number;
+  /** Attach the groups of the returned tools (default true; the UI turns it off). */
+  includeGroups?: boolean;
 }
 
 /** A page of search results. */
@@ -122,7 +130,7 @@ export interface CatalogSelection {
 /** Outcome of a refresh per server. */
 export interface RefreshReport {
   /** One line per refreshed server. */
-  servers: { id: string; ok: boolean; error?: string; toolCount: number }[];
+  servers: { id: string; ok: boolean; error?: string; toolCount: number; stale?: boolean }[];
   /** Catalog revision after the refresh. */
   revision: number;
 }

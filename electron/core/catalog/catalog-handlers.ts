@@ -1,16 +1,15 @@
 // Contract handlers for catalog.* methods.
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
-import { notImplemented } from '../not-implemented.js';
 
 /** The catalog methods' handlers. */
-export function catalogHandlers(_host: Host): Pick<Handlers, `catalog.${string}` & keyof Handlers> {
+export function catalogHandlers(host: Host): Pick<Handlers, `catalog.${string}` & keyof Handlers> {
   return {
-    'catalog.groups': notImplemented('catalog.groups'),
-    'catalog.select': notImplemented('catalog.select'),
-    'catalog.search': notImplemented('catalog.search'),
-    'catalog.tool': notImplemented('catalog.tool'),
-    'catalog.refresh': notImplemented('catalog.refresh'),
-    'catalog.approveTool': notImplemented('catalog.approveTool'),
+    'catalog.groups': async () => host.catalog.groups(),
+    'catalog.select': async (args) => host.catalog.select(args),
+    'catalog.search': async (args) => host.catalog.search(args),
+    'catalog.tool': async ({ name }) => host.catalog.tool(name),
+    'catalog.refresh': ({ id }) => host.catalog.refresh(id),
+    'catalog.approveTool': async ({ name, fingerprint }) => host.catalog.approveTool(name, fingerprint),
   };
 }

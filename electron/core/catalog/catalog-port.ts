@@ -23,9 +23,12 @@ export interface ToolRoute {
 
 /** Catalog operations used by tool calls. */
 export interface CatalogPort {
-  /** Resolves a local name (refreshing a dirty server first); throws not_found, or stale_route when pinned-changed. */
+  /**
+   * Resolves a local name (refreshing a dirty server first). Throws `not_found`, or `tool_changed` when the tool's
+   * definition changed since the user approved it (it cannot be called until `catalog.approveTool`).
+   */
   route(localName: string, signal?: AbortSignal): Promise<ToolRoute>;
-  /** Throws when the captured route is no longer the published one (revision or definition changed). */
+  /** Throws `stale_route` when the captured route is no longer the published one (revision or definition changed). */
   validate(route: ToolRoute): void;
   /** Marks a call as using the catalog of a server; publication waits until the returned release runs. */
   beginCall(serverId: string): () => void;

@@ -1,0 +1,35 @@
+// Builds the Host's catalog from its parts: events, session events, definitions, the session controller's client
+// (when the controller offers one) and a pin file next to the settings.
+import type { Client } from '@modelcontextprotocol/client';
+import type { EventBus } from '../event-bus.js';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { SessionController } from '../sessions/session-controller.js';
+import type { SessionEvents } from '../sessions/session-events.js';
+import { Catalog } from './catalog.js';
+import { JsonFilePinStore } from './pins.js';
+
+/** The parts of the Host the catalog uses. */
+export interface CatalogHost {
+  readonly events: EventBus;
+  readonly sessionEvents: SessionEvents;
+  readonly sessions: SessionController;
+  configs(): readonly ServerConfig[];
+}
+
+type ClientSource = { client(id: string): Promise<Client> };
+
+function hasClient(sessions: SessionController): sessions is SessionController & ClientSource {
+  return typeof (sessions as Partial<ClientSource>).client === 'function';
+}
+
+/** The catalog of a Host; tool approvals are kept in `<settingsDir>/tool-pins.json`. */
+export function createHostCatalog(host: CatalogHost, settingsDir: string): Catalog {
+  const sessions = host.sessions;
+  return new Catalog({
+    events: host.events,
+    sessionEvents: host.sessionEvents,
+    configs: () => host.configs(),
+    ...(hasClient(sessions) ? { connect: (id: string) => sessions.client(id) } : {}),
+    pins: new JsonFilePinStore(settingsDir),
+  });
+}
