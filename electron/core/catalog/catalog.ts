@@ -643,12 +643,14 @@ export class Catalog implements CatalogPort {
       // The tool may be new on a dirty server whose id normalizes to the name's server segment.
       const segment = /^mcp__(.+?)__/.exec(localName)?.[1];
       const candidates = this.#sortedEntries().filter((e) => e.dirty && segment !== undefined && normalizeSegment(e.id) === segment);
-      await Promise.all(candidates.map((e) => this.#refreshEntry(e, { force: false, ...(signal ? { signal } : {}) })));
+      const outcomes = await Promise.all(candidates.map((e) => this.#awaitRefresh(e, signal)));
+      const cancelled = outcomes.find((o) => o.cancelled);
+      if (cancelled) throw cancelled.error ?? new AppError('cancelled', 'Cancelled');
       entry = this.#entryForName(localName);
     }
     if (!entry) throw new AppError('not_found', `No tool named "${localName}"`);
     if (entry.dirty) {
-      const outcome = await this.#refreshEntry(entry, { force: false, ...(signal ? { signal } : {}) });
+      const outcome = await this.#awaitRefresh(entry, signal);
       if (outcome.cancelled) throw outcome.error ?? new AppError('cancelled', 'Cancelled', { serverId: entry.id });
       // A failed refresh keeps the last good snapshot (marked stale): the call may still use it.
     }
@@ -660,6 +662,26 @@ export class Catalog implements CatalogPort {
       });
     }
     return published.route;
+  }
+
+  /**
+   * Runs (or joins) a server refresh for a caller. The caller's signal cancels the refresh it started; when it
+   * joined a shared refresh, aborting only stops this caller's wait.
+   */
+  #awaitRefresh(entry: Entry, signal: AbortSignal | undefined): Promise<Outcome> {
+    const shared = entry.inflight !== undefined;
+    const p = this.#refreshEntry(entry, { force: false, ...(signal && !shared ? { signal } : {}) });
+    if (!signal) return p;
+    const cancelled: Outcome = { id: entry.id, ok: false, cancelled: true, error: new AppError('cancelled', 'Cancelled', { serverId: entry.id }) };
+    if (signal.aborted) return Promise.resolve(cancelled);
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve(cancelled);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void p.then((o) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(o);
+      });
+    });
   }
 
   /** Throws stale_route when the captured route is no longer the published one. */
