@@ -19,6 +19,14 @@ export interface AuthStatus {
   expiresAt?: number;
   /** Granted scopes. */
   scopes?: string[];
+  /** Whether a static bearer token is stored (the token itself never leaves the core). */
+  bearerSet?: boolean;
+  /** The configured client, secrets replaced by flags. */
+  client?: ClientSettingsView;
+  /** Scope the server asked for in its last challenge (401 or 403 insufficient_scope). */
+  requiredScope?: string;
+  /** Why the server needs sign-in, in plain words, when it does. */
+  reason?: string;
   /** The running or last failed flow. */
   flow?: {
     /** Current step. */
@@ -29,7 +37,27 @@ export interface AuthStatus {
     authorizationUrl?: string;
     /** The loopback redirect URI the flow uses. */
     redirectUri?: string;
+    /** How many authorizations this sign-in has run (step-up may need more than one, at most 3). */
+    attempt?: number;
   };
+}
+
+/** A configured client as the renderer may see it: never the secret or the private key. */
+export interface ClientSettingsView {
+  /** Grant to use. */
+  grant: 'authorization_code' | 'client_credentials';
+  /** Client id, when pre-registered. */
+  clientId?: string;
+  /** Whether a client secret is stored. */
+  hasSecret: boolean;
+  /** Whether a private key is stored. */
+  hasPrivateKey: boolean;
+  /** Client authentication for client credentials. */
+  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** Client ID Metadata Document URL. */
+  metadataUrl?: string;
+  /** Scopes to request. */
+  scopes?: string[];
 }
 
 /** A pre-registered or client-credentials client, as entered by the user. */

@@ -1,16 +1,20 @@
-// Contract handlers for auth.* methods.
+// Contract handlers for auth.* methods: thin calls into the host's AuthManager.
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
-import { notImplemented } from '../not-implemented.js';
+import { authOf } from './auth-manager.js';
 
 /** The authorization methods' handlers. */
-export function authHandlers(_host: Host): Pick<Handlers, `auth.${string}` & keyof Handlers> {
+export function authHandlers(host: Host): Pick<Handlers, `auth.${string}` & keyof Handlers> {
   return {
-    'auth.status': notImplemented('auth.status'),
-    'auth.begin': notImplemented('auth.begin'),
-    'auth.complete': notImplemented('auth.complete'),
-    'auth.signOut': notImplemented('auth.signOut'),
-    'auth.setBearer': notImplemented('auth.setBearer'),
-    'auth.setClient': notImplemented('auth.setClient'),
+    'auth.status': ({ id }) => authOf(host).status(id),
+    'auth.begin': ({ id }) => authOf(host).begin(id),
+    'auth.complete': ({ id, redirectUrl }) => authOf(host).complete(id, redirectUrl),
+    'auth.signOut': ({ id }) => authOf(host).signOut(id),
+    'auth.setBearer': ({ id, token }) => authOf(host).setBearer(id, token),
+    'auth.setClient': ({ id, client }) => authOf(host).setClient(id, client === null ? null : stripUndefined(client)),
   };
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,7 +1,7 @@
 // The connection doctor: turns whatever a failed connect threw into an AppError with plain words and evidence
 // (exit code and stderr tail, HTTP status and URL, which timeout fired in which phase, protocol mismatch,
 // command not found with the searched PATH).
-import { SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { InsufficientScopeError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorCode, type ErrorEvidence } from '../../../shared/errors.js';
 import { sanitizeText, truncate } from '../text.js';
@@ -67,7 +67,7 @@ function httpStatusOf(err: unknown): number | undefined {
 /** True when the thrown value means the server wants (new) credentials: never retried as a lifecycle problem. */
 export function isAuthFailure(err: unknown): boolean {
   if (err instanceof AppError) return err.code === 'auth_required';
-  if (err instanceof UnauthorizedError) return true;
+  if (err instanceof UnauthorizedError || err instanceof InsufficientScopeError) return true;
   if (err instanceof Error && err.name === 'UnauthorizedError') return true;
   if (err instanceof SdkError && (err.code === SdkErrorCode.ClientHttpAuthentication || err.code === SdkErrorCode.ClientHttpForbidden)) return true;
   const status = httpStatusOf(err);

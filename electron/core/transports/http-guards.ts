@@ -70,8 +70,10 @@ function mediaType(contentType: string | null): string {
 /** Builds the guarded fetch. */
 export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fetch): GuardedFetch {
   let serverOrigin: string | undefined;
+  let serverEndpoint: URL | undefined;
   try {
-    serverOrigin = new URL(opts.serverUrl).origin;
+    serverEndpoint = new URL(opts.serverUrl);
+    serverOrigin = serverEndpoint.origin;
   } catch {
     serverOrigin = undefined;
   }
@@ -141,7 +143,10 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
       lastStatus = { url: shown, httpStatus: status };
       opts.log('protocol', 'warning', `HTTP ${status} from ${method} ${shown}`);
     } else if (status !== 202 && status !== 204) {
-      const expectsMcp = (method === 'POST' && opts.kind === 'http') || method === 'GET';
+      // Only the MCP endpoint itself speaks MCP; OAuth discovery and token requests (other paths) answer JSON.
+      const target = new URL(href);
+      const isEndpoint = serverEndpoint === undefined || (target.origin === serverEndpoint.origin && target.pathname === serverEndpoint.pathname);
+      const expectsMcp = isEndpoint && ((method === 'POST' && opts.kind === 'http') || method === 'GET');
       const allowed = method === 'GET' ? ['text/event-stream'] : ['application/json', 'text/event-stream'];
       if (expectsMcp && !allowed.includes(type)) {
         await response.body?.cancel().catch(() => undefined);

@@ -36,10 +36,21 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
     report: (error) => sdkTransport.onerror?.(error),
   });
   const url = new URL(t.url);
+  const auth = ctx.auth;
+  // Authorization sees 401/403 challenges (scope, resource_metadata) and supplies the bearer token.
+  const fetchFn: typeof guard.fetch =
+    auth === undefined
+      ? guard.fetch
+      : async (input, init) => {
+          const response = await guard.fetch(input, init);
+          if ((response.status === 401 || response.status === 403) && response.headers.has('www-authenticate')) auth.onChallenge(response);
+          return response;
+        };
+  const authOpts = auth !== undefined ? { authProvider: auth.provider } : {};
   const sdkTransport =
     t.type === 'http'
-      ? new StreamableHTTPClientTransport(url, { fetch: guard.fetch })
-      : new SSEClientTransport(url, { fetch: guard.fetch });
+      ? new StreamableHTTPClientTransport(url, { fetch: fetchFn, ...authOpts })
+      : new SSEClientTransport(url, { fetch: fetchFn, ...authOpts });
 
   // A refusal inside the SSE stream's fetch reaches the SDK as an untyped SseError: surface ours instead.
   const originalStart = sdkTransport.start.bind(sdkTransport);

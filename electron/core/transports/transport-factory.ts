@@ -1,5 +1,5 @@
 // The port between the session manager and the transport implementations.
-import type { Transport } from '@modelcontextprotocol/client';
+import type { AuthProvider, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ErrorEvidence } from '../../../shared/errors.js';
 
@@ -24,6 +24,16 @@ export interface TransportContext {
   loginPath?: string;
   /** Where log lines go. */
   log: TransportLog;
+  /** Credentials for HTTP/SSE servers (bearer, OAuth, client credentials), set by authorization. */
+  auth?: TransportAuthContext;
+}
+
+/** What authorization hands an HTTP/SSE transport. */
+export interface TransportAuthContext {
+  /** Supplies the Authorization token per request and handles a 401 once. */
+  provider: AuthProvider;
+  /** Receives every 401/403 response carrying a WWW-Authenticate challenge (scope, resource_metadata). */
+  onChallenge(response: Response): void;
 }
 
 /** A transport ready for Client.connect, plus its diagnostics and a full release. */

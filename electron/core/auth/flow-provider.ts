@@ -1,0 +1,170 @@
+// The OAuthClientProvider the SDK's auth() drives during one interactive sign-in. Everything it holds (state,
+// PKCE verifier, discovery result, registered client, new tokens) lives in memory for that one flow; the
+// AuthManager persists the grant only once the token exchange succeeded.
+import { randomBytes } from 'node:crypto';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { AuthStep } from '../../../shared/domains/auth.js';
+import type { StoredClientSettings } from './credentials.js';
+
+/** Product name sent as client_name in registrations and metadata documents. */
+export const CLIENT_NAME = 'Switchboard';
+
+/** What the flow tells its owner as it goes. */
+export interface FlowHooks {
+  /** The flow reached a step. */
+  step(step: AuthStep): void;
+  /** auth() wants the browser sent to this URL (the owner checks and opens it). */
+  redirect(url: URL): Promise<void>;
+}
+
+/** A high-entropy, URL-safe value for `state` (256 bits). */
+export function newState(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The provider for one authorization-code flow. */
+export class FlowProvider implements OAuthClientProvider {
+  /** The `state` sent with the authorization request (checked by the owner, not by the SDK). */
+  readonly stateValue = newState();
+  readonly #redirectUri: string;
+  readonly #settings: StoredClientSettings | undefined;
+  readonly #hooks: FlowHooks;
+  /** A DCR client registered earlier for this server URL + issuer that may be reused. */
+  readonly #reusable: (issuer: string) => StoredOAuthClientInformation | undefined;
+  #verifier: string | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+  #client: StoredOAuthClientInformation | undefined;
+  #tokens: StoredOAuthTokens | undefined;
+  #issuer: string | undefined;
+  #resource: string | undefined;
+
+  constructor(opts: {
+    redirectUri: string;
+    settings: StoredClientSettings | undefined;
+    hooks: FlowHooks;
+    reusableClient: (issuer: string) => StoredOAuthClientInformation | undefined;
+  }) {
+    this.#redirectUri = opts.redirectUri;
+    this.#settings = opts.settings;
+    this.#hooks = opts.hooks;
+    this.#reusable = opts.reusableClient;
+  }
+
+  get redirectUrl(): string {
+    return this.#redirectUri;
+  }
+
+  /** The Client ID Metadata Document URL, only when no client id is pre-registered. */
+  get clientMetadataUrl(): string | undefined {
+    return this.#preRegistered() ? undefined : this.#settings?.metadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const secret = this.#settings?.clientSecret;
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.#redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: secret !== undefined ? 'client_secret_basic' : 'none',
+      application_type: 'native',
+    };
+  }
+
+  state(): string {
+    return this.stateValue;
+  }
+
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    // auth() asks for the client right after discovery and the resource check.
+    this.#hooks.step('registration');
+    if (this.#client !== undefined) return this.#client;
+    const s = this.#settings;
+    if (this.#preRegistered() && s?.clientId !== undefined) {
+      return { client_id: s.clientId, ...(s.clientSecret !== undefined ? { client_secret: s.clientSecret } : {}) };
+    }
+    if (ctx !== undefined) {
+      const reusable = this.#reusable(ctx.issuer);
+      // A dynamically registered client is reused only when it was registered with this flow's redirect URI.
+      if (reusable !== undefined && (reusable.client_id === this.clientMetadataUrl || registeredFor(reusable, this.#redirectUri))) {
+        return reusable;
+      }
+    }
+    return undefined;
+  }
+
+  saveClientInformation(info: StoredOAuthClientInformation): void {
+    if (this.#client === undefined && !this.#preRegistered()) this.#hooks.step('registration');
+    this.#client = info;
+  }
+
+  /** A sign-in never consults stored tokens: it always asks the user again. */
+  tokens(): StoredOAuthTokens | undefined {
+    return this.#tokens;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
+    this.#tokens = tokens;
+    if (ctx !== undefined) this.#issuer = ctx.issuer;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    this.#hooks.step('browser');
+    await this.#hooks.redirect(authorizationUrl);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.#verifier === undefined) throw new Error('No PKCE verifier was saved for this flow');
+    return this.#verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#discovery;
+  }
+
+  saveResourceUrl(resourceUrl: string): void {
+    this.#resource = resourceUrl;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'client') this.#client = undefined;
+    if (scope === 'all' || scope === 'tokens') this.#tokens = undefined;
+    if (scope === 'all' || scope === 'verifier') this.#verifier = undefined;
+    if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
+  }
+
+  /** What the flow learned, for persisting the grant. */
+  outcome(): {
+    discovery: OAuthDiscoveryState | undefined;
+    client: StoredOAuthClientInformation | undefined;
+    tokens: StoredOAuthTokens | undefined;
+    issuer: string | undefined;
+    resource: string | undefined;
+  } {
+    return { discovery: this.#discovery, client: this.#client, tokens: this.#tokens, issuer: this.#issuer, resource: this.#resource };
+  }
+
+  #preRegistered(): boolean {
+    return this.#settings?.clientId !== undefined && this.#settings.clientId !== '';
+  }
+}
+
+function registeredFor(client: StoredOAuthClientInformation, redirectUri: string): boolean {
+  const uris = (client as { redirect_uris?: unknown }).redirect_uris;
+  return Array.isArray(uris) && uris.includes(redirectUri);
+}
