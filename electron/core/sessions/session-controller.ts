@@ -39,6 +39,8 @@ export interface SessionController {
   restart(id: string): Promise<ServerStatus>;
   /** Recent log lines. */
   logs(id: string): LogEntry[];
+  /** The live SDK client, connecting first if needed (honours backoff); rejects with the connection's AppError. */
+  client(id: string): Promise<Client>;
   /** Connects every enabled eager/background server concurrently. */
   startAll(): Promise<StartupReport>;
   /** Releases every session. */

@@ -8,9 +8,15 @@ export interface LineReaderSink {
   line(bytes: Buffer): void;
   /** The current line just went over the limit; its bytes are being discarded. Called once per such line. */
   oversized(limit: number): void;
-  /** An oversized line ended; `totalBytes` is how long it was. */
-  oversizedEnd(totalBytes: number): void;
+  /**
+   * An oversized line ended; `totalBytes` is how long it was. `head` and `tail` are its first and last
+   * few hundred bytes, enough to recover a JSON-RPC response id so the waiting request can fail at once.
+   */
+  oversizedEnd(totalBytes: number, head: Buffer, tail: Buffer): void;
 }
+
+/** How many bytes of each end of a discarded line are kept. */
+const EDGE_BYTES = 256;
 
 /** Splits a byte stream into lines of at most `limit` bytes. */
 export class BoundedLineReader {
@@ -20,6 +26,8 @@ export class BoundedLineReader {
   #size = 0;
   #discarding = false;
   #discarded = 0;
+  #head: Buffer = Buffer.alloc(0);
+  #tail: Buffer = Buffer.alloc(0);
 
   constructor(limit: number, sink: LineReaderSink) {
     this.#limit = limit;
@@ -55,11 +63,16 @@ export class BoundedLineReader {
     if (piece.length === 0) return;
     if (this.#discarding) {
       this.#discarded += piece.length;
+      this.#keepTail(piece);
       return;
     }
     if (this.#size + piece.length > this.#limit) {
       this.#discarding = true;
       this.#discarded = this.#size + piece.length;
+      const first = this.#parts[0] ?? piece;
+      this.#head = Buffer.from(first.subarray(0, EDGE_BYTES));
+      this.#tail = Buffer.alloc(0);
+      this.#keepTail(piece);
       this.#parts = [];
       this.#size = 0;
       this.#sink.oversized(this.#limit);
@@ -69,12 +82,21 @@ export class BoundedLineReader {
     this.#size += piece.length;
   }
 
+  #keepTail(piece: Buffer): void {
+    this.#tail =
+      piece.length >= EDGE_BYTES
+        ? Buffer.from(piece.subarray(piece.length - EDGE_BYTES))
+        : Buffer.concat([this.#tail, piece]).subarray(-EDGE_BYTES);
+  }
+
   #endLine(): void {
     if (this.#discarding) {
       const total = this.#discarded;
       this.#discarding = false;
       this.#discarded = 0;
-      this.#sink.oversizedEnd(total);
+      this.#sink.oversizedEnd(total, this.#head, this.#tail);
+      this.#head = Buffer.alloc(0);
+      this.#tail = Buffer.alloc(0);
       return;
     }
     const parts = this.#parts;
@@ -136,4 +158,20 @@ export class ByteRing {
       .filter((l) => l.trim() !== '');
     return lines.slice(-count);
   }
+}
+
+const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.){0,200}")`;
+const HEAD_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID);
+const TAIL_ID = new RegExp(String.raw`"id"\s*:\s*` + ID + String.raw`\s*\}\s*$`);
+
+/**
+ * Recovers the id of a JSON-RPC response from the two ends of a line too large to parse, or undefined.
+ * Only an id at the top level (first key after "jsonrpc", or last key) is trusted; requests are ignored.
+ */
+export function responseIdFromEdges(head: Buffer, tail: Buffer): string | number | undefined {
+  const h = head.toString('utf8');
+  if (/^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*[^,]+,\s*)?"method"/.test(h)) return undefined;
+  const m = HEAD_ID.exec(h) ?? TAIL_ID.exec(tail.toString('utf8'));
+  if (!m || m[1] === undefined) return undefined;
+  return m[1].startsWith('"') ? (JSON.parse(m[1]) as string) : Number(m[1]);
 }

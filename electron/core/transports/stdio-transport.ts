@@ -10,7 +10,7 @@ import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcont
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
-import { BoundedLineReader, ByteRing } from './line-reader.js';
+import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 
@@ -22,6 +22,8 @@ export const STDERR_TAIL_LINES = 20;
 const STDERR_LOG_LINE_BYTES = 8 * 1024;
 /** A skipped stdout line is quoted in the log up to this many characters. */
 const SKIPPED_LINE_QUOTE = 200;
+/** JSON-RPC error code of the synthetic answer to a request whose response was too large (implementation range). */
+export const LIMIT_EXCEEDED_RPC_CODE = -32050;
 
 /** How long release() waits at each step (close stdin, SIGTERM, SIGKILL). */
 export interface ReleaseTimings {
@@ -98,8 +100,7 @@ export class StdioTransport implements Transport {
     this.#reader = new BoundedLineReader(opts.messageBytes, {
       line: (bytes) => this.#onLine(bytes),
       oversized: (limit) => this.#onOversized(limit),
-      oversizedEnd: (total) =>
-        opts.log('protocol', 'warning', `Discarded a ${total}-byte stdout line (limit ${formatBytes(opts.messageBytes)})`),
+      oversizedEnd: (total, head, tail) => this.#onOversizedEnd(total, head, tail),
     });
   }
 
@@ -392,6 +393,19 @@ export class StdioTransport implements Transport {
         { serverId: this.#opts.serverId },
       ),
     );
+  }
+
+  /** Fails the request the discarded response answered, so it does not wait for its timeout. */
+  #onOversizedEnd(total: number, head: Buffer, tail: Buffer): void {
+    this.#opts.log('protocol', 'warning', `Discarded a ${total}-byte stdout line (limit ${formatBytes(this.#opts.messageBytes)})`);
+    const id = responseIdFromEdges(head, tail);
+    if (id === undefined) return;
+    const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(this.#opts.messageBytes)} limit (limits.messageBytes) and was discarded`;
+    try {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } } });
+    } catch {
+      // a throwing handler must not break the read loop
+    }
   }
 
   #emitError(error: Error): void {

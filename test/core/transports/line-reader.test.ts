@@ -1,6 +1,6 @@
 // Unit tests for the bounded line reader and the stderr byte ring.
 import { describe, expect, it } from 'vitest';
-import { BoundedLineReader, ByteRing } from '../../../electron/core/transports/line-reader.js';
+import { BoundedLineReader, ByteRing, responseIdFromEdges } from '../../../electron/core/transports/line-reader.js';
 
 function reader(limit: number) {
   const lines: string[] = [];
@@ -58,5 +58,24 @@ describe('ByteRing', () => {
     expect(ring.tail(2)).toEqual(['line 9998', 'line 9999']);
     ring.push(Buffer.alloc(100 * 1024, 0x7a));
     expect(ring.size).toBe(64 * 1024);
+  });
+});
+
+describe('responseIdFromEdges', () => {
+  const edges = (line: string): [Buffer, Buffer] => [Buffer.from(line.slice(0, 256)), Buffer.from(line.slice(-256))];
+  const big = 'x'.repeat(5000);
+
+  it('finds a leading id after jsonrpc', () => {
+    expect(responseIdFromEdges(...edges(`{"jsonrpc":"2.0","id":7,"result":{"text":"${big}"}}`))).toBe(7);
+  });
+
+  it('finds a trailing id when the result comes first', () => {
+    expect(responseIdFromEdges(...edges(`{"result":{"content":[{"id":99,"text":"${big}"}]},"jsonrpc":"2.0","id":"abc"}`))).toBe('abc');
+  });
+
+  it('ignores requests and notifications, and ids nested in the result', () => {
+    expect(responseIdFromEdges(...edges(`{"jsonrpc":"2.0","method":"notifications/message","params":{"t":"${big}"}}`))).toBeUndefined();
+    expect(responseIdFromEdges(...edges(`{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"t":"${big}"}}`))).toBeUndefined();
+    expect(responseIdFromEdges(...edges(`{"result":{"items":[{"id":5,"t":"${big}"}],"more":true}}`))).toBeUndefined();
   });
 });

@@ -93,6 +93,22 @@ describe('stdio transport', () => {
     await client.close();
   });
 
+  it('fails the request whose response is over the limit at once, instead of waiting for its timeout', async () => {
+    const { log } = collectLog();
+    const o = track(createTransport({ config: stdioConfig('big', 'echo-stdio.ts', { limits: { messageBytes: 1024 * 1024 } }), env: {}, log }));
+    const client = legacyClient();
+    await client.connect(o.transport);
+    const started = Date.now();
+    const err = await client.callTool({ name: 'big', arguments: { bytes: 3 * 1024 * 1024 } }, { timeout: 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/larger than the 1 MiB limit \(limits.messageBytes\)/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // The session stays usable.
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
+    expect(firstText(result)).toBe('still here');
+    await client.close();
+  });
+
   it('skips non-JSON stdout lines and logs them', async () => {
     const { log, lines } = collectLog();
     const o = track(openStdioTransport({ config: stdioConfig('nonjson', 'non-json.ts'), env: {}, log }));

@@ -36,6 +36,9 @@ export class InertSessions implements SessionController {
   async restart(id: string): Promise<ServerStatus> {
     return this.connect(id);
   }
+  async client(id: string): Promise<never> {
+    throw new AppError('connect_failed', 'These tests never connect', { serverId: id });
+  }
   logs(): LogEntry[] {
     return [];
   }
