@@ -177,6 +177,8 @@ export class AuthManager {
   readonly #guards = new Map<string, Promise<GrantRecord | undefined>>();
   readonly #actions = new Map<string, Promise<void>>();
   readonly #needsAuthReason = new Map<string, string>();
+  /** authorization_endpoint exactly as the last metadata document spelled it, per server. */
+  readonly #rawEndpoints = new Map<string, string>();
 
   constructor(opts: AuthManagerOptions) {
     this.#host = opts.host;
@@ -521,6 +523,9 @@ export class AuthManager {
     }
     let checked: URL;
     try {
+      // The raw endpoint string as the server sent it too: parsing would silently drop CR/LF and tabs from it.
+      const raw = this.#rawEndpoints.get(id);
+      if (raw !== undefined) checkAuthorizationUrl(raw, id);
       checked = checkAuthorizationUrl(url.href, id);
     } catch (err) {
       throw new StepError(
@@ -894,7 +899,22 @@ export class AuthManager {
       },
       this.#opts.fetch,
     );
-    return guard.fetch;
+    const id = config.id;
+    return async (input, init) => {
+      const response = await guard.fetch(input, init);
+      const href = typeof input === 'string' ? input : input.href;
+      if (response.ok && new URL(href).pathname.includes('/.well-known/')) {
+        // Keep the authorization endpoint exactly as sent, so a CR/LF the URL parser would drop is still refused.
+        const body: unknown = await response
+          .clone()
+          .json()
+          .catch(() => undefined);
+        const endpoint =
+          typeof body === 'object' && body !== null ? (body as { authorization_endpoint?: unknown }).authorization_endpoint : undefined;
+        if (typeof endpoint === 'string') this.#rawEndpoints.set(id, endpoint);
+      }
+      return response;
+    };
   }
 
   async #reconnect(id: string): Promise<void> {
