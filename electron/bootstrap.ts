@@ -2,18 +2,22 @@
 import { join } from 'node:path';
 import type { ServerConfigInput } from '../shared/config.js';
 import type { AppNotice } from '../shared/contract.js';
+import { attachAuth, AuthManager } from './core/auth/auth-manager.js';
+import type { BrowserOpener } from './core/auth/auth-ports.js';
+import { withTransportAuth } from './core/auth/transport-auth.js';
 import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
-import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { SessionManager } from './core/sessions/session-manager.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
+import { createPrintingOpener } from './platform/browser-opener.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
+import { listenForRedirect } from './platform/redirect-listener.js';
 
 /** Options shared by both shells. */
 export interface BootstrapOptions {
@@ -28,8 +32,8 @@ export interface BootstrapOptions {
   demoServer?: () => ServerConfigInput;
   /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
   urlOpener?: UrlOpener;
-  /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
-  urlOpener?: UrlOpener;
+  /** Opens sign-in URLs: the system browser in the app; headless prints them (and the UI shows them). */
+  authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
 }
@@ -68,6 +72,7 @@ export async function chooseCredentialStore(
 /** Creates the host, loads settings and starts eager servers in the background. */
 export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const { store, notices } = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const authRef: { manager?: AuthManager } = {};
   const host = new Host({
     mode: opts.mode,
     version: opts.version,
@@ -77,7 +82,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,
-        createTransport: opts.transportFactory ?? createTransport,
+        createTransport: withTransportAuth(opts.transportFactory ?? createTransport, () => authRef.manager),
         loginPath: () => resolveLoginPath().then((r) => r.path),
         discoveryCacheFile: join(opts.settingsStore.dir, 'discovery-cache.json'),
         clientInfo: { name: 'switchboard', version: opts.version },
@@ -85,7 +90,16 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
   });
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
-  if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
+  const auth = new AuthManager({
+    host,
+    opener: opts.authOpener ?? createPrintingOpener(),
+    listen: listenForRedirect,
+    log: (id, level, text) => {
+      if (level !== 'info') console.error(`[switchboard] ${id}: ${text}`);
+    },
+  });
+  authRef.manager = auth;
+  attachAuth(host, auth);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
   });

@@ -1,5 +1,5 @@
 // Electron main process: one secure window, the IPC bridge, single-instance lock.
-import { app, BrowserWindow, ipcMain, safeStorage, session, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
 import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
 import { RENDERER_CSP } from './headless/static-files.js';
 import { registerIpc } from './ipc/register-ipc.js';
+import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
 
@@ -31,6 +32,7 @@ async function start(): Promise<void> {
     settingsStore: createSettingsStore(dataDir, (opts) => new ElectronStore<Record<string, unknown>>(opts) as unknown as ConfLike),
     credentials: 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
+    authOpener: createBrowserOpener((url) => shell.openExternal(url)),
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
   });
 
