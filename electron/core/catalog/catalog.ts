@@ -22,7 +22,7 @@ import { sanitizeText } from '../text.js';
 import type { CatalogPort, ToolRoute } from './catalog-port.js';
 import { fetchListing, type Listing } from './listing.js';
 import { assignLocalNames, normalizeSegment } from './naming.js';
-import { fingerprintOf, pinDiff, pinnedDefinition, type PinRecord, type PinStore } from './pins.js';
+import { fingerprintOf, pinDiff, pinnedDefinition, sameDefinition, type PinRecord, type PinStore } from './pins.js';
 import {
   ANN_DESTRUCTIVE,
   ANN_IDEMPOTENT,
@@ -578,6 +578,12 @@ export class Catalog implements CatalogPort {
       let record = this.#pins.get(key);
       if (!record) {
         // First sight: this definition becomes the approved one.
+        record = { fingerprint, definition };
+        this.#pins.set(key, record);
+        pinsChanged = true;
+      }
+      if (record.fingerprint !== fingerprint && sameDefinition(record.definition, definition)) {
+        // Same definition, keys in another order: not a change.
         record = { fingerprint, definition };
         this.#pins.set(key, record);
         pinsChanged = true;

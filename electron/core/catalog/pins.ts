@@ -130,9 +130,17 @@ export function pinnedDefinition(tool: Tool): PinnedDefinition {
   };
 }
 
-/** Fingerprint of a pinned definition. */
+/**
+ * Fingerprint of a pinned definition as listed (cheap: plain JSON, no key sorting). Two fingerprints that differ
+ * may still be the same definition with keys in another order: use `sameDefinition` before calling it a change.
+ */
 export function fingerprintOf(def: PinnedDefinition): string {
-  return createHash('sha256').update(canonicalJson(def)).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify([def.description ?? null, def.inputSchema ?? null, def.outputSchema ?? null, def.annotations ?? null])).digest('hex').slice(0, 32);
+}
+
+/** True when two definitions are equal up to object key order. */
+export function sameDefinition(a: PinnedDefinition, b: PinnedDefinition): boolean {
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 const FIELDS = ['description', 'inputSchema', 'outputSchema', 'annotations'] as const;

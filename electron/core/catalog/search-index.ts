@@ -25,10 +25,15 @@ const DESC_CHARS = 1000;
 
 /** Lowercases, strips diacritics and splits into words (camelCase split, whole run kept too). */
 export function tokenize(text: string, out: Set<string> = new Set()): Set<string> {
-  const runs = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u);
+  // eslint-disable-next-line no-control-regex
+  const ascii = /^[\x00-\x7f]*$/.test(text);
+  const runs = ascii ? text.split(/[^A-Za-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u);
   for (const run of runs) {
     if (run.length === 0) continue;
-    out.add(run.toLowerCase());
+    const lower = run.toLowerCase();
+    out.add(lower);
+    // camelCase and letter/digit boundaries: only when the run mixes them
+    if (ascii ? /^(?:[a-z]+|[A-Z][a-z]*|[0-9]+|[A-Z]+)$/.test(run) : false) continue;
     const parts = run.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u);
     if (parts.length > 1) for (const p of parts) if (p.length > 0) out.add(p.toLowerCase());
   }
@@ -126,8 +131,10 @@ export class ServerIndex {
       const [from, to] = this.#prefixRange(term.text);
       for (let t = from; t < to; t++) visit(t, this.#tokens[t]!.length === term.text.length ? 1 : 0.75);
       if (term.fuzzy) {
+        // One typo anywhere but the first character: only tokens sharing the first character are candidates.
         const toks = this.#tokens;
-        for (let t = 0; t < toks.length; t++) {
+        const [lo, hi] = this.#prefixRange(term.text[0]!);
+        for (let t = lo; t < hi; t++) {
           if (t === from && to > from) {
             t = to - 1;
             continue;
@@ -164,7 +171,7 @@ export interface PreparedTerm {
   tails: string[];
 }
 
-/** Splits a query into terms (terms of 3+ characters tolerate one typo). */
+/** Splits a query into terms (terms of 3+ characters tolerate one typo after their first character). */
 export function prepareQuery(query: string): PreparedTerm[] {
   const runs = query.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
   const terms = [...new Set(runs.filter((r) => r.length > 0))];

@@ -45,13 +45,15 @@ describe('search index', () => {
     const times: number[] = [];
     for (let round = 0; round < 5; round++) {
       for (const q of queries) {
-        const t0 = performance.now();
+        // CPU time of the query: robust to other processes competing for the cores while the suite runs.
+        const c0 = process.cpuUsage();
         searchIndexes(indexes, q, 0);
-        times.push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        times.push((c.user + c.system) / 1000);
       }
     }
     times.sort((a, b) => a - b);
     const p95 = times[Math.floor(times.length * 0.95)]!;
-    expect(p95).toBeLessThan(16 * 2); // generous under parallel test load; the benchmark reports the real figure
+    expect(p95).toBeLessThan(16);
   });
 });
