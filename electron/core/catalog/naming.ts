@@ -10,7 +10,6 @@ const HASH_LEN = 8;
 /** Lowercases and maps a segment to [a-z0-9_], collapsing runs of `_`; never empty. */
 export function normalizeSegment(raw: string): string {
   if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(raw)) return raw; // already normal: the common case
-  // eslint-disable-next-line no-control-regex
   const ascii = /^[\x00-\x7f]*$/.test(raw);
   const folded = (ascii ? raw : raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
   const mapped = folded.replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_+|_+$/g, '');

@@ -25,7 +25,6 @@ const DESC_CHARS = 1000;
 
 /** Lowercases, strips diacritics and splits into words (camelCase split, whole run kept too). */
 export function tokenize(text: string, out: Set<string> = new Set()): Set<string> {
-  // eslint-disable-next-line no-control-regex
   const ascii = /^[\x00-\x7f]*$/.test(text);
   const runs = ascii ? text.split(/[^A-Za-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u);
   for (const run of runs) {
