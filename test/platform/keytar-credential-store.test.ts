@@ -1,0 +1,58 @@
+// keytar against a real Secret Service. CI runs the tests inside `dbus-run-session` with gnome-keyring unlocked;
+// locally: dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/platform/keytar-credential-store.test.ts'
+// Without a reachable Secret Service every test here is skipped with that reason.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthCredentials } from '../../electron/core/auth/credentials.js';
+import { KeytarCredentialStore } from '../../electron/platform/keytar-credential-store.js';
+
+const service = `Switchboard-test-${randomBytes(4).toString('hex')}`;
+let store: KeytarCredentialStore | null = null;
+const SKIP = 'no Secret Service is reachable (run inside dbus-run-session with gnome-keyring unlocked)';
+
+beforeAll(async () => {
+  store = await KeytarCredentialStore.open(service, 3000);
+});
+
+afterAll(async () => {
+  if (store === null) return;
+  for (const account of ['plain', 'auth:bearer:s1', 'auth:oauth-index:s1']) await store.delete(account);
+});
+
+describe('keytar credential store (real Secret Service)', () => {
+  it('stores, replaces, reads and deletes a secret', async (ctx) => {
+    if (store === null) return ctx.skip(SKIP);
+    expect(store.kind).toBe('keychain');
+    expect(store.persistent).toBe(true);
+    expect(await store.get('plain')).toBeNull();
+    await store.set('plain', 'CANARY_one');
+    await store.set('plain', 'CANARY_two');
+    expect(await store.get('plain')).toBe('CANARY_two');
+    await store.delete('plain');
+    expect(await store.get('plain')).toBeNull();
+    await store.delete('plain');
+  });
+
+  it('keeps bearer tokens and grants per server through AuthCredentials', async (ctx) => {
+    if (store === null) return ctx.skip(SKIP);
+    const creds = new AuthCredentials(store);
+    await creds.setBearer('s1', 'CANARY_bearer');
+    expect(await creds.bearer('s1')).toBe('CANARY_bearer');
+    await creds.saveGrant('s1', {
+      v: 1,
+      serverUrl: 'https://mcp.example/mcp',
+      issuer: 'https://as.example',
+      authorizationServerUrl: 'https://as.example',
+      client: { client_id: 'c' },
+      tokens: { access_token: 'CANARY_access', token_type: 'Bearer', refresh_token: 'CANARY_refresh' },
+      obtainedAt: Date.now(),
+      grant: 'authorization_code',
+    });
+    const again = new AuthCredentials((await KeytarCredentialStore.open(service))!);
+    expect((await again.grant('s1', 'https://mcp.example/mcp'))?.tokens.refresh_token).toBe('CANARY_refresh');
+    expect(await again.grant('s1', 'https://other.example/mcp')).toBeUndefined();
+    await again.deleteAll('s1');
+    expect(await creds.bearer('s1')).toBeNull();
+    expect(await creds.grant('s1', 'https://mcp.example/mcp')).toBeUndefined();
+  });
+});
