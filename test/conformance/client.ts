@@ -1,0 +1,136 @@
+// The client under test for the MCP conformance suites: a scripted user of Switchboard's core. It connects
+// through the real Host, SessionManager, transports, AuthManager (our OAuth provider, state check, redirect
+// listener) and credential store; its "browser" follows the authorization URL and delivers the redirect to our
+// loopback listener. Usage (by the conformance tool): MCP_CONFORMANCE_SCENARIO=... client.ts <server-url>
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { attachAuth, AuthManager } from '../../electron/core/auth/auth-manager.js';
+import type { BrowserOpener } from '../../electron/core/auth/auth-ports.js';
+import { checkAuthorizationUrl } from '../../electron/core/auth/safe-url.js';
+import { withTransportAuth } from '../../electron/core/auth/transport-auth.js';
+import { Host } from '../../electron/core/host.js';
+import { SessionManager } from '../../electron/core/sessions/session-manager.js';
+import { createTransport } from '../../electron/core/transports/create-transport.js';
+import { MemoryCredentialStore } from '../../electron/platform/memory-credential-store.js';
+import { listenForRedirect } from '../../electron/platform/redirect-listener.js';
+import { createSettingsStore, type ConfLike } from '../../electron/platform/settings-store.js';
+import { AppError } from '../../shared/errors.js';
+
+/** Client ID Metadata Document URL offered when the server supports CIMD (as the reference client does). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+interface Context {
+  name: string;
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+}
+
+/** The user's browser: follow the authorization server's redirects until it sends us to the loopback listener. */
+const browser: BrowserOpener = {
+  kind: 'browser',
+  async open(url: URL): Promise<void> {
+    let next = checkAuthorizationUrl(url.href).href;
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(next, { redirect: 'manual' });
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      if (location === null) throw new Error(`The authorization server answered ${res.status} without a redirect`);
+      const target = new URL(location, next);
+      if (target.pathname === '/callback' && target.hostname === '127.0.0.1') {
+        await fetch(target);
+        return;
+      }
+      next = target.href;
+    }
+  },
+};
+
+async function main(): Promise<void> {
+  const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+  const serverUrl = process.argv[2];
+  if (serverUrl === undefined) throw new Error('usage: client.ts <server-url>');
+  const ctx: Context | undefined = process.env['MCP_CONFORMANCE_CONTEXT']
+    ? (JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT']) as Context)
+    : undefined;
+
+  const dir = mkdtempSync(join(tmpdir(), 'sb-conformance-'));
+  const credentials = new MemoryCredentialStore();
+  const ref: { auth?: AuthManager } = {};
+  const host = new Host({
+    mode: 'headless',
+    version: '0.0.0-conformance',
+    settingsStore: createSettingsStore(dir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
+    credentials,
+    createSessions: (h) => new SessionManager(h, { credentials, createTransport: withTransportAuth(createTransport, () => ref.auth) }),
+  });
+  const auth = new AuthManager({
+    host,
+    opener: browser,
+    listen: listenForRedirect,
+    log: (_id, level, text) => console.error(`[auth ${level}] ${text}`),
+  });
+  ref.auth = auth;
+  attachAuth(host, auth);
+  try {
+    await host.add({
+      id: 'conf',
+      name: 'conformance',
+      transport: { type: 'http', url: serverUrl, headers: {}, allowInsecureHttp: false },
+      startup: 'manual',
+      lifecycle: 'initialize',
+    });
+
+    if (ctx?.name === 'auth/client-credentials-basic') {
+      await auth.setClient('conf', {
+        grant: 'client_credentials',
+        clientId: ctx.client_id ?? '',
+        clientSecret: ctx.client_secret ?? '',
+        authMethod: 'client_secret_basic',
+      });
+    } else if (ctx?.name === 'auth/client-credentials-jwt') {
+      await auth.setClient('conf', {
+        grant: 'client_credentials',
+        clientId: ctx.client_id ?? '',
+        privateKeyPem: ctx.private_key_pem ?? '',
+        authMethod: 'private_key_jwt',
+      });
+    } else if (ctx?.name === 'auth/pre-registration') {
+      await auth.setClient('conf', { grant: 'authorization_code', clientId: ctx.client_id ?? '', clientSecret: ctx.client_secret ?? '' });
+    } else if (scenario.startsWith('auth/')) {
+      await auth.setClient('conf', { grant: 'authorization_code', metadataUrl: CIMD_URL });
+    }
+
+    // One user action: connect, list, call. Authorization failures run a sign-in (at most 3 per action).
+    await auth.runAuthorized('conf', async () => {
+      try {
+        const status = await host.sessions.connect('conf');
+        if (status.state !== 'connected') {
+          throw status.error ? AppError.fromData(status.error) : new AppError('connect_failed', `state ${status.state}`);
+        }
+        const client = await host.sessions.client('conf');
+        const { tools } = await client.listTools();
+        for (const tool of tools) {
+          const args = tool.name === 'add_numbers' ? { a: 1, b: 2 } : {};
+          await client.callTool({ name: tool.name, arguments: args });
+        }
+      } catch (err) {
+        await host.sessions.disconnect('conf');
+        throw err;
+      }
+    });
+  } finally {
+    await host.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error('Error:', err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);
