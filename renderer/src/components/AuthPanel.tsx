@@ -1,8 +1,252 @@
-/** Sign-in of one server (built by the auth work). */
-export function AuthPanel(_props: { serverId: string }) {
+import { useEffect, useState } from 'react';
+import type { AuthStep, ClientSettingsInput } from '../../../shared/domains/auth';
+import { useStore } from '../store';
+
+const STEPS: { step: AuthStep; label: string }[] = [
+  { step: 'discovery', label: 'Discovery' },
+  { step: 'registration', label: 'Registration' },
+  { step: 'browser', label: 'Browser' },
+  { step: 'token', label: 'Token' },
+];
+
+const STATE_TEXT = {
+  'signed-out': 'Signed out',
+  'signed-in': 'Signed in',
+  'needs-auth': 'Sign-in needed',
+  'in-progress': 'Signing in…',
+} as const;
+
+/** Sign-in of one HTTP/SSE server: status, flow steps, paste-the-redirect, bearer token, client settings, sign out. */
+export function AuthPanel({ serverId }: { serverId: string }) {
+  const status = useStore((s) => s.authById[serverId]);
+  const error = useStore((s) => s.authErrors[serverId]);
+  const mode = useStore((s) => s.info?.mode);
+  const loadAuth = useStore((s) => s.loadAuth);
+  const beginSignIn = useStore((s) => s.beginSignIn);
+  const completeSignIn = useStore((s) => s.completeSignIn);
+  const signOut = useStore((s) => s.signOut);
+  const setBearer = useStore((s) => s.setBearer);
+  const setClient = useStore((s) => s.setClient);
+  const [pasted, setPasted] = useState('');
+  const [bearer, setBearerText] = useState('');
+  const [client, setClientForm] = useState<ClientSettingsInput>({ grant: 'authorization_code' });
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    void loadAuth(serverId);
+  }, [serverId, loadAuth]);
+
+  if (status === undefined) {
+    return <section aria-label="Sign-in">{error ? <p role="alert">{error}</p> : <p className="hint">Loading…</p>}</section>;
+  }
+  const flow = status.flow;
+  const current = flow ? STEPS.findIndex((s) => s.step === flow.step) : -1;
+  const act = async (fn: () => Promise<unknown>): Promise<void> => {
+    setBusy(true);
+    try {
+      await fn();
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <section aria-label="Sign-in">
-      <p className="hint">Not available in this build yet.</p>
+    <section aria-label="Sign-in" className="auth-panel">
+      <p data-testid="auth-state">
+        <strong>{STATE_TEXT[status.state]}</strong>
+        {status.issuer ? ` with ${status.issuer}` : ''}
+        {status.expiresAt ? ` · token expires ${new Date(status.expiresAt).toLocaleString()}` : ''}
+      </p>
+      {status.scopes?.length ? <p className="hint">Scopes: {status.scopes.join(' ')}</p> : null}
+      {status.state === 'needs-auth' && status.reason ? <p role="status">{status.reason}</p> : null}
+      {status.requiredScope ? <p className="hint">The server asks for: {status.requiredScope}</p> : null}
+      {error ? <p role="alert">{error}</p> : null}
+
+      <div className="row">
+        <button type="button" disabled={busy || status.bearerSet === true} onClick={() => void act(() => beginSignIn(serverId))}>
+          Sign in
+        </button>
+        <button type="button" disabled={busy || status.state === 'signed-out'} onClick={() => void act(() => signOut(serverId))}>
+          Sign out
+        </button>
+      </div>
+
+      {flow ? (
+        <ol className="auth-steps" aria-label="Sign-in steps">
+          {STEPS.map((s, i) => {
+            const failed = flow.failed?.step === s.step;
+            const state = failed
+              ? 'failed'
+              : i < current || (i === current && !flow.failed && status.state !== 'in-progress')
+                ? 'done'
+                : i === current
+                  ? 'current'
+                  : 'pending';
+            return (
+              <li key={s.step} data-step={s.step} data-state={state}>
+                {s.label}
+                {failed ? `: ${flow.failed?.message ?? ''}` : ''}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+
+      {status.state === 'in-progress' && flow?.authorizationUrl ? (
+        <div className="auth-url">
+          <p>
+            {mode === 'headless'
+              ? 'Open this address in a browser to sign in:'
+              : 'Your browser was opened. If it did not open, use this address:'}
+          </p>
+          <input
+            readOnly
+            aria-label="Authorization URL"
+            className="mono"
+            value={flow.authorizationUrl}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(flow.authorizationUrl ?? '')}>
+            Copy
+          </button>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act(async () => {
+                if (await completeSignIn(serverId, pasted)) setPasted('');
+              });
+            }}
+          >
+            <label>
+              Or paste the address the browser ended on (starts with {flow.redirectUri ?? 'http://127.0.0.1'}):
+              <input
+                aria-label="Redirect URL"
+                className="mono"
+                value={pasted}
+                onChange={(e) => setPasted(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+              />
+            </label>
+            <button type="submit" disabled={busy || pasted.trim() === ''}>
+              Complete sign-in
+            </button>
+          </form>
+        </div>
+      ) : null}
+
+      <details>
+        <summary>Static bearer token</summary>
+        <p className="hint">{status.bearerSet ? 'A token is stored in the credential store.' : 'No token is stored.'}</p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(async () => {
+              if (await setBearer(serverId, bearer.trim())) setBearerText('');
+            });
+          }}
+        >
+          <input
+            type="password"
+            aria-label="Bearer token"
+            value={bearer}
+            onChange={(e) => setBearerText(e.target.value)}
+            autoComplete="off"
+          />
+          <button type="submit" disabled={busy || bearer.trim() === ''}>
+            Save token
+          </button>
+          <button type="button" disabled={busy || status.bearerSet !== true} onClick={() => void act(() => setBearer(serverId, null))}>
+            Clear token
+          </button>
+        </form>
+      </details>
+
+      <details>
+        <summary>Client settings</summary>
+        {status.client ? (
+          <p className="hint">
+            Configured: {status.client.grant}
+            {status.client.clientId ? `, client id ${status.client.clientId}` : ''}
+            {status.client.hasSecret ? ', secret stored' : ''}
+            {status.client.hasPrivateKey ? ', private key stored' : ''}
+          </p>
+        ) : (
+          <p className="hint">None: dynamic registration (or a metadata document) is used.</p>
+        )}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const clean = Object.fromEntries(
+              Object.entries(client).filter(([, v]) => v !== '' && v !== undefined),
+            ) as unknown as ClientSettingsInput;
+            void act(() => setClient(serverId, clean));
+          }}
+        >
+          <label>
+            Grant
+            <select
+              value={client.grant}
+              onChange={(e) => setClientForm({ ...client, grant: e.target.value as ClientSettingsInput['grant'] })}
+            >
+              <option value="authorization_code">Authorization code (browser)</option>
+              <option value="client_credentials">Client credentials (no browser)</option>
+            </select>
+          </label>
+          <label>
+            Client id
+            <input value={client.clientId ?? ''} onChange={(e) => setClientForm({ ...client, clientId: e.target.value })} />
+          </label>
+          <label>
+            Client secret
+            <input
+              type="password"
+              value={client.clientSecret ?? ''}
+              onChange={(e) => setClientForm({ ...client, clientSecret: e.target.value })}
+              autoComplete="off"
+            />
+          </label>
+          {client.grant === 'client_credentials' ? (
+            <>
+              <label>
+                Client authentication
+                <select
+                  value={client.authMethod ?? 'client_secret_basic'}
+                  onChange={(e) => setClientForm({ ...client, authMethod: e.target.value as ClientSettingsInput['authMethod'] })}
+                >
+                  <option value="client_secret_basic">client_secret_basic</option>
+                  <option value="client_secret_post">client_secret_post</option>
+                  <option value="private_key_jwt">private_key_jwt</option>
+                </select>
+              </label>
+              {client.authMethod === 'private_key_jwt' ? (
+                <label>
+                  Private key (PEM)
+                  <textarea
+                    value={client.privateKeyPem ?? ''}
+                    onChange={(e) => setClientForm({ ...client, privateKeyPem: e.target.value })}
+                  />
+                </label>
+              ) : null}
+            </>
+          ) : (
+            <label>
+              Client metadata document URL
+              <input
+                value={client.metadataUrl ?? ''}
+                onChange={(e) => setClientForm({ ...client, metadataUrl: e.target.value })}
+                placeholder="https://…"
+              />
+            </label>
+          )}
+          <button type="submit" disabled={busy}>
+            Save client
+          </button>
+          <button type="button" disabled={busy || !status.client} onClick={() => void act(() => setClient(serverId, null))}>
+            Remove client
+          </button>
+        </form>
+      </details>
     </section>
   );
 }

@@ -1,7 +1,59 @@
+import type { AuthStatus, ClientSettingsInput } from '../../../shared/domains/auth';
+import { AppError } from '../../../shared/errors';
+import { authService } from '../services/auth';
 import type { SliceCreator } from './types';
 
-/** Auth state (filled in by the auth work). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AuthSlice {}
+/** Authorization status per server (never a token) and the last error of an auth action. */
+export interface AuthSlice {
+  authById: Record<string, AuthStatus>;
+  authErrors: Record<string, string | undefined>;
+  loadAuth: (id: string) => Promise<void>;
+  beginSignIn: (id: string) => Promise<void>;
+  completeSignIn: (id: string, redirectUrl: string) => Promise<boolean>;
+  signOut: (id: string) => Promise<void>;
+  setBearer: (id: string, token: string | null) => Promise<boolean>;
+  setClient: (id: string, client: ClientSettingsInput | null) => Promise<boolean>;
+}
 
-export const createAuthSlice: SliceCreator<AuthSlice> = () => ({});
+const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
+let subscribed = false;
+
+/** The status of one server, when loaded. */
+export const selectAuth =
+  (id: string) =>
+  (s: AuthSlice): AuthStatus | undefined =>
+    s.authById[id];
+
+export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
+  const apply = (status: AuthStatus): void => set((s) => ({ authById: { ...s.authById, [status.id]: status } }));
+  const run = async (id: string, action: () => Promise<AuthStatus>): Promise<boolean> => {
+    if (!subscribed) {
+      subscribed = true;
+      authService.on('auth.changed', apply);
+    }
+    set((s) => ({ authErrors: { ...s.authErrors, [id]: undefined } }));
+    try {
+      apply(await action());
+      return true;
+    } catch (err) {
+      set((s) => ({ authErrors: { ...s.authErrors, [id]: message(err) } }));
+      return false;
+    }
+  };
+  return {
+    authById: {},
+    authErrors: {},
+    loadAuth: async (id) => {
+      await run(id, () => authService.status(id));
+    },
+    beginSignIn: async (id) => {
+      await run(id, () => authService.begin(id));
+    },
+    completeSignIn: (id, redirectUrl) => run(id, () => authService.complete(id, redirectUrl)),
+    signOut: async (id) => {
+      await run(id, () => authService.signOut(id));
+    },
+    setBearer: (id, token) => run(id, () => authService.setBearer(id, token)),
+    setClient: (id, client) => run(id, () => authService.setClient(id, client)),
+  };
+};
