@@ -1,0 +1,93 @@
+// Issue 6 end to end in headless mode: a server that needs authorization shows "Sign-in needed" and never opens
+// anything by itself; Sign in shows the authorization URL as copyable text (and prints it); the test plays the
+// browser on "another machine" and pastes the redirect URL; the server connects. A canary bearer token entered
+// in the panel appears nowhere in the settings file, the host's output, the bridge messages or the DOM.
+import { expect, test, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWorld, type World } from '../fixtures/auth/oauth-world';
+import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+
+async function addHttpServer(page: Page, id: string, url: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add your first server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add server' });
+  await dialog.getByLabel('Name').fill(id);
+  await dialog.getByLabel('Id').fill(id);
+  await dialog.getByLabel('Transport').selectOption('http');
+  await dialog.getByLabel('URL').fill(url);
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+function filesText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
+    .join('\n');
+}
+
+test('sign in by pasting the redirect URL; a canary bearer token never leaves the core', async ({ page }) => {
+  let world: World | undefined;
+  let host: HeadlessHost | undefined;
+  const frames: string[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
+  });
+  try {
+    world = await startWorld({ tokenPrefix: 'CANARY_AT_' });
+    host = await startHeadless(tempDataDir());
+    await page.goto(host.url);
+    await addHttpServer(page, 'protected', world.mcpUrl);
+
+    // Connecting without credentials: needs sign-in, nothing opened or printed.
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('tab', { name: 'Sign-in' }).click();
+    const panel = page.getByRole('region', { name: 'Sign-in' });
+    await expect(panel.getByTestId('auth-state')).toContainText('Sign-in needed', { timeout: 20_000 });
+    expect(host.stderr()).not.toContain('Open this address');
+    expect(world.authorizationRequests).toHaveLength(0);
+
+    // Sign in: the URL is shown as text (headless) and printed to stderr.
+    await panel.getByRole('button', { name: 'Sign in' }).click();
+    const urlBox = panel.getByLabel('Authorization URL');
+    await expect(urlBox).toHaveValue(/\/authorize\?/, { timeout: 20_000 });
+    const authorizationUrl = await urlBox.inputValue();
+    await expect.poll(() => host!.stderr()).toContain(authorizationUrl);
+    await expect(panel.locator('[data-step="browser"]')).toHaveAttribute('data-state', 'current');
+
+    // The browser on another machine: consent, then copy the address bar.
+    const redirect = await world.consent(authorizationUrl);
+    // A URL from another flow is refused and shown as plain text.
+    const forged = new URL(redirect);
+    forged.searchParams.set('state', 'x'.repeat(43));
+    await panel.getByLabel('Redirect URL').fill(forged.href);
+    await panel.getByRole('button', { name: 'Complete sign-in' }).click();
+    await expect(panel.getByRole('alert')).toContainText('another sign-in');
+    await panel.getByLabel('Redirect URL').fill(redirect);
+    await panel.getByRole('button', { name: 'Complete sign-in' }).click();
+    await expect(panel.getByTestId('auth-state')).toContainText('Signed in', { timeout: 20_000 });
+    await expect(page.locator('.page-header').getByText('Connected')).toBeVisible({ timeout: 30_000 });
+
+    // The OAuth access token (CANARY_AT_…) went to the MCP server and nowhere else.
+    const sent = world.bearerSeen.filter((b) => b.includes('CANARY_AT_'));
+    expect(sent.length).toBeGreaterThan(0);
+    // A canary bearer token typed into the panel.
+    const canary = `CANARY_${Date.now().toString(36)}`;
+    await panel.getByText('Static bearer token').click();
+    await panel.getByLabel('Bearer token').fill(canary);
+    await panel.getByRole('button', { name: 'Save token' }).click();
+    await expect(panel.getByText('A token is stored in the credential store.')).toBeVisible();
+    await expect(panel.getByLabel('Bearer token')).toHaveValue('');
+
+    const dom = await page.content();
+    for (const secret of [canary, 'CANARY_AT_']) {
+      expect(dom).not.toContain(secret);
+      expect(frames.join('\n')).not.toContain(secret);
+      expect(host.stderr()).not.toContain(secret);
+      expect(filesText(host.dataDir)).not.toContain(secret);
+    }
+  } finally {
+    await host?.stop();
+    await world?.close();
+  }
+});
