@@ -14,6 +14,7 @@ import type {
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { createHostCalls } from './calls/host-calls.js';
+import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -75,6 +76,11 @@ export class Host {
     }
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
+    // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
+    this.calls.setElicitationHandler(async (serverId, params, signal) => {
+      const request = parseElicitParams(params);
+      return request ? this.interaction.elicitation.request(serverId, request, signal) : { action: 'decline' };
+    });
   }
 
   /** Connects enabled servers per their startup policy. */
@@ -91,6 +97,8 @@ export class Host {
 
   /** Releases every session. */
   async shutdown(): Promise<void> {
+    // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
+    await this.calls.dispose();
     await this.sessions.shutdown();
   }
 

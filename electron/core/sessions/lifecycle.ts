@@ -284,8 +284,8 @@ function listChangedHandlers(signal: (kind: 'tools' | 'prompts' | 'resources') =
 /** Opens the 2026-07-28 change stream for what the server advertises; a refusal is logged, not fatal. */
 async function openListStream(client: Client, timeoutMs: number, signal: AbortSignal, input: SetupInput): Promise<void> {
   const caps = client.getServerCapabilities();
+  // Tools have their own stream, opened and reopened by the catalog (which treats a gap as dirty).
   const filter = {
-    ...(caps?.tools?.listChanged ? { toolsListChanged: true } : {}),
     ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
     ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
   };

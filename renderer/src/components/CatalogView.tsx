@@ -4,6 +4,7 @@ import { useStore } from '../store';
 import type { AnnotationFilter } from '../store/catalog-slice';
 import './catalog.css';
 import { GroupsDirectory } from './GroupsDirectory';
+import { renderToolCall } from './ToolCallSlot';
 import { ToolDetailPanel } from './ToolDetailPanel';
 import { ToolList } from './ToolList';
 
@@ -97,7 +98,7 @@ export function CatalogView() {
             </div>
           )}
           {s.detail ? (
-            <ToolDetailPanel tool={s.detail} onApprove={(n, f) => void a.approve(n, f)} approving={s.approving} />
+            <ToolDetailPanel tool={s.detail} onApprove={(n, f) => void a.approve(n, f)} approving={s.approving} renderCallForm={renderToolCall} />
           ) : (
             <p className="hint">Select a tool to see its detail.</p>
           )}

@@ -7,6 +7,7 @@ import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
 import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
+import { renderToolCall } from './ToolCallSlot';
 import { ToolsTab } from './ToolsTab';
 
 const TABS: { id: ServerTab; label: string }[] = [
@@ -72,7 +73,7 @@ export function ServerPage() {
           </button>
         ))}
       </div>
-      {tab === 'tools' && <ToolsTab serverId={detail.id} />}
+      {tab === 'tools' && <ToolsTab serverId={detail.id} renderCallForm={renderToolCall} />}
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
