@@ -10,7 +10,15 @@ export const authArgSchemas = {
   'auth.complete': z.object({ id, redirectUrl: z.string().min(1).max(8192) }).strict(),
   'auth.signOut': z.object({ id }).strict(),
   'auth.setBearer': z
-    .object({ id, token: z.string().min(1).max(16384).regex(/^[\x21-\x7e]+$/, 'A token is printable ASCII without spaces').nullable() })
+    .object({
+      id,
+      token: z
+        .string()
+        .min(1)
+        .max(16384)
+        .regex(/^[\x21-\x7e]+$/, 'A token is printable ASCII without spaces')
+        .nullable(),
+    })
     .strict(),
   'auth.setClient': z
     .object({
@@ -24,6 +32,7 @@ export const authArgSchemas = {
           privateKeyPem: z.string().max(32768).optional(),
           metadataUrl: z.string().url().max(2048).optional(),
           scopes: z.array(z.string().max(200)).max(100).optional(),
+          issuer: z.string().url().max(2048).optional(),
         })
         .strict()
         .nullable(),

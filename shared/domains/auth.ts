@@ -58,6 +58,8 @@ export interface ClientSettingsView {
   metadataUrl?: string;
   /** Scopes to request. */
   scopes?: string[];
+  /** Issuer of the only authorization server the client secret or key may be sent to (client credentials). */
+  issuer?: string;
 }
 
 /** A pre-registered or client-credentials client, as entered by the user. */
@@ -76,4 +78,6 @@ export interface ClientSettingsInput {
   metadataUrl?: string;
   /** Scopes to request. */
   scopes?: string[];
+  /** Pinned authorization server issuer (client credentials). */
+  issuer?: string;
 }

@@ -802,12 +802,14 @@ export class AuthManager {
         current !== undefined &&
         current.grant === 'client_credentials' &&
         current.client.client_id === settings.clientId &&
-        (current.expiresAt === undefined || current.expiresAt - CLIENT_CREDENTIALS_MARGIN_MS > this.#now());
+        (current.expiresAt === undefined ||
+          current.expiresAt - Math.min(CLIENT_CREDENTIALS_MARGIN_MS, (current.expiresAt - current.obtainedAt) / 2) > this.#now());
       if (usable && (!force || (stale !== undefined && current.tokens.access_token !== stale))) return current;
       const clientId = settings.clientId;
       if (clientId === undefined) throw new AppError('config_invalid', 'Client credentials need a client id', { serverId: id });
       const scope = settings.scopes?.join(' ') || this.#challenges.get(id)?.scope;
-      const expectedIssuer = current?.grant === 'client_credentials' ? current.issuer : undefined;
+      // The secret goes only to the pinned issuer: the configured one, else the one that issued the last token.
+      const expectedIssuer = settings.issuer ?? (current?.grant === 'client_credentials' ? current.issuer : undefined);
       const common = {
         clientId,
         clientName: CLIENT_NAME,

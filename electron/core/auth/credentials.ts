@@ -204,6 +204,7 @@ export function clientView(settings: StoredClientSettings): ClientSettingsView {
     ...(settings.authMethod !== undefined ? { authMethod: settings.authMethod } : {}),
     ...(settings.metadataUrl !== undefined ? { metadataUrl: settings.metadataUrl } : {}),
     ...(settings.scopes !== undefined ? { scopes: [...settings.scopes] } : {}),
+    ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
   };
 }
 

@@ -219,6 +219,14 @@ export function AuthPanel({ serverId }: { serverId: string }) {
                   <option value="private_key_jwt">private_key_jwt</option>
                 </select>
               </label>
+              <label>
+                Authorization server issuer (the secret is sent only there)
+                <input
+                  value={client.issuer ?? ''}
+                  onChange={(e) => setClientForm({ ...client, issuer: e.target.value })}
+                  placeholder="https://…"
+                />
+              </label>
               {client.authMethod === 'private_key_jwt' ? (
                 <label>
                   Private key (PEM)
