@@ -69,7 +69,8 @@ export function isAuthFailure(err: unknown): boolean {
   if (err instanceof AppError) return err.code === 'auth_required';
   if (err instanceof UnauthorizedError || err instanceof InsufficientScopeError) return true;
   if (err instanceof Error && err.name === 'UnauthorizedError') return true;
-  if (err instanceof SdkError && (err.code === SdkErrorCode.ClientHttpAuthentication || err.code === SdkErrorCode.ClientHttpForbidden)) return true;
+  if (err instanceof SdkError && (err.code === SdkErrorCode.ClientHttpAuthentication || err.code === SdkErrorCode.ClientHttpForbidden))
+    return true;
   const status = httpStatusOf(err);
   return status === 401 || status === 403;
 }
@@ -96,12 +97,20 @@ export function diagnose(err: unknown, ctx: DoctorContext): AppError {
     }
     if (err.code === 'command_not_found') {
       const dirs = evidence.searchedPath ?? [];
-      const message = dirs.length > 0 ? `${err.message}. Searched PATH: ${dirs.join(t.type === 'stdio' && process.platform === 'win32' ? ';' : ':')}` : err.message;
+      const message =
+        dirs.length > 0
+          ? `${err.message}. Searched PATH: ${dirs.join(t.type === 'stdio' && process.platform === 'win32' ? ';' : ':')}`
+          : err.message;
       return new AppError(err.code, message, { serverId, evidence, cause: err });
     }
     if (err.code === 'process_exited' || err.code === 'connection_closed') {
       const how = exitWords(evidence);
-      if (how) return new AppError('process_exited', `The server process ${how} ${where}.${stderrSuffix(evidence)}`, { serverId, evidence, cause: err });
+      if (how)
+        return new AppError('process_exited', `The server process ${how} ${where}.${stderrSuffix(evidence)}`, {
+          serverId,
+          evidence,
+          cause: err,
+        });
       return new AppError(err.code, `${err.message} (${where}).${stderrSuffix(evidence)}`, { serverId, evidence, cause: err });
     }
     return new AppError(err.code, `${err.message}${stderrSuffix(evidence)}`, { serverId, evidence, cause: err });
@@ -109,9 +118,13 @@ export function diagnose(err: unknown, ctx: DoctorContext): AppError {
 
   if (isAuthFailure(err)) {
     const status = httpStatusOf(err) ?? 401;
-    return make('auth_required', `The server at ${t.type === 'stdio' ? t.command : t.url} requires authorization (HTTP ${status}). Sign in to continue.`, {
-      httpStatus: status,
-    });
+    return make(
+      'auth_required',
+      `The server at ${t.type === 'stdio' ? t.command : t.url} requires authorization (HTTP ${status}). Sign in to continue.`,
+      {
+        httpStatus: status,
+      },
+    );
   }
 
   const status = httpStatusOf(err);
@@ -129,7 +142,10 @@ export function diagnose(err: unknown, ctx: DoctorContext): AppError {
   if (/protocol version is not supported/i.test(messageOf(err))) {
     return make('protocol_mismatch', `The server offered a protocol version Switchboard does not support: ${messageOf(err)}`);
   }
-  if (err instanceof SdkError && (err.code === SdkErrorCode.ConnectionClosed || err.code === SdkErrorCode.NotConnected || err.code === SdkErrorCode.SendFailed)) {
+  if (
+    err instanceof SdkError &&
+    (err.code === SdkErrorCode.ConnectionClosed || err.code === SdkErrorCode.NotConnected || err.code === SdkErrorCode.SendFailed)
+  ) {
     const how = exitWords(base);
     if (how) return make('process_exited', `The server process ${how} ${where}.${stderrSuffix(base)}`);
     return make('connection_closed', `The connection closed ${where}.${stderrSuffix(base)}`);
@@ -152,9 +168,24 @@ export function diagnose(err: unknown, ctx: DoctorContext): AppError {
 }
 
 /** Timeout error for a deadline this module's callers enforce themselves. */
-export function timeoutError(config: ServerConfig, name: keyof typeof TIMEOUT_WORDS, seconds: number, phase: ConnectPhase, evidence?: ErrorEvidence): AppError {
-  return new AppError('timeout', `No answer within ${seconds} s (${TIMEOUT_WORDS[name]}) ${PHASE_WORDS[phase]}.${evidence ? stderrSuffix(evidence) : ''}`, {
-    serverId: config.id,
-    evidence: { ...(evidence ?? {}), ...(config.transport.type !== 'stdio' ? { url: config.transport.url } : {}), phase, timeout: { name, seconds } },
-  });
+export function timeoutError(
+  config: ServerConfig,
+  name: keyof typeof TIMEOUT_WORDS,
+  seconds: number,
+  phase: ConnectPhase,
+  evidence?: ErrorEvidence,
+): AppError {
+  return new AppError(
+    'timeout',
+    `No answer within ${seconds} s (${TIMEOUT_WORDS[name]}) ${PHASE_WORDS[phase]}.${evidence ? stderrSuffix(evidence) : ''}`,
+    {
+      serverId: config.id,
+      evidence: {
+        ...(evidence ?? {}),
+        ...(config.transport.type !== 'stdio' ? { url: config.transport.url } : {}),
+        phase,
+        timeout: { name, seconds },
+      },
+    },
+  );
 }

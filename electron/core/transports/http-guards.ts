@@ -145,7 +145,8 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
     } else if (status !== 202 && status !== 204) {
       // Only the MCP endpoint itself speaks MCP; OAuth discovery and token requests (other paths) answer JSON.
       const target = new URL(href);
-      const isEndpoint = serverEndpoint === undefined || (target.origin === serverEndpoint.origin && target.pathname === serverEndpoint.pathname);
+      const isEndpoint =
+        serverEndpoint === undefined || (target.origin === serverEndpoint.origin && target.pathname === serverEndpoint.pathname);
       const expectsMcp = isEndpoint && ((method === 'POST' && opts.kind === 'http') || method === 'GET');
       const allowed = method === 'GET' ? ['text/event-stream'] : ['application/json', 'text/event-stream'];
       if (expectsMcp && !allowed.includes(type)) {
