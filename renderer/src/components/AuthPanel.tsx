@@ -9,6 +9,9 @@ const STEPS: { step: AuthStep; label: string }[] = [
   { step: 'token', label: 'Token' },
 ];
 
+/** Text markers so the step states read without colour. */
+const MARK = { done: '✓', current: '→', failed: '✗', pending: '·' } as const;
+
 const STATE_TEXT = {
   'signed-out': 'Signed out',
   'signed-in': 'Signed in',
@@ -83,8 +86,16 @@ export function AuthPanel({ serverId }: { serverId: string }) {
                   ? 'current'
                   : 'pending';
             return (
-              <li key={s.step} data-step={s.step} data-state={state}>
-                {s.label}
+              <li
+                key={s.step}
+                data-step={s.step}
+                data-state={state}
+                style={{
+                  fontWeight: state === 'current' ? 600 : undefined,
+                  color: state === 'failed' ? '#b3261e' : state === 'pending' ? '#777' : undefined,
+                }}
+              >
+                {MARK[state]} {s.label}
                 {failed ? `: ${flow.failed?.message ?? ''}` : ''}
               </li>
             );
