@@ -1,6 +1,5 @@
 // Builds the Host's catalog from its parts: events, session events, definitions, the session controller's client
 // (when the controller offers one) and a pin file next to the settings.
-import type { Client } from '@modelcontextprotocol/client';
 import type { EventBus } from '../event-bus.js';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { SessionController } from '../sessions/session-controller.js';
@@ -16,12 +15,6 @@ export interface CatalogHost {
   configs(): readonly ServerConfig[];
 }
 
-type ClientSource = { client(id: string): Promise<Client> };
-
-function hasClient(sessions: SessionController): sessions is SessionController & ClientSource {
-  return typeof (sessions as Partial<ClientSource>).client === 'function';
-}
-
 /** The catalog of a Host; tool approvals are kept in `<settingsDir>/tool-pins.json`. */
 export function createHostCatalog(host: CatalogHost, settingsDir: string): Catalog {
   const sessions = host.sessions;
@@ -29,7 +22,8 @@ export function createHostCatalog(host: CatalogHost, settingsDir: string): Catal
     events: host.events,
     sessionEvents: host.sessionEvents,
     configs: () => host.configs(),
-    ...(hasClient(sessions) ? { connect: (id: string) => sessions.client(id) } : {}),
+    connect: (id: string) => sessions.client(id),
+    clearResponseCache: (id: string) => sessions.clearResponseCache(id),
     pins: new JsonFilePinStore(settingsDir),
   });
 }

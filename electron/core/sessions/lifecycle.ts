@@ -6,6 +6,7 @@ import {
   type Implementation,
   type ListChangedHandlers,
   type PriorDiscovery,
+  type ResponseCacheStore,
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
@@ -56,6 +57,8 @@ export interface SetupInput {
   signal: AbortSignal;
   /** Prepares each fresh Client before connect (elicitation capability and handlers). */
   prepareClient?: (client: Client) => void;
+  /** Response cache to use (so an explicit refresh can clear it). */
+  responseCacheStore?: ResponseCacheStore;
   /** Called when the server says its tools, prompts or resources changed (both protocol eras). */
   onListChanged?: (kind: 'tools' | 'prompts' | 'resources') => void;
 }
@@ -197,6 +200,7 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           ...(plan.kind === 'auto' ? { versionNegotiation: { mode: 'auto' as const, probe } } : {}),
           ...(plan.kind === 'pin' ? { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe } } : {}),
           ...(input.onListChanged ? { listChanged: listChangedHandlers(input.onListChanged) } : {}),
+          ...(input.responseCacheStore ? { responseCacheStore: input.responseCacheStore } : {}),
         });
         if (input.prepareClient) {
           try {

@@ -41,6 +41,8 @@ export interface SessionController {
   logs(id: string): LogEntry[];
   /** The live SDK client, connecting first if needed (honours backoff); rejects with the connection's AppError. */
   client(id: string): Promise<Client>;
+  /** Empties a server's SDK response cache (an explicit refresh re-lists from the server). */
+  clearResponseCache(id: string): void;
   /** Connects every enabled eager/background server concurrently. */
   startAll(): Promise<StartupReport>;
   /** Releases every session. */

@@ -1,6 +1,6 @@
 // The session controller: one ServerSession per configured server, start-up policy, runtime add / update /
 // remove, launch approval before any spawn, and status/log events through the Host's event bus.
-import type { Client, Implementation } from '@modelcontextprotocol/client';
+import { InMemoryResponseCacheStore, type Client, type Implementation } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -46,6 +46,7 @@ export class SessionManager implements SessionController {
   readonly #host: SessionHost;
   readonly #opts: SessionManagerOptions;
   readonly #sessions = new Map<string, ServerSession>();
+  readonly #responseCaches = new Map<string, InMemoryResponseCacheStore>();
   readonly #cache: DiscoveryCache;
   readonly #since = Date.now();
 
@@ -102,6 +103,7 @@ export class SessionManager implements SessionController {
     if (!session) return;
     this.#sessions.delete(id);
     this.#cache.delete(id);
+    this.#responseCaches.delete(id);
     await session.close('Removed');
     this.#host.sessionEvents?.emit({ type: 'removed', id });
   }
@@ -199,9 +201,25 @@ export class SessionManager implements SessionController {
       gate: (c) => this.#gate(c),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
+      responseCache: this.#responseCache(config.id),
       ...(this.#host.interaction ? { hooks: this.#host.interaction } : {}),
       ...(this.#host.sessionEvents ? { sessionEvents: this.#host.sessionEvents } : {}),
     });
+  }
+
+  /** The server's SDK response cache (SEP-2549 ttlMs/cacheScope); it outlives reconnects. */
+  #responseCache(id: string): InMemoryResponseCacheStore {
+    let store = this.#responseCaches.get(id);
+    if (!store) {
+      store = new InMemoryResponseCacheStore();
+      this.#responseCaches.set(id, store);
+    }
+    return store;
+  }
+
+  /** Empties a server's response cache so the next list or read goes to the server (explicit refresh). */
+  clearResponseCache(id: string): void {
+    this.#responseCaches.get(id)?.clear();
   }
 
   /** A stdio server is spawned only once its exact launch is approved. */

@@ -1,6 +1,6 @@
 // One server's connection state machine: connect (serialized, shared by racing callers), status, backoff after
 // repeated failures, the live client, and what happens when the session closes underneath us.
-import type { Client, Implementation } from '@modelcontextprotocol/client';
+import type { Client, Implementation, ResponseCacheStore } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -37,6 +37,8 @@ export interface SessionDeps {
   hooks?: ClientHooks;
   /** Session-level events for the catalog, calls and resources (connected, closed, list changes). */
   sessionEvents?: SessionEvents;
+  /** The server's response cache, kept across reconnects. */
+  responseCache?: ResponseCacheStore;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -211,6 +213,7 @@ export class ServerSession {
         ...(prior ? { prior } : {}),
         onPriorFailed: () => this.#deps.cache.delete(this.id),
         clientInfo: this.#deps.clientInfo,
+        ...(this.#deps.responseCache ? { responseCacheStore: this.#deps.responseCache } : {}),
         signal,
         ...(this.#deps.hooks ? { prepareClient: (c: Client) => this.#deps.hooks?.prepare(c, config) } : {}),
         onListChanged: (kind) => {

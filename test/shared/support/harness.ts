@@ -39,6 +39,7 @@ export class InertSessions implements SessionController {
   async client(id: string): Promise<never> {
     throw new AppError('connect_failed', 'These tests never connect', { serverId: id });
   }
+  clearResponseCache(): void {}
   logs(): LogEntry[] {
     return [];
   }
