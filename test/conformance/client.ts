@@ -74,6 +74,14 @@ async function main(): Promise<void> {
   });
   ref.auth = auth;
   attachAuth(host, auth);
+  // The user answers form elicitations by accepting the defaults offered (an empty form).
+  host.events.subscribe((event, payload) => {
+    if (event !== 'elicitation.requested') return;
+    const { request } = payload as { request: { requestId: string } };
+    void host.interaction.elicitation.respond(request.requestId, 'accept', {}).catch((err: unknown) => {
+      console.error('elicitation answer failed:', err instanceof Error ? err.message : String(err));
+    });
+  });
   try {
     await host.add({
       id: 'conf',
