@@ -100,7 +100,8 @@ export async function establish(input: SetupInput): Promise<Established> {
   const started = Date.now();
   const setupMs = t.setupSecs * 1000;
   const remaining = (): number => setupMs - (Date.now() - started);
-  const run = (plan: Plan): Promise<Established> => attempt(plan, input, remaining());
+  const run = (plan: Plan): Promise<Established> =>
+    config.transport.type === 'stdio' ? attempt(plan, input, remaining()) : withHttpRetries(() => attempt(plan, input, remaining()), input, remaining);
 
   if (input.prior && config.lifecycle !== 'initialize' && !(config.lifecycle === 'discover' && input.prior.kind === 'legacy')) {
     input.log(
@@ -136,6 +137,31 @@ export async function establish(input: SetupInput): Promise<Established> {
       `The server/discover probe failed (${failure.error.message}); falling back to initialize on a fresh transport`,
     );
     return run({ kind: 'legacy' }).catch((e: unknown) => Promise.reject(unwrap(e).error));
+  }
+}
+
+/** Delays before the at most two retries of an HTTP handshake after a transient failure (seed 000). */
+export const HTTP_HANDSHAKE_RETRY_DELAYS_MS = [250, 1000] as const;
+
+/** A failure worth retrying over HTTP: the server could not be reached, or answered 429/502/503/504. */
+function isTransientHttp(error: AppError): boolean {
+  if (error.code === 'connect_failed') return true;
+  const status = error.evidence?.httpStatus;
+  return error.code === 'http_error' && (status === 429 || status === 502 || status === 503 || status === 504);
+}
+
+/** Runs an HTTP lifecycle attempt with up to two retries on transient failures, inside the setup deadline. */
+async function withHttpRetries(run: () => Promise<Established>, input: SetupInput, remaining: () => number): Promise<Established> {
+  for (let i = 0; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      const failure = unwrap(err);
+      const delay = HTTP_HANDSHAKE_RETRY_DELAYS_MS[i];
+      if (delay === undefined || !isTransientHttp(failure.error) || input.signal.aborted || remaining() <= delay) throw failure;
+      input.log('lifecycle', 'warning', `${failure.error.message} Retrying in ${delay} ms.`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // Remote servers: Streamable HTTP stateless (2026-07-28) and sessionful (2025-11-25), and legacy HTTP+SSE.
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
@@ -84,5 +84,64 @@ describe('remote transports', () => {
     expect(status.error).toMatchObject({ code: 'auth_required', evidence: { httpStatus: 401, url } });
     expect(status.retryAt).toBeUndefined();
     expect(requests).toBe(1);
+  });
+  it('retries a handshake that met a transient 503 at most twice (250 ms, 1 s), then connects', async () => {
+    const srv = await startHttpFixture(fixture('http-server.ts'), ['--mode', 'session']);
+    stops.push(srv.stop);
+    const upstream = new URL(srv.url);
+    let refused = 0;
+    const proxy = createServer((req, res) => {
+      if (req.method === 'POST' && refused < 2) {
+        refused++;
+        req.resume();
+        res.writeHead(503, { 'Content-Type': 'text/plain' }).end('busy');
+        return;
+      }
+      const out = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      req.pipe(out);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    stops.push(
+      () =>
+        new Promise<void>((r) => {
+          proxy.closeAllConnections();
+          proxy.close(() => r());
+        }),
+    );
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${upstream.pathname}`;
+    await addApproved(h.host, { id: 'flaky', name: 'flaky', startup: 'manual', lifecycle: 'initialize', transport: { type: 'http', url } });
+    expect(await h.sessions.connect('flaky')).toMatchObject({ state: 'connected', lifecycle: 'initialize' });
+    expect(refused).toBe(2);
+    const retries = h.sessions.logs('flaky').filter((l) => /Retrying in (250|1000) ms/.test(l.text));
+    expect(retries.map((l) => /Retrying in (\d+) ms/.exec(l.text)?.[1])).toEqual(['250', '1000']);
+  });
+
+  it('gives up after two retries when the server keeps answering 503', async () => {
+    let posts = 0;
+    const busy = createServer((req, res) => {
+      if (req.method === 'POST') posts++;
+      req.resume();
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    stops.push(() => new Promise<void>((r) => busy.close(() => r())));
+    const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}/mcp`;
+    await addApproved(h.host, { id: 'busy', name: 'busy', startup: 'manual', lifecycle: 'initialize', transport: { type: 'http', url } });
+    const status = await h.sessions.connect('busy');
+    expect(status.state).toBe('failed');
+    expect(status.error).toMatchObject({ code: 'http_error', evidence: { httpStatus: 503 } });
+    expect(posts).toBe(3);
   });
 });
