@@ -5,7 +5,9 @@ const callId = z.string().min(1).max(100);
 
 /** Validators for tools.* and calls.* arguments. */
 export const callArgSchemas = {
-  'tools.call': z.object({ name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()), callId: callId.optional() }).strict(),
+  'tools.call': z
+    .object({ name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()), callId: callId.optional() })
+    .strict(),
   'tools.cancel': z.object({ callId }).strict(),
   'calls.history': z
     .object({
