@@ -21,7 +21,7 @@ export const invokeArgSchemas = {
   'servers.get': byId,
   'servers.add': z.object({ config: ServerConfigInputSchema }).strict(),
   'servers.update': z.object({ id: ServerIdSchema, config: ServerConfigInputSchema }).strict(),
-  'servers.remove': byId,
+  'servers.remove': z.object({ id: z.string().min(1).max(200), deleteCredentials: z.boolean().optional() }).strict(),
   'servers.importPreview': z.object({ text: z.string().max(MAX_IMPORT_TEXT), format: format.optional() }).strict(),
   'servers.import': z
     .object({

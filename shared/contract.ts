@@ -225,8 +225,8 @@ export interface InvokeMap {
   'servers.add': (args: { config: ServerConfigInput }) => Promise<ServerDetail>;
   /** Replaces a server definition (reconnects with the new config). */
   'servers.update': (args: { id: string; config: ServerConfigInput }) => Promise<ServerDetail>;
-  /** Removes a server, releasing its session. */
-  'servers.remove': (args: { id: string }) => Promise<void>;
+  /** Removes a server, releasing its session; its sign-in credentials too when asked. */
+  'servers.remove': (args: { id: string; deleteCredentials?: boolean }) => Promise<void>;
   /** Parses pasted or picked config text and previews what an import would create. */
   'servers.importPreview': (args: { text: string; format?: ImportFormat }) => Promise<ImportPreview>;
   /** Imports the chosen valid entries of config text; clashes are reported, never overwritten. */

@@ -1,6 +1,6 @@
 // One handler per contract method, each a thin call into the Host.
 import type { BridgeApi } from '../../shared/contract.js';
-import { authHandlers } from './auth/auth-handlers.js';
+import { authHandlers, forgetCredentials } from './auth/auth-handlers.js';
 import { callHandlers } from './calls/call-handlers.js';
 import { catalogHandlers } from './catalog/catalog-handlers.js';
 import type { Host } from './host.js';
@@ -18,7 +18,11 @@ export function createHandlers(host: Host): Handlers {
     'servers.get': ({ id }) => host.get(id),
     'servers.add': ({ config }) => host.add(config),
     'servers.update': ({ id, config }) => host.update(id, config),
-    'servers.remove': ({ id }) => host.remove(id),
+    'servers.remove': async ({ id, deleteCredentials }) => {
+      host.config(id);
+      if (deleteCredentials) await forgetCredentials(host, id);
+      await host.remove(id);
+    },
     'servers.importPreview': async ({ text, format }) => host.importPreview(text, format),
     'servers.import': (args) => host.import(args),
     'servers.export': async ({ format, ids }) => host.exportServers(format, ids),

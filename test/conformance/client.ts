@@ -89,6 +89,8 @@ async function main(): Promise<void> {
       transport: { type: 'http', url: serverUrl, headers: {}, allowInsecureHttp: false },
       startup: 'manual',
       lifecycle: 'initialize',
+      // The user opted this server into elicitation (the scenario asks for form input with defaults).
+      elicitation: true,
     });
 
     if (ctx?.name === 'auth/client-credentials-basic') {

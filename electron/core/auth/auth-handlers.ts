@@ -18,3 +18,14 @@ export function authHandlers(host: Host): Pick<Handlers, `auth.${string}` & keyo
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** Deletes a server's stored sign-in (grants, bearer token, client settings) when the shell set up authorization. */
+export async function forgetCredentials(host: Host, id: string): Promise<void> {
+  let manager;
+  try {
+    manager = authOf(host);
+  } catch {
+    return; // no authorization in this shell: nothing stored
+  }
+  await manager.forget(id);
+}

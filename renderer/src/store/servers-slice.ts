@@ -19,7 +19,7 @@ export interface ServersSlice {
   refreshDetail: () => Promise<void>;
   addServer: (config: ServerConfigInput) => Promise<ServerDetail>;
   updateServer: (id: string, config: ServerConfigInput) => Promise<ServerDetail>;
-  removeServer: (id: string) => Promise<void>;
+  removeServer: (id: string, deleteCredentials: boolean) => Promise<void>;
   addDemo: () => Promise<void>;
   runServerAction: (id: string, action: 'connect' | 'disconnect' | 'restart') => Promise<void>;
   approve: (id: string, fingerprint: string) => Promise<void>;
@@ -64,8 +64,8 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
     if (get().selectedId === id) set({ detail });
     return detail;
   },
-  removeServer: async (id) => {
-    await serversService.remove(id);
+  removeServer: async (id, deleteCredentials) => {
+    await serversService.remove(id, deleteCredentials);
     if (get().selectedId === id) set({ selectedId: null, detail: null });
     await get().loadServers();
   },

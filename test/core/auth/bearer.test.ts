@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accounts, AuthCredentials } from '../../../electron/core/auth/credentials.js';
+import { createDispatcher } from '../../../electron/core/dispatcher.js';
+import { createHandlers } from '../../../electron/core/handlers.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, type AuthHarness } from './helpers.js';
 
@@ -52,5 +54,22 @@ describe('static bearer token', () => {
     expect(h.opener.opened).toEqual([]);
     await h.auth.setBearer('b', null);
     expect(await h.credentials.get(accounts.bearer('b'))).toBeNull();
+  });
+});
+
+describe('removing a server', () => {
+  it('deletes its sign-in only when the user asks, through the servers.remove contract call', async () => {
+    const h = makeAuthHost();
+    harnesses.push(h);
+    const dispatch = createDispatcher(createHandlers(h.host));
+    await addHttpServer(h.host, 'keep', 'http://127.0.0.1:9/mcp');
+    await h.auth.setBearer('keep', 'CANARY_keep');
+    expect(await dispatch('servers.remove', { id: 'keep' })).toEqual({ ok: true, value: null });
+    expect(await h.credentials.get(accounts.bearer('keep'))).toBe('CANARY_keep');
+
+    await addHttpServer(h.host, 'drop', 'http://127.0.0.1:9/mcp');
+    await h.auth.setBearer('drop', 'CANARY_drop');
+    expect(await dispatch('servers.remove', { id: 'drop', deleteCredentials: true })).toEqual({ ok: true, value: null });
+    expect(await h.credentials.get(accounts.bearer('drop'))).toBeNull();
   });
 });
