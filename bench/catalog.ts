@@ -39,7 +39,10 @@ async function main(): Promise<void> {
   const clients = await Promise.all(
     ids.map(async () => {
       const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', FIXTURE], env, stderr: 'ignore' }), { timeout: 60_000 });
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', FIXTURE], env, stderr: 'ignore' }),
+        { timeout: 60_000 },
+      );
       return client;
     }),
   );
@@ -67,7 +70,8 @@ async function main(): Promise<void> {
     t = performance.now();
     const report = await catalog.refresh();
     published.push(performance.now() - t);
-    if (!report.servers.every((s) => s.ok && s.toolCount === TOOLS)) throw new Error(`catalog listing failed: ${JSON.stringify(report.servers[0])}`);
+    if (!report.servers.every((s) => s.ok && s.toolCount === TOOLS))
+      throw new Error(`catalog listing failed: ${JSON.stringify(report.servers[0])}`);
     t = performance.now();
     await catalog.refresh();
     republished.push(performance.now() - t);
@@ -77,12 +81,30 @@ async function main(): Promise<void> {
   console.log(`\n${SERVERS} servers x ${TOOLS} tools (~1 KiB schemas), ${rounds} rounds, medians:`);
   console.log(`  bare SDK listTools (legacy):           ${mb.toFixed(0)} ms`);
   console.log(`  catalog list + publish (first):        ${mp.toFixed(0)} ms  (${(mp / mb).toFixed(2)}x bare; target <= 1.2x)`);
-  console.log(`  catalog re-list, unchanged (refresh):  ${median(republished).toFixed(0)} ms  (${(median(republished) / mb).toFixed(2)}x bare)`);
+  console.log(
+    `  catalog re-list, unchanged (refresh):  ${median(republished).toFixed(0)} ms  (${(median(republished) / mb).toFixed(2)}x bare)`,
+  );
   global.gc?.();
   const mem = process.memoryUsage();
   console.log(`  RSS after (catalog holding ${SERVERS * TOOLS} tools): ${mib(mem.rss)} (heap used ${mib(mem.heapUsed)})`);
 
-  const queries = ['weather', 'wea', 'tool 1234', 'forcast', 'github issues', 'q', 'deploy metrics', 'calendr', 'number 2047', 'zzz', 'files', 'srch', 'email database', 'tool_0007', 'metr'];
+  const queries = [
+    'weather',
+    'wea',
+    'tool 1234',
+    'forcast',
+    'github issues',
+    'q',
+    'deploy metrics',
+    'calendr',
+    'number 2047',
+    'zzz',
+    'files',
+    'srch',
+    'email database',
+    'tool_0007',
+    'metr',
+  ];
   for (const q of queries) catalog!.search({ query: q, limit: 200 });
   const times: number[] = [];
   const cpu: number[] = [];
@@ -98,8 +120,12 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nsearch over ${SERVERS * TOOLS} tools, ${times.length} queries (target p95 <= 16 ms):`);
-  console.log(`  wall: p50 ${pct(times, 0.5).toFixed(2)} ms, p95 ${pct(times, 0.95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms`);
-  console.log(`  cpu:  p50 ${pct(cpu, 0.5).toFixed(2)} ms, p95 ${pct(cpu, 0.95).toFixed(2)} ms (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);
+  console.log(
+    `  wall: p50 ${pct(times, 0.5).toFixed(2)} ms, p95 ${pct(times, 0.95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms`,
+  );
+  console.log(
+    `  cpu:  p50 ${pct(cpu, 0.5).toFixed(2)} ms, p95 ${pct(cpu, 0.95).toFixed(2)} ms (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`,
+  );
 
   catalog?.dispose();
   await Promise.all(clients.map((c) => c.close()));
@@ -121,7 +147,10 @@ async function paint(ids: string[]): Promise<void> {
   const approvals = Object.fromEntries(servers.map((s) => [s.id, launchFingerprint(s.transport)]));
   writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ schemaVersion: 1, servers, approvals, demoOffered: true }));
   const host = await startHeadless(dataDir);
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(host.url);
@@ -144,7 +173,9 @@ async function paint(ids: string[]): Promise<void> {
       })`)) as number;
       samples.push(ms);
     }
-    console.log(`\ncatalog view first paint with ${SERVERS * TOOLS} tools (Chromium, headless): median ${median(samples).toFixed(0)} ms, samples ${samples.map((s) => s.toFixed(0)).join(', ')} (target <= 200 ms)`);
+    console.log(
+      `\ncatalog view first paint with ${SERVERS * TOOLS} tools (Chromium, headless): median ${median(samples).toFixed(0)} ms, samples ${samples.map((s) => s.toFixed(0)).join(', ')} (target <= 200 ms)`,
+    );
   } finally {
     await browser.close();
     await host.stop();

@@ -103,7 +103,9 @@ async function main(): Promise<void> {
   console.log(`Large results over stdio (median of 5):`);
   const raw = rawPipeServer();
   const bareClient = new Client(info, { versionNegotiation: { mode: 'legacy' } });
-  await bareClient.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore', maxBufferSize: 16 * 1024 * 1024 }));
+  await bareClient.connect(
+    new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore', maxBufferSize: 16 * 1024 * 1024 }),
+  );
   const host = benchHost(tempDir());
   // An 8 MiB text result is a little over 8 MiB of JSON, so this server's message limit is raised to 16 MiB.
   await addStdio(host, 'big', script, { lifecycle: 'initialize', limits: { messageBytes: 16 * 1024 * 1024 } });
@@ -117,7 +119,9 @@ async function main(): Promise<void> {
     }
     const p = median(await rawPipe(raw, bytes, 5));
     const label = `${bytes / 1024 / 1024} MiB`;
-    console.log(`  ${label}: raw pipe ${ms(p)}, bare SDK ${ms(median(b))} (${(median(b) / p).toFixed(2)}x), host ${ms(median(h))} (${(median(h) / p).toFixed(2)}x)${bytes > 1024 * 1024 ? '  target host <= 1.5x raw' : ''}`);
+    console.log(
+      `  ${label}: raw pipe ${ms(p)}, bare SDK ${ms(median(b))} (${(median(b) / p).toFixed(2)}x), host ${ms(median(h))} (${(median(h) / p).toFixed(2)}x)${bytes > 1024 * 1024 ? '  target host <= 1.5x raw' : ''}`,
+    );
   }
   await bareClient.close();
   await host.shutdown();

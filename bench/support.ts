@@ -21,7 +21,15 @@ export async function bundleFixture(rel: string): Promise<string> {
   // Inside the repo (.tmp is git-ignored) so the bundle resolves node_modules.
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const out = join(mkdtempSync(join(root, '.tmp', 'bench-')), 'server.mjs');
-  await build({ entryPoints: [join(root, rel)], outfile: out, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error' });
+  await build({
+    entryPoints: [join(root, rel)],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+  });
   return out;
 }
 
@@ -44,7 +52,13 @@ export function benchHost(dir: string, cacheFile?: string): Host {
 
 /** Adds and approves a stdio server running `script` with this Node. */
 export async function addStdio(host: Host, id: string, script: string, extra: Partial<ServerConfigInput> = {}): Promise<void> {
-  await host.add({ id, name: id, startup: 'manual', transport: { type: 'stdio', command: process.execPath, args: [script], env: {} }, ...extra });
+  await host.add({
+    id,
+    name: id,
+    startup: 'manual',
+    transport: { type: 'stdio', command: process.execPath, args: [script], env: {} },
+    ...extra,
+  });
   const config = host.config(id);
   if (config.transport.type === 'stdio') await host.approve(id, launchFingerprint(config.transport));
 }

@@ -10,7 +10,8 @@ const pkgDir = join(root, 'node_modules', 'electron');
 
 function electronBinary() {
   if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const name = process.platform === 'win32' ? 'electron.exe' : process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron';
+    const name =
+      process.platform === 'win32' ? 'electron.exe' : process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron';
     const p = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name);
     return existsSync(p) ? p : null;
   }

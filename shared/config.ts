@@ -28,10 +28,7 @@ export const ServerIdSchema = z
 export const EnvValueSchema = z.union([z.string(), z.object({ secret: z.literal(true) }).strict()]);
 
 /** Schema for an environment value as entered by the user: a secret may carry a new value, or none to keep the stored one. */
-export const EnvValueInputSchema = z.union([
-  z.string(),
-  z.object({ secret: z.literal(true), value: z.string().optional() }).strict(),
-]);
+export const EnvValueInputSchema = z.union([z.string(), z.object({ secret: z.literal(true), value: z.string().optional() }).strict()]);
 
 const envKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Environment names use letters, digits and "_"');
 
@@ -109,7 +106,13 @@ export const TransportInputSchema = z.discriminatedUnion('type', [
 ]);
 
 const secs = (def: number, max: number) => z.number().positive().max(max).default(def);
-const bytes = (def: number) => z.number().int().positive().max(1024 * 1024 * 1024).default(def);
+const bytes = (def: number) =>
+  z
+    .number()
+    .int()
+    .positive()
+    .max(1024 * 1024 * 1024)
+    .default(def);
 
 /** Schema for per-server timeouts in seconds (seed 000 McpTimeouts). */
 export const TimeoutsSchema = z
@@ -144,9 +147,7 @@ export const LimitsSchema = z
   .strict();
 
 /** Schema for per-server tool allow and deny lists (exact original MCP tool names). */
-export const ToolFilterSchema = z
-  .object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).default([]) })
-  .strict();
+export const ToolFilterSchema = z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).default([]) }).strict();
 
 function serverShape<T extends z.ZodTypeAny>(transport: T) {
   return z

@@ -16,7 +16,8 @@ export function toErrorData(err: unknown): AppErrorData {
 /** Builds the dispatcher every bridge (Electron IPC, WebSocket) calls into. */
 export function createDispatcher(handlers: Handlers, onInternalError?: (method: string, err: unknown) => void): Dispatch {
   return async (method, rawArgs) => {
-    if (!isInvokeKey(method)) return { ok: false, error: { code: 'unknown_method', message: `Unknown method ${String(method).slice(0, 100)}` } };
+    if (!isInvokeKey(method))
+      return { ok: false, error: { code: 'unknown_method', message: `Unknown method ${String(method).slice(0, 100)}` } };
     const parsed = invokeArgSchemas[method].safeParse(rawArgs ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');

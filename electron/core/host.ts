@@ -185,7 +185,8 @@ export class Host {
 
   async approve(id: string, fingerprint: string): Promise<ServerDetail> {
     const config = this.config(id);
-    if (config.transport.type !== 'stdio') throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: id });
+    if (config.transport.type !== 'stdio')
+      throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: id });
     const current = launchFingerprint(config.transport);
     if (current !== fingerprint) {
       throw new AppError('approval_required', 'The launch changed since it was shown; review it again', { serverId: id });
@@ -206,7 +207,12 @@ export class Host {
     return previewImport(text, format, new Set(this.#settings.servers.map((s) => s.id)));
   }
 
-  async import(args: { text: string; format?: ImportFormat; keys?: string[]; secrets?: Record<string, Record<string, string>> }): Promise<ImportResult> {
+  async import(args: {
+    text: string;
+    format?: ImportFormat;
+    keys?: string[];
+    secrets?: Record<string, Record<string, string>>;
+  }): Promise<ImportResult> {
     const existing = new Set(this.#settings.servers.map((s) => s.id));
     const { configs, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
     for (const input of configs) {

@@ -55,7 +55,12 @@ test('a 5,000-tool server: the virtualized catalog narrows as you type', async (
   seedSettings(dataDir, [
     {
       id: 'big',
-      env: { CATALOG_TOOLS: '5000', CATALOG_PAGE_SIZE: '500', CATALOG_TITLE: 'Big Fixture', CATALOG_INSTRUCTIONS: 'Use the big tools wisely.' },
+      env: {
+        CATALOG_TOOLS: '5000',
+        CATALOG_PAGE_SIZE: '500',
+        CATALOG_TITLE: 'Big Fixture',
+        CATALOG_INSTRUCTIONS: 'Use the big tools wisely.',
+      },
       extra: { lifecycle: 'initialize', limits: { catalogItems: 6000 } },
     },
   ]);
@@ -105,7 +110,10 @@ test('a rug-pulled tool shows the banner and cannot be called until approved', a
     await expect(detail.getByTestId('tool-call-slot')).toHaveAttribute('data-callable', 'true');
 
     // The server changes the tool's description behind our back and announces it (no manual refresh).
-    writeFileSync(control, JSON.stringify({ seq: 1, action: 'describe', name: 'tool_0001', description: 'Now also uploads your SSH keys' }));
+    writeFileSync(
+      control,
+      JSON.stringify({ seq: 1, action: 'describe', name: 'tool_0001', description: 'Now also uploads your SSH keys' }),
+    );
     const banner = detail.getByRole('alert', { name: 'Changed since approved' });
     await expect(banner).toBeVisible({ timeout: 30_000 });
     await expect(banner).toContainText('Now also uploads your SSH keys');

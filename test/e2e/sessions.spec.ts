@@ -10,10 +10,7 @@ const fixture = fileURLToPath(new URL('../fixtures/servers/echo-stdio.ts', impor
 
 function pidsWith(marker: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }

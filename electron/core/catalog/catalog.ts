@@ -143,7 +143,12 @@ function annotationsView(tool: Tool): ToolAnnotationsView {
 }
 
 function flagsOf(a: ToolAnnotationsView): number {
-  return (a.readOnlyHint ? ANN_READ_ONLY : 0) | (a.destructiveHint ? ANN_DESTRUCTIVE : 0) | (a.idempotentHint ? ANN_IDEMPOTENT : 0) | (a.openWorldHint ? ANN_OPEN_WORLD : 0);
+  return (
+    (a.readOnlyHint ? ANN_READ_ONLY : 0) |
+    (a.destructiveHint ? ANN_DESTRUCTIVE : 0) |
+    (a.idempotentHint ? ANN_IDEMPOTENT : 0) |
+    (a.openWorldHint ? ANN_OPEN_WORLD : 0)
+  );
 }
 
 const ANNOTATION_FLAG: Record<NonNullable<CatalogQuery['annotation']>, number> = {
@@ -293,7 +298,12 @@ export class Catalog implements CatalogPort {
     let desc = description;
     if (utf8(title) + utf8(desc) + utf8(instructions) > budget) {
       const room = Math.max(0, budget - utf8(title) - utf8(desc));
-      instructions = instructions ? `${Buffer.from(instructions, 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD+$/, '')}…` : undefined;
+      instructions = instructions
+        ? `${Buffer.from(instructions, 'utf8')
+            .subarray(0, room)
+            .toString('utf8')
+            .replace(/\uFFFD+$/, '')}…`
+        : undefined;
       if (utf8(title) + utf8(desc) > budget) desc = desc?.slice(0, Math.max(0, budget - utf8(title)));
     }
     entry.meta = { ...(title ? { title } : {}), ...(desc ? { description: desc } : {}), ...(instructions ? { instructions } : {}) };
@@ -312,7 +322,8 @@ export class Catalog implements CatalogPort {
   async #listenLoop(entry: Entry, client: Client): Promise<void> {
     let failures = 0;
     let first = true;
-    const live = (): boolean => entry.listenClient === client && entry.client === client && !entry.registration.signal.aborted && !this.#disposed;
+    const live = (): boolean =>
+      entry.listenClient === client && entry.client === client && !entry.registration.signal.aborted && !this.#disposed;
     while (live()) {
       let sub: McpSubscription;
       try {
@@ -502,7 +513,12 @@ export class Catalog implements CatalogPort {
       if (signal.aborted || (err instanceof AppError && err.code === 'cancelled')) {
         // Cancelled before publication: whatever made it dirty still holds.
         entry.dirty = true;
-        return { id: entry.id, ok: false, cancelled: true, error: new AppError('cancelled', 'The refresh was cancelled', { serverId: entry.id }) };
+        return {
+          id: entry.id,
+          ok: false,
+          cancelled: true,
+          error: new AppError('cancelled', 'The refresh was cancelled', { serverId: entry.id }),
+        };
       }
       const error = toAppError(err, entry.id);
       entry.dirty = true;
@@ -597,7 +613,15 @@ export class Catalog implements CatalogPort {
       } else {
         changed = true;
         const annotations = annotationsView(tool);
-        const route: ToolRoute = { localName, serverId: id, originalName: tool.name, revision: nextRevision, tool, appOnly: listed.appOnly, pin };
+        const route: ToolRoute = {
+          localName,
+          serverId: id,
+          originalName: tool.name,
+          revision: nextRevision,
+          tool,
+          appOnly: listed.appOnly,
+          pin,
+        };
         const description = sanitizeText(tool.description ?? '');
         const summary: ToolSummary = {
           name: localName,
@@ -663,9 +687,13 @@ export class Catalog implements CatalogPort {
     const published = entry.tools.get(localName);
     if (!published) throw new AppError('not_found', `No tool named "${localName}"`, { serverId: entry.id });
     if (published.route.pin === 'changed') {
-      throw new AppError('tool_changed', `The definition of ${localName} changed since it was approved; review and approve it before calling`, {
-        serverId: entry.id,
-      });
+      throw new AppError(
+        'tool_changed',
+        `The definition of ${localName} changed since it was approved; review and approve it before calling`,
+        {
+          serverId: entry.id,
+        },
+      );
     }
     return published.route;
   }
@@ -678,7 +706,12 @@ export class Catalog implements CatalogPort {
     const shared = entry.inflight !== undefined;
     const p = this.#refreshEntry(entry, { force: false, ...(signal && !shared ? { signal } : {}) });
     if (!signal) return p;
-    const cancelled: Outcome = { id: entry.id, ok: false, cancelled: true, error: new AppError('cancelled', 'Cancelled', { serverId: entry.id }) };
+    const cancelled: Outcome = {
+      id: entry.id,
+      ok: false,
+      cancelled: true,
+      error: new AppError('cancelled', 'Cancelled', { serverId: entry.id }),
+    };
     if (signal.aborted) return Promise.resolve(cancelled);
     return new Promise((resolve) => {
       const onAbort = (): void => resolve(cancelled);
@@ -695,10 +728,14 @@ export class Catalog implements CatalogPort {
     const entry = this.#entries.get(route.serverId);
     const current = entry?.tools.get(route.localName);
     if (!current || current.route.revision !== route.revision || current.route.originalName !== route.originalName) {
-      throw new AppError('stale_route', `The catalog changed while ${route.localName} was being called; try again`, { serverId: route.serverId });
+      throw new AppError('stale_route', `The catalog changed while ${route.localName} was being called; try again`, {
+        serverId: route.serverId,
+      });
     }
     if (current.route.pin !== 'approved') {
-      throw new AppError('tool_changed', `The definition of ${route.localName} changed since it was approved`, { serverId: route.serverId });
+      throw new AppError('tool_changed', `The definition of ${route.localName} changed since it was approved`, {
+        serverId: route.serverId,
+      });
     }
   }
 

@@ -160,7 +160,8 @@ function admit(raw: Record<string, unknown>, name: string, appOnly: boolean, o: 
       tool = { ...rest, inputSchema: { type: 'object', properties: {} } };
       schemaOmitted = true;
     }
-    if (overText(description, limits.descriptionBytes)) tool = { ...tool, description: (description as string).slice(0, limits.descriptionBytes) };
+    if (overText(description, limits.descriptionBytes))
+      tool = { ...tool, description: (description as string).slice(0, limits.descriptionBytes) };
     if (overText(title, limits.titleBytes)) tool = { ...tool, title: (title as string).slice(0, limits.titleBytes) };
   } else {
     if (inputBytes > limits.schemaBytes) fail(`has an input schema of ${inputBytes} bytes (budget ${limits.schemaBytes})`);
@@ -193,12 +194,12 @@ export async function fetchListing(client: Client, o: ListingOptions): Promise<L
   let ttlMs: number | undefined;
   let cacheScope: 'public' | 'private' | undefined;
   for (;;) {
-    if (pages >= limits.catalogPages) throw new AppError('limit_exceeded', `The tool list has more than ${limits.catalogPages} pages`, { serverId });
-    const page = await client.request(
-      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      PageSchema,
-      { ...(o.signal ? { signal: o.signal } : {}), ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}) },
-    );
+    if (pages >= limits.catalogPages)
+      throw new AppError('limit_exceeded', `The tool list has more than ${limits.catalogPages} pages`, { serverId });
+    const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, PageSchema, {
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}),
+    });
     o.signal?.throwIfAborted();
     if (pages === 0) {
       if (typeof page.ttlMs === 'number' && page.ttlMs > 0) ttlMs = page.ttlMs;
@@ -229,7 +230,8 @@ export async function fetchListing(client: Client, o: ListingOptions): Promise<L
     }
     const next = page.nextCursor;
     if (next === undefined) break;
-    if (utf8(next) > limits.cursorBytes) throw new AppError('limit_exceeded', `A page cursor is over ${limits.cursorBytes} bytes`, { serverId });
+    if (utf8(next) > limits.cursorBytes)
+      throw new AppError('limit_exceeded', `A page cursor is over ${limits.cursorBytes} bytes`, { serverId });
     if (seenCursors.has(next)) throw reject(serverId, 'The server repeated a page cursor (the listing would never end)');
     seenCursors.add(next);
     cursor = next;

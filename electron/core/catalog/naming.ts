@@ -12,7 +12,10 @@ export function normalizeSegment(raw: string): string {
   if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(raw)) return raw; // already normal: the common case
   const ascii = /^[\x00-\x7f]*$/.test(raw);
   const folded = (ascii ? raw : raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
-  const mapped = folded.replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_+|_+$/g, '');
+  const mapped = folded
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return mapped.length > 0 ? mapped : 'tool';
 }
 

@@ -135,7 +135,10 @@ export function pinnedDefinition(tool: Tool): PinnedDefinition {
  * may still be the same definition with keys in another order: use `sameDefinition` before calling it a change.
  */
 export function fingerprintOf(def: PinnedDefinition): string {
-  return createHash('sha256').update(JSON.stringify([def.description ?? null, def.inputSchema ?? null, def.outputSchema ?? null, def.annotations ?? null])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([def.description ?? null, def.inputSchema ?? null, def.outputSchema ?? null, def.annotations ?? null]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** True when two definitions are equal up to object key order. */
@@ -152,7 +155,8 @@ export function pinDiff(before: PinnedDefinition, after: PinnedDefinition): PinD
     const a = before[field];
     const b = after[field];
     if (canonicalJson(a) === canonicalJson(b)) continue;
-    const show = (v: unknown): string => (v === undefined ? '(none)' : typeof v === 'string' ? prettyJson(v).slice(1, -1).replace(/\\n/g, '\n') : prettyJson(v));
+    const show = (v: unknown): string =>
+      v === undefined ? '(none)' : typeof v === 'string' ? prettyJson(v).slice(1, -1).replace(/\\n/g, '\n') : prettyJson(v);
     out.push({ field, before: show(a), after: show(b) });
   }
   return out;

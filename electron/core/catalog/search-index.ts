@@ -26,7 +26,12 @@ const DESC_CHARS = 1000;
 /** Lowercases, strips diacritics and splits into words (camelCase split, whole run kept too). */
 export function tokenize(text: string, out: Set<string> = new Set()): Set<string> {
   const ascii = /^[\x00-\x7f]*$/.test(text);
-  const runs = ascii ? text.split(/[^A-Za-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u);
+  const runs = ascii
+    ? text.split(/[^A-Za-z0-9]+/)
+    : text
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .split(/[^\p{L}\p{N}]+/u);
   for (const run of runs) {
     if (run.length === 0) continue;
     const lower = run.toLowerCase();
@@ -172,9 +177,15 @@ export interface PreparedTerm {
 
 /** Splits a query into terms (terms of 3+ characters tolerate one typo after their first character). */
 export function prepareQuery(query: string): PreparedTerm[] {
-  const runs = query.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const runs = query
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u);
   const terms = [...new Set(runs.filter((r) => r.length > 0))];
-  return terms.slice(0, 8).map((text) => ({ text, fuzzy: text.length >= 3, tails: Array.from({ length: text.length + 2 }, (_, i) => text.slice(i)) }));
+  return terms
+    .slice(0, 8)
+    .map((text) => ({ text, fuzzy: text.length >= 3, tails: Array.from({ length: text.length + 2 }, (_, i) => text.slice(i)) }));
 }
 
 /** True when some prefix of `token` is within one edit (substitution, insertion, deletion, transposition) of the term. */
@@ -192,7 +203,12 @@ export function prefixWithinOneEdit(term: PreparedTerm, token: string): boolean 
   // missing character in the query
   if (token.length > i + 1 && token.startsWith(tails[i]!, i + 1)) return true;
   // transposition
-  return i + 1 < q.length && q.charCodeAt(i) === token.charCodeAt(i + 1) && q.charCodeAt(i + 1) === token.charCodeAt(i) && token.startsWith(tails[i + 2]!, i + 2);
+  return (
+    i + 1 < q.length &&
+    q.charCodeAt(i) === token.charCodeAt(i + 1) &&
+    q.charCodeAt(i + 1) === token.charCodeAt(i) &&
+    token.startsWith(tails[i + 2]!, i + 2)
+  );
 }
 
 /** One ranked hit across servers. */

@@ -7,7 +7,9 @@ const FormParams = z
   .object({
     mode: z.literal('form').optional(),
     message: z.string(),
-    requestedSchema: z.object({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())) }).passthrough(),
+    requestedSchema: z
+      .object({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())) })
+      .passthrough(),
   })
   .passthrough();
 const UrlParams = z.object({ mode: z.literal('url'), message: z.string(), url: z.string(), elicitationId: z.string() }).passthrough();

@@ -88,30 +88,32 @@ interface Planned {
 
 function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>, keys?: string[]): Planned[] {
   const taken = new Set<string>();
-  return parsed.entries.filter((raw) => !keys || keys.includes(raw.key)).map((raw) => {
-    const id = slugId(raw.key);
-    const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
-    const reasons = [...converted.reasons];
-    let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
-    if (status === 'valid' && existing.has(id)) {
-      status = 'clash';
-      reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
-    } else if (status === 'valid' && taken.has(id)) {
-      status = 'clash';
-      reasons.push(`Another entry in this file also becomes "${id}"`);
-    }
-    if (status === 'valid') taken.add(id);
-    const t = converted.input?.transport;
-    const entry: ImportEntry = {
-      key: raw.key,
-      id,
-      status,
-      reasons,
-      secretPrompts: converted.prompts,
-      ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
-    };
-    return converted.input && status === 'valid' ? { entry, input: converted.input } : { entry };
-  });
+  return parsed.entries
+    .filter((raw) => !keys || keys.includes(raw.key))
+    .map((raw) => {
+      const id = slugId(raw.key);
+      const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
+      const reasons = [...converted.reasons];
+      let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
+      if (status === 'valid' && existing.has(id)) {
+        status = 'clash';
+        reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
+      } else if (status === 'valid' && taken.has(id)) {
+        status = 'clash';
+        reasons.push(`Another entry in this file also becomes "${id}"`);
+      }
+      if (status === 'valid') taken.add(id);
+      const t = converted.input?.transport;
+      const entry: ImportEntry = {
+        key: raw.key,
+        id,
+        status,
+        reasons,
+        secretPrompts: converted.prompts,
+        ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+      };
+      return converted.input && status === 'valid' ? { entry, input: converted.input } : { entry };
+    });
 }
 
 /** Previews an import: every entry with its status; nothing is saved. */
@@ -148,7 +150,10 @@ export function applyImport(
 }
 
 /** Writes definitions in another app's format; secret values are never written. */
-export function exportServers(configs: readonly ServerConfig[], format: ImportFormat): { format: ImportFormat; fileName: string; text: string } {
+export function exportServers(
+  configs: readonly ServerConfig[],
+  format: ImportFormat,
+): { format: ImportFormat; fileName: string; text: string } {
   const servers: Record<string, unknown> = {};
   const inputs: { type: 'promptString'; id: string; description: string; password: true }[] = [];
   for (const c of configs) {

@@ -101,7 +101,9 @@ export async function establish(input: SetupInput): Promise<Established> {
   const setupMs = t.setupSecs * 1000;
   const remaining = (): number => setupMs - (Date.now() - started);
   const run = (plan: Plan): Promise<Established> =>
-    config.transport.type === 'stdio' ? attempt(plan, input, remaining()) : withHttpRetries(() => attempt(plan, input, remaining()), input, remaining);
+    config.transport.type === 'stdio'
+      ? attempt(plan, input, remaining())
+      : withHttpRetries(() => attempt(plan, input, remaining()), input, remaining);
 
   if (input.prior && config.lifecycle !== 'initialize' && !(config.lifecycle === 'discover' && input.prior.kind === 'legacy')) {
     input.log(

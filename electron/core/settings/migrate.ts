@@ -11,7 +11,8 @@ const MIGRATIONS: Record<number, Migration> = {
 
 /** Upgrades and validates a parsed settings object; throws config_invalid when it cannot. */
 export function migrateSettings(raw: unknown): Settings {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new AppError('config_invalid', 'The settings file is not a JSON object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new AppError('config_invalid', 'The settings file is not a JSON object');
   let doc = raw as Record<string, unknown>;
   let version = typeof doc['schemaVersion'] === 'number' ? doc['schemaVersion'] : 0;
   if (version > SETTINGS_SCHEMA_VERSION) {
@@ -26,7 +27,10 @@ export function migrateSettings(raw: unknown): Settings {
   const parsed = SettingsSchema.safeParse(doc);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new AppError('config_invalid', `The settings file does not match the schema (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})`);
+    throw new AppError(
+      'config_invalid',
+      `The settings file does not match the schema (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})`,
+    );
   }
   return parsed.data;
 }

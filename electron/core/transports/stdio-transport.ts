@@ -402,7 +402,11 @@ export class StdioTransport implements Transport {
     if (id === undefined) return;
     const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(this.#opts.messageBytes)} limit (limits.messageBytes) and was discarded`;
     try {
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } } });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id,
+        error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } },
+      });
     } catch {
       // a throwing handler must not break the read loop
     }

@@ -13,7 +13,8 @@ export async function connectBridge(): Promise<Bridge> {
   if (preload) current = createElectronBridge(preload);
   else {
     const token = readToken();
-    if (!token) throw new AppError('invalid_request', 'Open Switchboard with the URL printed by "npm run headless" (it carries the access token).');
+    if (!token)
+      throw new AppError('invalid_request', 'Open Switchboard with the URL printed by "npm run headless" (it carries the access token).');
     current = await createWsBridge(token);
   }
   return current;

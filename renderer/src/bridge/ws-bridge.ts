@@ -79,8 +79,12 @@ export function createWsBridge(token: string): Promise<Bridge> {
   };
   return new Promise((resolve, reject) => {
     socket.addEventListener('open', () => resolve(bridge), { once: true });
-    socket.addEventListener('error', () => reject(new AppError('connection_closed', 'Could not connect to Switchboard (is the token right?)')), {
-      once: true,
-    });
+    socket.addEventListener(
+      'error',
+      () => reject(new AppError('connection_closed', 'Could not connect to Switchboard (is the token right?)')),
+      {
+        once: true,
+      },
+    );
   });
 }

@@ -60,7 +60,13 @@ export function App() {
         <span className="brand">Switchboard</span>
         <nav className="views" aria-label="Views">
           {(['servers', 'catalog', 'history'] as const).map((v) => (
-            <button key={v} type="button" className={view === v ? 'view-btn active' : 'view-btn'} aria-pressed={view === v} onClick={() => setView(v)}>
+            <button
+              key={v}
+              type="button"
+              className={view === v ? 'view-btn active' : 'view-btn'}
+              aria-pressed={view === v}
+              onClick={() => setView(v)}
+            >
               {v === 'servers' ? 'Servers' : v === 'catalog' ? 'Catalog' : 'History'}
             </button>
           ))}

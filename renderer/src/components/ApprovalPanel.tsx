@@ -11,7 +11,9 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
       <p>Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.</p>
       <dl>
         <dt>Command</dt>
-        <dd className="mono" data-testid="approval-command">{a.command}</dd>
+        <dd className="mono" data-testid="approval-command">
+          {a.command}
+        </dd>
         <dt>Arguments</dt>
         <dd>
           <ol className="mono" aria-label="Arguments">
@@ -20,9 +22,17 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
             ))}
           </ol>
         </dd>
-        {a.cwd && (<><dt>Working directory</dt><dd className="mono">{a.cwd}</dd></>)}
+        {a.cwd && (
+          <>
+            <dt>Working directory</dt>
+            <dd className="mono">{a.cwd}</dd>
+          </>
+        )}
         <dt>Environment variables</dt>
-        <dd className="mono">{a.envKeys.length ? a.envKeys.join(', ') : 'none'}{a.inheritEnv ? ' (plus the whole inherited environment)' : ''}</dd>
+        <dd className="mono">
+          {a.envKeys.length ? a.envKeys.join(', ') : 'none'}
+          {a.inheritEnv ? ' (plus the whole inherited environment)' : ''}
+        </dd>
       </dl>
       <button type="button" onClick={() => void approve(props.id, a.fingerprint)}>
         Approve and allow to run

@@ -63,7 +63,13 @@ export function CatalogView() {
         <GroupsDirectory groups={s.groups} onPick={(id) => a.setServer(id)} />
       </details>
       <div className="catalog-toolbar">
-        <input type="search" aria-label="Search tools" placeholder="Search tools by name, title or description" value={s.query} onChange={(e) => a.setQuery(e.target.value)} />
+        <input
+          type="search"
+          aria-label="Search tools"
+          placeholder="Search tools by name, title or description"
+          value={s.query}
+          onChange={(e) => a.setQuery(e.target.value)}
+        />
         <select aria-label="Server" value={s.server ?? ''} onChange={(e) => a.setServer(e.target.value || null)}>
           <option value="">All servers</option>
           {s.groups.map((g) => (
@@ -72,7 +78,11 @@ export function CatalogView() {
             </option>
           ))}
         </select>
-        <select aria-label="Annotation" value={s.annotation ?? ''} onChange={(e) => a.setAnnotation((e.target.value || null) as AnnotationFilter | null)}>
+        <select
+          aria-label="Annotation"
+          value={s.annotation ?? ''}
+          onChange={(e) => a.setAnnotation((e.target.value || null) as AnnotationFilter | null)}
+        >
           <option value="">Any hint</option>
           {ANNOTATIONS.map((o) => (
             <option key={o.value} value={o.value}>
@@ -90,7 +100,14 @@ export function CatalogView() {
         </div>
       )}
       <div className="catalog-split">
-        <ToolList total={s.results.total} row={row} selected={s.selected} onSelect={(n) => void a.openTool(n)} onRange={onRange} dataKey={s.results.key} />
+        <ToolList
+          total={s.results.total}
+          row={row}
+          selected={s.selected}
+          onSelect={(n) => void a.openTool(n)}
+          onRange={onRange}
+          dataKey={s.results.key}
+        />
         <div className="catalog-detail">
           {s.toolError && (
             <div className="error-text" role="alert">
@@ -98,7 +115,12 @@ export function CatalogView() {
             </div>
           )}
           {s.detail ? (
-            <ToolDetailPanel tool={s.detail} onApprove={(n, f) => void a.approve(n, f)} approving={s.approving} renderCallForm={renderToolCall} />
+            <ToolDetailPanel
+              tool={s.detail}
+              onApprove={(n, f) => void a.approve(n, f)}
+              approving={s.approving}
+              renderCallForm={renderToolCall}
+            />
           ) : (
             <p className="hint">Select a tool to see its detail.</p>
           )}

@@ -9,9 +9,8 @@ export function EmptyState() {
     <section className="empty" aria-labelledby="empty-title">
       <h1 id="empty-title">No servers yet</h1>
       <p>
-        Switchboard connects to Model Context Protocol servers: local programs started over stdio, or remote endpoints over
-        Streamable HTTP or legacy SSE. Add one by hand, or import the servers you already configured in Claude Desktop, VS Code or
-        Cursor.
+        Switchboard connects to Model Context Protocol servers: local programs started over stdio, or remote endpoints over Streamable HTTP
+        or legacy SSE. Add one by hand, or import the servers you already configured in Claude Desktop, VS Code or Cursor.
       </p>
       <div className="row">
         <button type="button" onClick={() => openDialog({ kind: 'addServer' })}>

@@ -32,7 +32,14 @@ export function ExportDialog() {
     <Modal title="Export servers" onClose={closeDialog} wide>
       <Field label="Export format">
         {(id) => (
-          <select id={id} value={format} onChange={(e) => { setFormat(e.target.value as ImportFormat); setOut(null); }}>
+          <select
+            id={id}
+            value={format}
+            onChange={(e) => {
+              setFormat(e.target.value as ImportFormat);
+              setOut(null);
+            }}
+          >
             <option value="claude">Claude Desktop</option>
             <option value="vscode">VS Code</option>
             <option value="cursor">Cursor</option>
@@ -43,7 +50,11 @@ export function ExportDialog() {
       <button type="button" className="secondary" onClick={() => void run()}>
         Generate
       </button>
-      {error && <div className="error-text" role="alert">{error}</div>}
+      {error && (
+        <div className="error-text" role="alert">
+          {error}
+        </div>
+      )}
       {out && <textarea aria-label="Exported configuration" readOnly rows={12} value={out.text} className="mono" />}
       <div className="dialog-actions">
         <button type="button" className="secondary" onClick={closeDialog}>

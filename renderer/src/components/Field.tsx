@@ -1,7 +1,12 @@
 import { useId, type ReactNode } from 'react';
 
 /** A labelled control with its validation message wired to aria-describedby. */
-export function Field(props: { label: string; error?: string | undefined; hint?: string; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+export function Field(props: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: (id: string, describedBy: string | undefined) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;

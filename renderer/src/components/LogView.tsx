@@ -11,7 +11,8 @@ export function LogView() {
         {logs.length === 0 && <div className="hint">Nothing logged yet.</div>}
         {logs.slice(-500).map((l) => (
           <div key={l.seq} className={`log-line log-${l.level}`}>
-            <span className="log-time">{new Date(l.time).toLocaleTimeString()}</span> <span className="log-source">{l.source}</span> {l.text}
+            <span className="log-time">{new Date(l.time).toLocaleTimeString()}</span> <span className="log-source">{l.source}</span>{' '}
+            {l.text}
           </div>
         ))}
       </div>

@@ -51,12 +51,19 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
             {(id, d) => <input id={id} aria-describedby={d} value={m.name} onChange={(e) => patch({ name: e.target.value })} />}
           </Field>
           <Field label="Id" error={errors['id']} hint="Lowercase letters, digits, - and _. Used in tool names.">
-            {(id, d) => <input id={id} aria-describedby={d} value={m.id} disabled={editing} onChange={(e) => patch({ id: e.target.value })} />}
+            {(id, d) => (
+              <input id={id} aria-describedby={d} value={m.id} disabled={editing} onChange={(e) => patch({ id: e.target.value })} />
+            )}
           </Field>
         </div>
         <Field label="Transport" error={errors['type']}>
           {(id, d) => (
-            <select id={id} aria-describedby={d} value={m.type} onChange={(e) => patch({ type: e.target.value as ServerFormModel['type'] })}>
+            <select
+              id={id}
+              aria-describedby={d}
+              value={m.type}
+              onChange={(e) => patch({ type: e.target.value as ServerFormModel['type'] })}
+            >
               <option value="stdio">stdio (local program)</option>
               <option value="http">Streamable HTTP</option>
               <option value="sse">Legacy HTTP+SSE</option>
@@ -69,7 +76,9 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
               {(id, d) => <input id={id} aria-describedby={d} value={m.command} onChange={(e) => patch({ command: e.target.value })} />}
             </Field>
             <Field label="Arguments" error={errors['args']} hint="One argument per line.">
-              {(id, d) => <textarea id={id} aria-describedby={d} rows={3} value={m.args} onChange={(e) => patch({ args: e.target.value })} />}
+              {(id, d) => (
+                <textarea id={id} aria-describedby={d} rows={3} value={m.args} onChange={(e) => patch({ args: e.target.value })} />
+              )}
             </Field>
             <Field label="Working directory" error={errors['cwd']}>
               {(id, d) => <input id={id} aria-describedby={d} value={m.cwd} onChange={(e) => patch({ cwd: e.target.value })} />}
@@ -78,7 +87,12 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
               <legend>Environment</legend>
               {m.env.map((row, i) => (
                 <div className="row env-row" key={i}>
-                  <input aria-label={`Environment name ${i + 1}`} placeholder="NAME" value={row.key} onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)) })} />
+                  <input
+                    aria-label={`Environment name ${i + 1}`}
+                    placeholder="NAME"
+                    value={row.key}
+                    onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)) })}
+                  />
                   <input
                     aria-label={`Environment value ${i + 1}`}
                     type={row.secret ? 'password' : 'text'}
@@ -86,17 +100,38 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
                     value={row.value}
                     onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)) })}
                   />
-                  <Check label="Secret" checked={row.secret} onChange={(v) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, secret: v } : r)) })} />
-                  <button type="button" className="link" aria-label={`Remove environment variable ${i + 1}`} onClick={() => patch({ env: m.env.filter((_, j) => j !== i) })}>
+                  <Check
+                    label="Secret"
+                    checked={row.secret}
+                    onChange={(v) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, secret: v } : r)) })}
+                  />
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Remove environment variable ${i + 1}`}
+                    onClick={() => patch({ env: m.env.filter((_, j) => j !== i) })}
+                  >
                     Remove
                   </button>
                 </div>
               ))}
-              {errors['env'] && <div className="error-text" role="alert">{errors['env']}</div>}
-              <button type="button" className="secondary" onClick={() => patch({ env: [...m.env, { key: '', value: '', secret: false, isSet: false }] })}>
+              {errors['env'] && (
+                <div className="error-text" role="alert">
+                  {errors['env']}
+                </div>
+              )}
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => patch({ env: [...m.env, { key: '', value: '', secret: false, isSet: false }] })}
+              >
                 Add variable
               </button>
-              <Check label="Inherit the whole environment of Switchboard" checked={m.inheritEnv} onChange={(v) => patch({ inheritEnv: v })} />
+              <Check
+                label="Inherit the whole environment of Switchboard"
+                checked={m.inheritEnv}
+                onChange={(v) => patch({ inheritEnv: v })}
+              />
             </fieldset>
           </>
         ) : (
@@ -108,18 +143,39 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
               <legend>Headers</legend>
               {m.headers.map((h, i) => (
                 <div className="row" key={i}>
-                  <input aria-label={`Header name ${i + 1}`} value={h.key} onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })} />
-                  <input aria-label={`Header value ${i + 1}`} value={h.value} onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
-                  <button type="button" className="link" aria-label={`Remove header ${i + 1}`} onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}>
+                  <input
+                    aria-label={`Header name ${i + 1}`}
+                    value={h.key}
+                    onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })}
+                  />
+                  <input
+                    aria-label={`Header value ${i + 1}`}
+                    value={h.value}
+                    onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
+                  />
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Remove header ${i + 1}`}
+                    onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}
+                  >
                     Remove
                   </button>
                 </div>
               ))}
-              {errors['headers'] && <div className="error-text" role="alert">{errors['headers']}</div>}
+              {errors['headers'] && (
+                <div className="error-text" role="alert">
+                  {errors['headers']}
+                </div>
+              )}
               <button type="button" className="secondary" onClick={() => patch({ headers: [...m.headers, { key: '', value: '' }] })}>
                 Add header
               </button>
-              <Check label="Allow plain http to a non-loopback host" checked={m.allowInsecureHttp} onChange={(v) => patch({ allowInsecureHttp: v })} />
+              <Check
+                label="Allow plain http to a non-loopback host"
+                checked={m.allowInsecureHttp}
+                onChange={(v) => patch({ allowInsecureHttp: v })}
+              />
             </fieldset>
           </>
         )}
@@ -146,7 +202,11 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
             </Field>
             <Field label="Concurrency">
               {(id) => (
-                <select id={id} value={m.concurrency} onChange={(e) => patch({ concurrency: e.target.value as ServerFormModel['concurrency'] })}>
+                <select
+                  id={id}
+                  value={m.concurrency}
+                  onChange={(e) => patch({ concurrency: e.target.value as ServerFormModel['concurrency'] })}
+                >
                   <option value="serial">serial</option>
                   <option value="readOnlyParallel">read-only calls in parallel</option>
                   <option value="parallel">parallel</option>

@@ -43,10 +43,19 @@ export function ServerPage() {
         </div>
       </header>
       <div className="row actions">
-        <button type="button" disabled={busy || st.state === 'connected' || detail.needsApproval} onClick={() => void run(detail.id, 'connect')}>
+        <button
+          type="button"
+          disabled={busy || st.state === 'connected' || detail.needsApproval}
+          onClick={() => void run(detail.id, 'connect')}
+        >
           Connect
         </button>
-        <button type="button" className="secondary" disabled={st.state === 'disconnected'} onClick={() => void run(detail.id, 'disconnect')}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={st.state === 'disconnected'}
+          onClick={() => void run(detail.id, 'disconnect')}
+        >
           Disconnect
         </button>
         <button type="button" className="secondary" disabled={detail.needsApproval} onClick={() => void run(detail.id, 'restart')}>
@@ -68,7 +77,14 @@ export function ServerPage() {
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
       <div role="tablist" aria-label="Server sections" className="tabs">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'tab active' : 'tab'} onClick={() => setTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={tab === t.id ? 'tab active' : 'tab'}
+            onClick={() => setTab(t.id)}
+          >
             {t.label}
           </button>
         ))}
@@ -81,12 +97,18 @@ export function ServerPage() {
         <section aria-label="Server information" className="identity">
           <dl>
             <dt>Protocol</dt>
-            <dd data-testid="protocol-version">{st.protocolVersion ?? 'unknown'}{st.lifecycle ? ` (via ${st.lifecycle})` : ''}</dd>
+            <dd data-testid="protocol-version">
+              {st.protocolVersion ?? 'unknown'}
+              {st.lifecycle ? ` (via ${st.lifecycle})` : ''}
+            </dd>
             {detail.identity && (
               <>
                 <dt>Server</dt>
                 <dd>
-                  {detail.identity.title ?? detail.identity.name} <span className="hint">{detail.identity.name} {detail.identity.version}</span>
+                  {detail.identity.title ?? detail.identity.name}{' '}
+                  <span className="hint">
+                    {detail.identity.name} {detail.identity.version}
+                  </span>
                 </dd>
                 <dt>Capabilities</dt>
                 <dd>{detail.identity.capabilities.join(', ') || 'none'}</dd>

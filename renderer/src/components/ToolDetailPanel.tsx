@@ -23,11 +23,19 @@ export interface ToolDetailPanelProps {
 }
 
 /** "Changed since approved": the diff and the Approve button. */
-export function PinBanner({ tool, onApprove, approving }: { tool: ToolDetail; onApprove: (name: string, fingerprint: string) => void; approving?: boolean }) {
+export function PinBanner({
+  tool,
+  onApprove,
+  approving,
+}: {
+  tool: ToolDetail;
+  onApprove: (name: string, fingerprint: string) => void;
+  approving?: boolean;
+}) {
   return (
     <section className="pin-banner" role="alert" aria-label="Changed since approved">
-      <strong>Changed since approved.</strong> The server changed this tool&apos;s definition after you first saw it. It cannot be called until you
-      review and approve the new definition.
+      <strong>Changed since approved.</strong> The server changed this tool&apos;s definition after you first saw it. It cannot be called
+      until you review and approve the new definition.
       {tool.diff.map((d) => (
         <div key={d.field}>
           <h4>{d.field}</h4>

@@ -36,7 +36,12 @@ function Chips({ tool }: { tool: ToolSummary }) {
 /** A virtualized list of tools: only the visible rows are in the DOM, so 20,000 rows scroll smoothly. */
 export function ToolList({ total, row, selected, onSelect, onRange, dataKey, label = 'Tools' }: ToolListProps) {
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -49,7 +54,11 @@ export function ToolList({ total, row, selected, onSelect, onRange, dataKey, lab
         {items.map((item) => {
           const tool = row(item.index);
           return (
-            <div key={item.key} role="listitem" style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              role="listitem"
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+            >
               {tool ? (
                 <button
                   type="button"

@@ -64,16 +64,25 @@ export function ToolsTab({ serverId, renderCallForm }: ToolsTabProps) {
     setError(null);
     catalogService
       .refresh(serverId)
-      .then((r) => {
-        const failed = r.servers.find((x) => !x.ok);
-        if (failed) setError(failed.error ?? 'The refresh failed');
-      }, (e: unknown) => setError(e instanceof AppError ? e.message : 'The refresh failed'))
+      .then(
+        (r) => {
+          const failed = r.servers.find((x) => !x.ok);
+          if (failed) setError(failed.error ?? 'The refresh failed');
+        },
+        (e: unknown) => setError(e instanceof AppError ? e.message : 'The refresh failed'),
+      )
       .finally(() => setRefreshing(false));
   };
   return (
     <section aria-label="Tools">
       <div className="catalog-toolbar">
-        <input type="search" aria-label="Filter tools" placeholder="Filter this server's tools" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          aria-label="Filter tools"
+          placeholder="Filter this server's tools"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <span>{tools.length.toLocaleString('en-US')} tools</span>
         <button type="button" className="secondary" disabled={refreshing} onClick={refresh}>
           {refreshing ? 'Refreshing…' : 'Refresh tools'}
@@ -85,7 +94,14 @@ export function ToolsTab({ serverId, renderCallForm }: ToolsTabProps) {
         </div>
       )}
       <div className="tools-tab">
-        <ToolList total={tools.length} row={row} selected={selected} onSelect={setSelected} dataKey={`${serverId}|${query}|${revision}`} label="Server tools" />
+        <ToolList
+          total={tools.length}
+          row={row}
+          selected={selected}
+          onSelect={setSelected}
+          dataKey={`${serverId}|${query}|${revision}`}
+          label="Server tools"
+        />
         <div className="catalog-detail">
           {detail ? (
             <ToolDetailPanel tool={detail} onApprove={approve} approving={approving} {...(renderCallForm ? { renderCallForm } : {})} />

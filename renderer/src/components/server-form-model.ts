@@ -104,7 +104,10 @@ export function modelToInput(m: ServerFormModel, base?: ServerConfigView): Serve
           env: Object.fromEntries(
             m.env
               .filter((r) => r.key.trim().length > 0)
-              .map((r) => [r.key.trim(), r.secret ? (r.value === '' && r.isSet ? { secret: true as const } : { secret: true as const, value: r.value }) : r.value]),
+              .map((r) => [
+                r.key.trim(),
+                r.secret ? (r.value === '' && r.isSet ? { secret: true as const } : { secret: true as const, value: r.value }) : r.value,
+              ]),
           ),
           inheritEnv: m.inheritEnv,
         }

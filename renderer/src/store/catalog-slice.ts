@@ -177,7 +177,10 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     },
     applyCatalogChanged: (revision) => {
       set({ catalogRevision: revision });
-      void catalogService.groups().then((groups) => set({ groups }), () => undefined);
+      void catalogService.groups().then(
+        (groups) => set({ groups }),
+        () => undefined,
+      );
       reload();
       const open = get().selectedTool;
       if (open) {

@@ -28,7 +28,14 @@ export interface ServersSlice {
   applyLog: (id: string, entry: LogEntry) => void;
 }
 
-export const serversInitialState = { servers: [], loaded: false, selectedId: null, detail: null, logs: {}, actionError: null } satisfies Partial<ServersSlice>;
+export const serversInitialState = {
+  servers: [],
+  loaded: false,
+  selectedId: null,
+  detail: null,
+  logs: {},
+  actionError: null,
+} satisfies Partial<ServersSlice>;
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
 

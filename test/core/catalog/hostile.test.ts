@@ -100,7 +100,10 @@ describe('hostile catalogs', () => {
     expect(names).toContain('mcp__uni__cafe');
     // "日本語ツール" and "🎉" both normalize to "tool": both hashed.
     expect(names.filter((n) => /^mcp__uni__tool_[0-9a-f]{8}$/.test(n))).toHaveLength(2);
-    const originals = h.catalog.search({ query: '', serverIds: ['uni'] }).tools.map((t) => t.originalName).sort();
+    const originals = h.catalog
+      .search({ query: '', serverIds: ['uni'] })
+      .tools.map((t) => t.originalName)
+      .sort();
     expect(originals).toEqual(['café', '日本語ツール', '🎉', '🚀launch'].sort());
     expect(h.catalog.search({ query: 'cafe', serverIds: ['uni'] }).tools.map((t) => t.name)).toEqual(['mcp__uni__cafe']);
   });
@@ -111,7 +114,8 @@ describe('hostile catalogs', () => {
     await h.catalog.refresh('ansi');
     const detail = h.catalog.tool('mcp__ansi__evil');
     const unsafe = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/;
-    for (const text of [detail.description, detail.fullDescription, detail.title ?? '', detail.annotations.title ?? '']) expect(text).not.toMatch(unsafe);
+    for (const text of [detail.description, detail.fullDescription, detail.title ?? '', detail.annotations.title ?? ''])
+      expect(text).not.toMatch(unsafe);
     expect(detail.fullDescription).toBe('Safe text red then esrever and iso end');
     expect(detail.title).toBe('Red title');
     expect(h.catalog.groups()[0]!.instructions).toBe('Use me carefully');
@@ -134,7 +138,10 @@ describe('hostile catalogs', () => {
     h.add('adapt', { env: { CATALOG_SCENARIO: 'adapt' }, config: deny });
     await h.catalog.refresh('adapt');
     expect(h.catalog.tool('mcp__adapt__null_props').inputSchema).toEqual({ type: 'object', properties: {} });
-    expect(h.catalog.tool('mcp__adapt__no_props').inputSchema).toEqual({ type: 'object', properties: { nested: { type: 'object', properties: {} } } });
+    expect(h.catalog.tool('mcp__adapt__no_props').inputSchema).toEqual({
+      type: 'object',
+      properties: { nested: { type: 'object', properties: {} } },
+    });
     expect(h.catalog.tool('mcp__adapt__remote_ref').inputSchema).toEqual({
       type: 'object',
       properties: { a: { $ref: 'https://example.invalid/schema.json' } },

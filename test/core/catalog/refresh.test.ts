@@ -38,7 +38,11 @@ describe('catalog refresh', () => {
     await h.catalog.refresh('shared');
     const listings = h.catalog.stats('shared').listings;
     h.sessionEvents.emit({ type: 'toolsListChanged', id: 'shared' });
-    await Promise.all([h.catalog.route('mcp__shared__tool_0000'), h.catalog.route('mcp__shared__tool_0001'), h.catalog.route('mcp__shared__tool_0002')]);
+    await Promise.all([
+      h.catalog.route('mcp__shared__tool_0000'),
+      h.catalog.route('mcp__shared__tool_0001'),
+      h.catalog.route('mcp__shared__tool_0002'),
+    ]);
     expect(h.catalog.stats('shared').listings - listings).toBe(1);
   });
 
@@ -142,7 +146,9 @@ describe('tool pinning', () => {
     expect(h.catalog.groups()[0]!.members).toEqual(['mcp__rug__tool_0001']);
     await expect(h.catalog.route('mcp__rug__tool_0001')).resolves.toBeDefined();
 
-    expect(() => h.catalog.approveTool('mcp__rug__tool_0000', 'not-the-shown-one')).toThrow(expect.objectContaining({ code: 'tool_changed' }));
+    expect(() => h.catalog.approveTool('mcp__rug__tool_0000', 'not-the-shown-one')).toThrow(
+      expect.objectContaining({ code: 'tool_changed' }),
+    );
     const approved = h.catalog.approveTool('mcp__rug__tool_0000', detail.fingerprint);
     expect(approved.pin).toBe('approved');
     await expect(h.catalog.route('mcp__rug__tool_0000')).resolves.toMatchObject({ pin: 'approved' });

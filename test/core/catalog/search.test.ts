@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ANN_READ_ONLY, prefixWithinOneEdit, prepareQuery, searchIndexes, ServerIndex, type IndexInput } from '../../../electron/core/catalog/search-index.js';
+import {
+  ANN_READ_ONLY,
+  prefixWithinOneEdit,
+  prepareQuery,
+  searchIndexes,
+  ServerIndex,
+  type IndexInput,
+} from '../../../electron/core/catalog/search-index.js';
 
 const WORDS = ['weather', 'forecast', 'search', 'files', 'github', 'issues', 'calendar', 'email', 'database', 'query', 'deploy', 'metrics'];
 
@@ -15,8 +22,20 @@ function tools(server: string, n: number): IndexInput[] {
 
 describe('search index', () => {
   const small = new ServerIndex('a', [
-    { localName: 'mcp__a__get_weather', originalName: 'get_weather', title: 'Current weather', description: 'Weather for a city', flags: ANN_READ_ONLY },
-    { localName: 'mcp__a__search_files', originalName: 'search_files', title: 'Search files', description: 'Find files mentioning the weather', flags: 0 },
+    {
+      localName: 'mcp__a__get_weather',
+      originalName: 'get_weather',
+      title: 'Current weather',
+      description: 'Weather for a city',
+      flags: ANN_READ_ONLY,
+    },
+    {
+      localName: 'mcp__a__search_files',
+      originalName: 'search_files',
+      title: 'Search files',
+      description: 'Find files mentioning the weather',
+      flags: 0,
+    },
     { localName: 'mcp__a__send_email', originalName: 'sendEmail', description: 'Send an email', flags: 0 },
   ]);
 

@@ -75,7 +75,9 @@ describe('responseIdFromEdges', () => {
 
   it('ignores requests and notifications, and ids nested in the result', () => {
     expect(responseIdFromEdges(...edges(`{"jsonrpc":"2.0","method":"notifications/message","params":{"t":"${big}"}}`))).toBeUndefined();
-    expect(responseIdFromEdges(...edges(`{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"t":"${big}"}}`))).toBeUndefined();
+    expect(
+      responseIdFromEdges(...edges(`{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"t":"${big}"}}`)),
+    ).toBeUndefined();
     expect(responseIdFromEdges(...edges(`{"result":{"items":[{"id":5,"t":"${big}"}],"more":true}}`))).toBeUndefined();
   });
 });

@@ -95,7 +95,9 @@ describe('stdio transport', () => {
 
   it('fails the request whose response is over the limit at once, instead of waiting for its timeout', async () => {
     const { log } = collectLog();
-    const o = track(createTransport({ config: stdioConfig('big', 'echo-stdio.ts', { limits: { messageBytes: 1024 * 1024 } }), env: {}, log }));
+    const o = track(
+      createTransport({ config: stdioConfig('big', 'echo-stdio.ts', { limits: { messageBytes: 1024 * 1024 } }), env: {}, log }),
+    );
     const client = legacyClient();
     await client.connect(o.transport);
     const started = Date.now();

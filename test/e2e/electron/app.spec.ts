@@ -17,7 +17,10 @@ function electronBinary(): string | null {
 const binary = electronBinary();
 
 test.describe('Electron app', () => {
-  test.skip(binary === null, 'SKIPPED: the Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the headless project covers the same renderer and core.');
+  test.skip(
+    binary === null,
+    'SKIPPED: the Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the headless project covers the same renderer and core.',
+  );
 
   test('opens a sandboxed window with the contract bridge and no Node globals', async () => {
     const app = await electron.launch({ executablePath: binary!, args: [root, `--user-data-dir=${tempDataDir()}`] });
