@@ -26,13 +26,17 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
+  // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
+  // for sign-in pages and for URL elicitations the user consented to.
+  const opener = createBrowserOpener((url) => shell.openExternal(url));
   const { host, dispatch } = await bootstrap({
     mode: 'electron',
     version: __APP_VERSION__,
     settingsStore: createSettingsStore(dataDir, (opts) => new ElectronStore<Record<string, unknown>>(opts) as unknown as ConfLike),
     credentials: 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
-    authOpener: createBrowserOpener((url) => shell.openExternal(url)),
+    authOpener: opener,
+    urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
   });
 
