@@ -8,8 +8,13 @@ import type { ListenForRedirect, RedirectListener } from '../core/auth/auth-port
 /** The only path the listener answers. */
 export const CALLBACK_PATH = '/callback';
 
+/** How long a closing listener lets a callback still being answered finish. */
+const CLOSE_GRACE_MS = 10_000;
+
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
+  // One flow, one request: no keep-alive, so closing the listener never waits on an idle browser connection.
+  Connection: 'close',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
@@ -27,6 +32,7 @@ const REFUSED = page('Switchboard', 'This sign-in could not be completed. Return
 function plain(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
+    Connection: 'close',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
     ...extra,
@@ -88,8 +94,14 @@ export const listenForRedirect: ListenForRedirect = async ({ onCallback, onTimeo
     if (closed) return;
     closed = true;
     clearTimeout(timer);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // The flow usually ends while the callback that ended it is still being answered: stop accepting, drop idle
+    // connections, and let that response (the "return to Switchboard" page) finish; cut off stragglers later.
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    await stopped;
+    clearTimeout(force);
   };
   const timer = setTimeout(() => {
     void close();

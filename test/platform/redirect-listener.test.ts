@@ -65,6 +65,25 @@ describe('redirect listener', () => {
     expect(res.body).not.toContain('access_denied');
   });
 
+  it('still answers the callback that ended the flow when the flow closes the listener while handling it', async () => {
+    const ref: { l?: RedirectListener } = {};
+    ref.l = await listenForRedirect({
+      onCallback: async () => {
+        void ref.l?.close();
+        await new Promise((r) => setTimeout(r, 50));
+        return { ok: true };
+      },
+      onTimeout: () => undefined,
+    });
+    listener = ref.l;
+    const port = Number(new URL(listener.redirectUri).port);
+    const res = await raw(port, { path: '/callback?code=1&state=2' });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('return to Switchboard');
+    await listener.close();
+    await expect(raw(port, { path: '/callback?code=1' })).rejects.toThrow();
+  });
+
   it('stops listening after its timeout', async () => {
     let timedOut = false;
     listener = await listenForRedirect({ onCallback: async () => ({ ok: true }), onTimeout: () => (timedOut = true), timeoutMs: 100 });
