@@ -200,7 +200,10 @@ export class Host {
     const make = this.#opts.demoServer;
     if (!make) throw new AppError('not_found', 'This build has no demo server');
     this.#save({ ...this.#settings, demoOffered: true });
-    return this.add(make());
+    const detail = await this.add(make());
+    // The user asked for the built-in demo by name: its launch is ours (the app's own runtime and script), so the
+    // click is the approval. Any later edit of its command still needs approval again.
+    return detail.approval?.required ? this.approve(detail.id, detail.approval.fingerprint) : detail;
   }
 
   importPreview(text: string, format?: ImportFormat): ImportPreview {

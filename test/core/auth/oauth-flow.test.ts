@@ -1,5 +1,6 @@
-// Authorization code + PKCE against a real authorization server (oidc-provider) and an SDK v2 MCP server that
-// requires its tokens: the test plays the browser, delivers the redirect to the loopback listener or pastes it.
+// Authorization code + PKCE against the small test authorization server (test/fixtures/auth/test-as.ts, which lets us
+// count token requests and craft hostile answers; oidc-provider.test.ts runs the same flow against oidc-provider) and an
+// SDK v2 MCP server that requires its tokens: the test plays the browser and delivers or pastes the redirect.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
