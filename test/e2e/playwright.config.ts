@@ -1,4 +1,16 @@
 import { defineConfig } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const electronPkg = fileURLToPath(new URL('../../node_modules/electron/', import.meta.url));
+const pathTxt = `${electronPkg}path.txt`;
+const hasElectron = existsSync(pathTxt) && existsSync(`${electronPkg}dist/${readFileSync(pathTxt, 'utf8').trim()}`);
+if (!hasElectron && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
+  process.env['PLAYWRIGHT_QUIET_ELECTRON'] = '1';
+  console.log(
+    'e2e: the "electron" project is SKIPPED: no Electron binary is installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the "headless" project runs the same renderer and core.',
+  );
+}
 
 /** Chromium from Debian (Playwright's own browser download is not available on our machines). */
 export const CHROMIUM_ARGS = [
