@@ -1,0 +1,49 @@
+// Builds the authorization status the renderer sees (never a token or secret).
+import type { AuthStatus } from '../../../shared/domains/auth.js';
+import type { AuthContext } from './auth-context.js';
+import { plainText } from './callback.js';
+import { clientView } from './credentials.js';
+
+/** The server's authorization state; never a token or secret. */
+export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthStatus> {
+  const config = ctx.host.config(id);
+  const t = config.transport;
+  const bearerSet = t.type !== 'stdio' && (await ctx.creds.bearer(id)) !== null;
+  const client = await ctx.creds.client(id);
+  const grant = t.type !== 'stdio' ? await ctx.creds.grant(id, t.url) : undefined;
+  const flow = ctx.flows.get(id);
+  const failure = ctx.failures.get(id);
+  const session = ctx.host.sessions.status(id);
+  const challenge = ctx.challenges.get(id);
+  const needsAuth = session.state === 'needs-auth';
+  const kind: AuthStatus['kind'] = bearerSet
+    ? 'bearer'
+    : client?.grant === 'client_credentials'
+      ? 'client_credentials'
+      : grant !== undefined || client !== undefined || flow !== undefined || needsAuth
+        ? 'oauth'
+        : 'none';
+  const state: AuthStatus['state'] =
+    flow !== undefined ? 'in-progress' : needsAuth ? 'needs-auth' : grant !== undefined || bearerSet ? 'signed-in' : 'signed-out';
+  const status: AuthStatus = { id, kind, state, bearerSet };
+  if (client !== undefined) status.client = clientView(client);
+  if (grant !== undefined) {
+    status.issuer = grant.issuer;
+    if (grant.expiresAt !== undefined) status.expiresAt = grant.expiresAt;
+    if (typeof grant.tokens.scope === 'string' && grant.tokens.scope !== '') status.scopes = grant.tokens.scope.split(' ');
+  }
+  if (challenge?.scope !== undefined) status.requiredScope = plainText(challenge.scope, 500);
+  const reason = ctx.needsAuthReason.get(id);
+  if (needsAuth) status.reason = reason ?? session.error?.message ?? 'The server requires authorization';
+  if (flow !== undefined) {
+    status.flow = {
+      step: flow.step,
+      redirectUri: flow.redirectUri,
+      attempt: flow.attempt,
+      ...(flow.authorizationUrl !== undefined ? { authorizationUrl: flow.authorizationUrl } : {}),
+    };
+  } else if (failure !== undefined) {
+    status.flow = { step: failure.step, failed: { step: failure.step, message: failure.message }, attempt: failure.attempt };
+  }
+  return status;
+}

@@ -1,0 +1,266 @@
+// One interactive authorization: discovery, registration, the browser, the redirect (callback or paste) and the token.
+import { auth, computeScopeUnion } from '@modelcontextprotocol/client';
+import type { AuthStep } from '../../../shared/domains/auth.js';
+import { AppError } from '../../../shared/errors.js';
+import type { AuthContext } from './auth-context.js';
+import { describeAuthError, StepError } from './auth-errors.js';
+import type { RedirectListener } from './auth-ports.js';
+import { checkCallback } from './callback.js';
+import { expiryOf, type GrantRecord } from './credentials.js';
+import { deferred, type Deferred } from './deferred.js';
+import { FlowProvider } from './flow-provider.js';
+import { checkAuthorizationUrl } from './safe-url.js';
+
+/** At most this many authorizations (browser round trips) run for one user action, step-up included. */
+export const MAX_AUTHORIZATIONS_PER_ACTION = 3;
+/** A pending flow (and its loopback listener) lives this long. */
+export const FLOW_TIMEOUT_MS = 5 * 60 * 1000;
+const STEP_ORDER: readonly AuthStep[] = ['discovery', 'registration', 'browser', 'token'];
+
+/** A pending sign-in for one server. */
+export interface Flow {
+  serverId: string;
+  serverUrl: string;
+  provider: FlowProvider;
+  listener?: RedirectListener;
+  redirectUri: string;
+  step: AuthStep;
+  attempt: number;
+  scope?: string;
+  resourceMetadataUrl?: URL;
+  authorizationUrl?: string;
+  /** Settles when the browser step is reached or the flow ends. */
+  shown: Deferred<void>;
+  /** Settles when the grant is stored (or the flow failed). */
+  done: Deferred<void>;
+  /** The exchange started (state matched); later callbacks are refused. */
+  consumed: boolean;
+}
+
+/** One authorization: discovery → registration → browser → (callback or paste) → token; stores the grant. */
+export async function authorize(ctx: AuthContext, id: string, attempt: number, onShown?: () => void): Promise<void> {
+  const config = ctx.remote(id);
+  const t = config.transport as { url: string };
+  cancelFlow(ctx, id, 'Superseded');
+  const settings = await ctx.creds.client(id);
+  const previous = await ctx.creds.grant(id, t.url);
+  const challenge = ctx.challenges.get(id);
+  const scope = computeScopeUnion(
+    settings?.scopes?.join(' '),
+    challenge?.scope,
+    challenge?.error === 'insufficient_scope' ? previous?.tokens.scope : undefined,
+  );
+
+  let flow: Flow | undefined;
+  try {
+    const listener = await ctx.opts.listen({
+      onCallback: async (hit) => {
+        if (flow === undefined) return { ok: false };
+        try {
+          await acceptRedirect(ctx, flow, hit.url);
+          return { ok: true };
+        } catch {
+          return { ok: false };
+        }
+      },
+      onTimeout: () => {
+        if (flow !== undefined && ctx.flows.get(id) === flow && !flow.consumed) {
+          failFlow(
+            ctx,
+            flow,
+            new StepError('browser', new AppError('timeout', 'The sign-in was not completed within 5 minutes', { serverId: id })),
+          );
+        }
+      },
+      timeoutMs: ctx.opts.flowTimeoutMs ?? FLOW_TIMEOUT_MS,
+    });
+    const current: Flow = {
+      serverId: id,
+      serverUrl: t.url,
+      listener,
+      redirectUri: listener.redirectUri,
+      step: 'discovery',
+      attempt,
+      ...(scope !== undefined ? { scope } : {}),
+      ...(challenge?.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+      shown: deferred<void>(),
+      done: deferred<void>(),
+      consumed: false,
+      provider: new FlowProvider({
+        redirectUri: listener.redirectUri,
+        settings,
+        reusableClient: (issuer) =>
+          previous !== undefined && previous.issuer === issuer && previous.grant === 'authorization_code' ? previous.client : undefined,
+        hooks: {
+          step: (step) => advance(ctx, current, step),
+          redirect: (url) => openBrowser(ctx, current, url),
+        },
+      }),
+    };
+    flow = current;
+    ctx.flows.set(id, current);
+    ctx.announce(id);
+    ctx.log(id, 'info', `Sign-in started (authorization ${attempt} of at most ${MAX_AUTHORIZATIONS_PER_ACTION})`);
+    void current.shown.promise.then(onShown, onShown);
+
+    let result: string;
+    try {
+      result = await auth(current.provider, {
+        serverUrl: t.url,
+        ...(scope !== undefined ? { scope } : {}),
+        ...(current.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: current.resourceMetadataUrl } : {}),
+        fetchFn: ctx.fetchFor(config),
+        forceReauthorization: true,
+      });
+    } catch (err) {
+      throw err instanceof StepError ? err : new StepError(current.step, describeAuthError(id, err));
+    }
+    if (result !== 'REDIRECT')
+      throw new StepError(
+        'browser',
+        new AppError('auth_required', 'The authorization server did not start a browser sign-in', { serverId: id }),
+      );
+    current.shown.resolve();
+    await current.done.promise;
+  } catch (err) {
+    const error = err instanceof StepError ? err : new StepError(flow?.step ?? 'discovery', describeAuthError(id, err));
+    if (flow === undefined) ctx.recordFailure(id, 'discovery', error, attempt);
+    else if (ctx.flows.get(id) === flow) failFlow(ctx, flow, error);
+    throw error;
+  }
+}
+
+function advance(ctx: AuthContext, flow: Flow, step: AuthStep): void {
+  if (STEP_ORDER.indexOf(step) <= STEP_ORDER.indexOf(flow.step)) return;
+  flow.step = step;
+  if (ctx.flows.get(flow.serverId) === flow) ctx.announce(flow.serverId);
+}
+
+/** auth() wants the browser: refuse without S256, check the URL, then open (or show) it. Never without a click. */
+async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void> {
+  const id = flow.serverId;
+  const metadata = flow.provider.discoveryState()?.authorizationServerMetadata;
+  if (metadata !== undefined && !(metadata.code_challenge_methods_supported ?? []).includes('S256')) {
+    throw new StepError(
+      'discovery',
+      new AppError(
+        'auth_required',
+        'The authorization server does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to sign in',
+        {
+          serverId: id,
+        },
+      ),
+    );
+  }
+  let checked: URL;
+  try {
+    // The raw endpoint string as the server sent it too: parsing would silently drop CR/LF and tabs from it.
+    const raw = ctx.rawEndpoints.get(id);
+    if (raw !== undefined) checkAuthorizationUrl(raw, id);
+    checked = checkAuthorizationUrl(url.href, id);
+  } catch (err) {
+    throw new StepError(
+      'browser',
+      err instanceof AppError ? err : new AppError('url_refused', 'The authorization URL was refused', { serverId: id }),
+    );
+  }
+  flow.authorizationUrl = checked.href;
+  ctx.announce(id);
+  flow.shown.resolve();
+  try {
+    await ctx.opts.opener.open(checked);
+  } catch {
+    // The URL stays visible (and copyable) in the sign-in panel; the user can open it by hand.
+    ctx.log(id, 'warning', 'The system browser could not be opened; open the sign-in address shown in the panel');
+  }
+}
+
+/** Validates a callback or pasted URL against the flow and, when it is ours, exchanges the code. */
+export async function acceptRedirect(ctx: AuthContext, flow: Flow, raw: string | URL): Promise<void> {
+  const id = flow.serverId;
+  if (flow.consumed || ctx.flows.get(id) !== flow) {
+    throw new AppError('auth_required', 'This sign-in already finished; start Sign in again', { serverId: id });
+  }
+  const metadata = flow.provider.discoveryState()?.authorizationServerMetadata;
+  const verdict = checkCallback(raw, {
+    serverId: id,
+    redirectUri: flow.redirectUri,
+    state: flow.provider.stateValue,
+    ...(metadata?.issuer !== undefined ? { issuer: metadata.issuer } : {}),
+    issRequired: metadata?.authorization_response_iss_parameter_supported === true,
+  });
+  if (!verdict.ok) {
+    ctx.log(id, 'warning', verdict.error.message);
+    if (verdict.consume) {
+      flow.consumed = true;
+      failFlow(ctx, flow, new StepError('browser', verdict.error));
+    }
+    throw verdict.error;
+  }
+  flow.consumed = true;
+  void flow.listener?.close();
+  advance(ctx, flow, 'token');
+  try {
+    const config = ctx.remote(id);
+    const result = await auth(flow.provider, {
+      serverUrl: flow.serverUrl,
+      authorizationCode: verdict.code,
+      ...(verdict.iss !== undefined ? { iss: verdict.iss } : {}),
+      ...(flow.scope !== undefined ? { scope: flow.scope } : {}),
+      ...(flow.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: flow.resourceMetadataUrl } : {}),
+      fetchFn: ctx.fetchFor(config),
+    });
+    const out = flow.provider.outcome();
+    if (result !== 'AUTHORIZED' || out.tokens === undefined || out.client === undefined || out.issuer === undefined) {
+      throw new AppError('auth_required', 'The token exchange did not return tokens', { serverId: id });
+    }
+    const now = ctx.now();
+    const expiresAt = expiryOf(out.tokens, now);
+    const grant: GrantRecord = {
+      v: 1,
+      serverUrl: flow.serverUrl,
+      issuer: out.issuer,
+      authorizationServerUrl: out.discovery?.authorizationServerUrl ?? out.issuer,
+      ...(out.discovery?.authorizationServerMetadata !== undefined ? { metadata: out.discovery.authorizationServerMetadata } : {}),
+      ...(out.resource !== undefined ? { resource: out.resource } : {}),
+      client: out.client,
+      tokens: out.tokens,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      obtainedAt: now,
+      grant: 'authorization_code',
+    };
+    await ctx.creds.saveGrant(id, grant);
+  } catch (err) {
+    const error = new StepError('token', err instanceof AppError ? err : describeAuthError(id, err));
+    failFlow(ctx, flow, error);
+    throw error;
+  }
+  endFlow(ctx, flow);
+  ctx.needsAuthReason.delete(id);
+  ctx.challenges.delete(id);
+  ctx.log(id, 'info', 'Signed in; the new grant is stored');
+  flow.done.resolve();
+  ctx.announce(id);
+}
+
+function failFlow(ctx: AuthContext, flow: Flow, error: StepError): void {
+  endFlow(ctx, flow);
+  ctx.recordFailure(flow.serverId, error.step, error, flow.attempt);
+  flow.shown.resolve();
+  flow.done.reject(error);
+}
+
+function endFlow(ctx: AuthContext, flow: Flow): void {
+  if (ctx.flows.get(flow.serverId) === flow) ctx.flows.delete(flow.serverId);
+  void flow.listener?.close();
+}
+
+/** Cancels the server's pending flow, if any (its waiters see a `cancelled` error). */
+export function cancelFlow(ctx: AuthContext, id: string, reason: string): void {
+  const flow = ctx.flows.get(id);
+  if (flow === undefined) return;
+  flow.consumed = true;
+  endFlow(ctx, flow);
+  flow.shown.resolve();
+  flow.done.reject(new StepError(flow.step, new AppError('cancelled', reason, { serverId: id })));
+}
