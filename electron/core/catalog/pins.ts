@@ -32,6 +32,9 @@ export interface PinStore {
   flush(): void;
 }
 
+/** The PinStore key of a server's tool: `<serverId>\u0000<original tool name>`. */
+export const pinKey = (serverId: string, original: string): string => `${serverId}\u0000${original}`;
+
 /** Approvals in memory only (tests, benchmarks). */
 export class MemoryPinStore implements PinStore {
   readonly persistent = false;

@@ -1,0 +1,164 @@
+// Discovery: the groups directory, tool details, budgeted schema selection (256 KiB / 128 schemas) and search.
+import type {
+  CatalogQuery,
+  CatalogSearchResult,
+  CatalogSelection,
+  GroupCard,
+  ToolDetail,
+  ToolSummary,
+} from '../../../shared/domains/catalog.js';
+import { AppError } from '../../../shared/errors.js';
+import { sanitizeText } from '../text.js';
+import type { CatalogState } from './catalog-state.js';
+import type { Entry, Published } from './entry.js';
+import { pinDiff, pinKey, pinnedDefinition } from './pins.js';
+import { ANN_DESTRUCTIVE, ANN_IDEMPOTENT, ANN_OPEN_WORLD, ANN_READ_ONLY, searchIndexes, type SearchHit } from './search-index.js';
+import { utf8 } from './server-meta.js';
+
+/** Discovery output budget (seed 000): 256 KiB, at most 128 schemas. */
+export const SELECT_BUDGET_BYTES = 256 * 1024;
+export const SELECT_MAX_SCHEMAS = 128;
+
+const ANNOTATION_FLAG: Record<NonNullable<CatalogQuery['annotation']>, number> = {
+  readOnly: ANN_READ_ONLY,
+  destructive: ANN_DESTRUCTIVE,
+  idempotent: ANN_IDEMPOTENT,
+  openWorld: ANN_OPEN_WORLD,
+};
+
+/** Read-side views of the published catalog: group cards, tool details, selections and search results. */
+export class Discovery {
+  readonly #state: CatalogState;
+
+  constructor(state: CatalogState) {
+    this.#state = state;
+  }
+
+  /** A server's group card (members: what is callable now). */
+  group(entry: Entry, withMembers = true): GroupCard {
+    // Members: what is callable now (published, model-visible, approved); sorted, unique by construction.
+    const members: string[] = [];
+    for (const p of entry.tools.values()) if (!p.route.appOnly && p.route.pin === 'approved') members.push(p.route.localName);
+    members.sort();
+    return {
+      id: `mcp:${entry.id}`,
+      serverId: entry.id,
+      title: entry.meta.title ?? `MCP server ${entry.id}`,
+      description: entry.meta.description ?? `Tools offered by the MCP server "${entry.id}".`,
+      ...(entry.meta.instructions ? { instructions: entry.meta.instructions } : {}),
+      memberCount: members.length,
+      members: withMembers ? members : [],
+      ...(entry.stale ? { stale: { ...entry.stale } } : {}),
+      toolCount: entry.tools.size,
+    };
+  }
+
+  /** The groups directory: one card per server that has published tools or a stale marker (no schemas). */
+  groups(): GroupCard[] {
+    return this.#state
+      .sortedEntries()
+      .filter((e) => e.published || e.stale)
+      .map((e) => this.group(e));
+  }
+
+  /** One published tool's detail, with the diff against its approved definition when it changed. */
+  detail(entry: Entry, p: Published): ToolDetail {
+    const tool = p.route.tool;
+    const record = this.#state.pins.get(pinKey(entry.id, p.route.originalName));
+    const diff = p.route.pin === 'changed' && record ? pinDiff(record.definition, pinnedDefinition(tool)) : [];
+    return {
+      ...p.summary,
+      ...(entry.stale ? { stale: true } : {}),
+      fullDescription: sanitizeText(tool.description ?? ''),
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+      revision: p.route.revision,
+      fingerprint: p.fingerprint,
+      diff,
+      ...(p.schemaOmitted ? { schemaOmitted: true } : {}),
+    };
+  }
+
+  /** One tool's detail. */
+  tool(localName: string): ToolDetail {
+    const { entry, published } = this.#state.find(localName);
+    return this.detail(entry, published);
+  }
+
+  /** Full schemas of a group's members or of named tools within 256 KiB / 128 schemas; the rest is named in `omitted`. */
+  select(args: { group?: string; tools?: string[] }): CatalogSelection {
+    const wanted: { entry: Entry; published: Published }[] = [];
+    const seen = new Set<string>();
+    const push = (entry: Entry, published: Published): void => {
+      if (seen.has(published.route.localName)) return;
+      seen.add(published.route.localName);
+      wanted.push({ entry, published });
+    };
+    if (args.group !== undefined) {
+      const entry = args.group.startsWith('mcp:') ? this.#state.entries.get(args.group.slice(4)) : undefined;
+      if (!entry || !(entry.published || entry.stale)) throw new AppError('not_found', `No group "${args.group}"`);
+      for (const name of this.group(entry).members) push(entry, entry.tools.get(name)!);
+    }
+    for (const name of args.tools ?? []) {
+      const entry = this.#state.entryForName(name);
+      const published = entry?.tools.get(name);
+      if (entry && published) push(entry, published);
+    }
+    if (wanted.length === 0) throw new AppError('not_found', 'None of the requested tools exist');
+    const tools: ToolDetail[] = [];
+    const omitted: string[] = [];
+    let bytes = 0;
+    for (const { entry, published } of wanted) {
+      const detail = this.detail(entry, published);
+      const size = utf8(JSON.stringify(detail));
+      if (tools.length >= SELECT_MAX_SCHEMAS || bytes + size > SELECT_BUDGET_BYTES) {
+        omitted.push(detail.name);
+        continue;
+      }
+      bytes += size;
+      tools.push(detail);
+    }
+    const groupIds = new Set(wanted.map((w) => w.entry.id));
+    const groups = this.#state
+      .sortedEntries()
+      .filter((e) => groupIds.has(e.id))
+      .map((e) => this.group(e));
+    return { tools, omitted, groups };
+  }
+
+  /** Ranked search across every server with filters and paging. */
+  search(q: CatalogQuery): CatalogSearchResult {
+    const serverFilter = q.serverIds ? new Set(q.serverIds) : undefined;
+    const indexes = this.#state
+      .sortedEntries()
+      .filter((e) => e.index !== undefined && (serverFilter === undefined || serverFilter.has(e.id)))
+      .map((e) => e.index!);
+    const flagMask = q.annotation ? ANNOTATION_FLAG[q.annotation] : 0;
+    const cacheKey = JSON.stringify([this.#state.revision, q.query, q.serverIds ?? null, q.annotation ?? null]);
+    let hits: SearchHit[];
+    if (this.#state.searchCache?.key === cacheKey) hits = this.#state.searchCache.hits;
+    else {
+      hits = searchIndexes(indexes, q.query, flagMask);
+      this.#state.searchCache = { key: cacheKey, hits };
+    }
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 200;
+    const tools: ToolSummary[] = [];
+    const serverIds = new Set<string>();
+    for (const hit of hits.slice(offset, offset + limit)) {
+      const entry = this.#state.entries.get(hit.index.serverId);
+      const published = entry?.tools.get(hit.index.names[hit.id]!);
+      if (!entry || !published) continue;
+      tools.push(entry.stale ? { ...published.summary, stale: true } : published.summary);
+      serverIds.add(entry.id);
+    }
+    const groups =
+      q.includeGroups === false
+        ? []
+        : this.#state
+            .sortedEntries()
+            .filter((e) => serverIds.has(e.id))
+            .map((e) => this.group(e));
+    return { tools, total: hits.length, groups, revision: this.#state.revision };
+  }
+}
