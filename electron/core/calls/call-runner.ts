@@ -2,13 +2,15 @@
 // progress, cancellation through the caller's signal (the SDK sends notifications/cancelled), a per-request
 // timeout on every leg, MRTR `input_required` rounds handled by hand (requestState echoed, elicitation sent to
 // the handler when opted in, sampling/roots refused before any prompt opens) and task handles polled with
-// tasks/get until terminal, bounded by the task's own max wait.
-import type { Client } from '@modelcontextprotocol/client';
+// tasks/get until terminal, bounded by the task's own max wait. On a 2026-07-28 session the SDK client rejects
+// a `resultType: "task"` answer, so there the initiating tools/call goes through raw-request.ts instead.
+import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { CallProgress } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import { sanitizeText } from '../text.js';
+import { outboundEnvelope, rawRequest } from './raw-request.js';
 
 /** A JSON object as received. */
 export type JsonObject = Record<string, unknown>;
@@ -139,7 +141,12 @@ const METHOD_NAMES: Record<string, string> = {
 export async function runToolCall(opts: RunOptions): Promise<RunResult> {
   const { config } = opts;
   const requestMs = config.timeouts.requestSecs * 1000;
-  const baseMeta: JsonObject = config.tasks ? { [CLIENT_CAPABILITIES_META]: { extensions: { [TASKS_EXTENSION]: {} } } } : {};
+  const modernTasks = config.tasks && opts.client.getProtocolEra() === 'modern';
+  const baseMeta: JsonObject = !config.tasks
+    ? {}
+    : modernTasks
+      ? tasksMeta(opts.client)
+      : { [CLIENT_CAPABILITIES_META]: { extensions: { [TASKS_EXTENSION]: {} } } };
   let extra: JsonObject = {};
   opts.onProgress({ phase: 'running' });
 
@@ -148,7 +155,7 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
     if (Object.keys(baseMeta).length > 0) params._meta = baseMeta;
     let raw: JsonObject;
     try {
-      raw = await callLeg(opts, params, requestMs);
+      raw = modernTasks ? await rawCallLeg(opts, params, requestMs) : await callLeg(opts, params, requestMs);
     } catch (err) {
       const missing = missingCapabilities(err);
       if (missing && missing.every((m) => m === 'elicitation')) {
@@ -175,7 +182,7 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
     }
 
     const task = config.tasks ? readTask(raw) : undefined;
-    if (task) return await followTask(opts, task);
+    if (task) return await followTask(opts, task, modernTasks ? baseMeta : undefined);
     return { result: raw };
   }
 }
@@ -196,19 +203,58 @@ function missingCapabilities(err: unknown): string[] | undefined {
   return req.length > 0 ? req : ['a capability it did not name'];
 }
 
+function progressOf(opts: RunOptions): (p: { progress: number; total?: number; message?: string }) => void {
+  return (p) =>
+    opts.onProgress({
+      phase: 'running',
+      progress: p.progress,
+      ...(p.total !== undefined ? { total: p.total } : {}),
+      ...(typeof p.message === 'string' ? { message: sanitizeText(p.message).slice(0, 500) } : {}),
+    });
+}
+
 async function callLeg(opts: RunOptions, params: JsonObject, requestMs: number): Promise<JsonObject> {
   return (await opts.client.request({ method: 'tools/call', params }, Raw, {
     signal: opts.signal,
     timeout: requestMs,
     allowInputRequired: true,
-    onprogress: (p) =>
-      opts.onProgress({
-        phase: 'running',
-        progress: p.progress,
-        ...(p.total !== undefined ? { total: p.total } : {}),
-        ...(typeof p.message === 'string' ? { message: sanitizeText(p.message).slice(0, 500) } : {}),
-      }),
+    onprogress: progressOf(opts),
   })) as JsonObject;
+}
+
+/**
+ * The per-request `_meta` of a 2026-07-28 session that opts into the tasks extension: the client's own
+ * capabilities (as the SDK sends them) plus the extension. The key replaces the SDK's, so it must be the union.
+ */
+export function tasksMeta(client: Client): JsonObject {
+  const envelope = outboundEnvelope(client);
+  const caps = isObject(envelope[CLIENT_CAPABILITIES_META]) ? envelope[CLIENT_CAPABILITIES_META] : {};
+  const extensions = isObject(caps.extensions) ? caps.extensions : {};
+  return { [CLIENT_CAPABILITIES_META]: { ...caps, extensions: { ...extensions, [TASKS_EXTENSION]: {} } } };
+}
+
+/**
+ * The tools/call leg of a 2026-07-28 session with tasks opted in: sent raw (the SDK would reject a task
+ * handle) and decoded here the way the SDK decodes it, plus `resultType: "task"`.
+ */
+async function rawCallLeg(opts: RunOptions, params: JsonObject, requestMs: number): Promise<JsonObject> {
+  const raw = await rawRequest(opts.client, 'tools/call', params, {
+    signal: opts.signal,
+    timeout: requestMs,
+    onprogress: progressOf(opts),
+  });
+  const kind = raw.resultType;
+  if (kind === 'task' || kind === 'input_required') return raw;
+  if (kind === 'complete') {
+    const { resultType: _ignored, ...result } = raw;
+    return result;
+  }
+  throw new SdkError(
+    kind === undefined ? SdkErrorCode.InvalidResult : SdkErrorCode.UnsupportedResultType,
+    kind === undefined
+      ? 'Invalid result for tools/call: missing required resultType'
+      : `Unsupported result type '${sanitizeText(String(kind)).slice(0, 80)}' for tools/call`,
+  );
 }
 
 /** Answers one MRTR round: checks every request first, then asks the handler for elicitations. */
@@ -246,7 +292,7 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
 }
 
 /** Polls a task until terminal, bounded by the task max wait; walks away by cancelling it. */
-async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult> {
+async function followTask(opts: RunOptions, first: TaskView, meta?: JsonObject): Promise<RunResult> {
   const { client, signal } = opts;
   const now = opts.now ?? Date.now;
   const maxWaitMs = opts.config.timeouts.taskMaxWaitSecs * 1000;
@@ -270,7 +316,10 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
     for (;;) {
       report();
       if (task.status === 'completed') {
-        if (task.result) return { result: task.result };
+        if (task.result) {
+          const { resultType: _ignored, ...result } = task.result;
+          return { result: meta ? result : task.result };
+        }
         // 2025-11-25 shape: the payload is fetched separately.
         const payload = (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Raw, {
           signal: wait.signal,
@@ -285,14 +334,14 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
       if (task.status === 'cancelled')
         return { ...hostError('task_cancelled', 'The task was cancelled by the server.'), taskCancelled: true };
       if (task.status === 'input_required') {
-        await cancelTask(client, task.taskId);
+        await cancelTask(client, task.taskId, meta);
         return hostError(
           'task_input_unsupported',
           'The task asked for input, which Switchboard cannot answer inside a task; the task was cancelled.',
         );
       }
       await sleep(pollInterval(task.pollIntervalMs), wait.signal);
-      const raw = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, Raw, {
+      const raw = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId, ...(meta ? { _meta: meta } : {}) } }, Raw, {
         signal: wait.signal,
         timeout: Math.max(1, Math.min(requestMs, deadline - now())),
       })) as JsonObject;
@@ -301,7 +350,7 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
       task = next;
     }
   } catch (err) {
-    if (!TERMINAL.has(task.status)) await cancelTask(client, task.taskId);
+    if (!TERMINAL.has(task.status)) await cancelTask(client, task.taskId, meta);
     if (wait.signal.aborted && !signal.aborted) throw wait.signal.reason;
     throw err;
   } finally {
@@ -310,10 +359,12 @@ async function followTask(opts: RunOptions, first: TaskView): Promise<RunResult>
   }
 }
 
-/** Best-effort tasks/cancel, bounded to two seconds; never throws. */
-export async function cancelTask(client: Client, taskId: string): Promise<boolean> {
+/** Best-effort tasks/cancel, bounded to two seconds; never throws. `meta` is the 2026-07-28 tasks `_meta`. */
+export async function cancelTask(client: Client, taskId: string, meta?: JsonObject): Promise<boolean> {
   try {
-    await client.request({ method: 'tasks/cancel', params: { taskId } }, Raw, { timeout: TASK_CANCEL_MS });
+    await client.request({ method: 'tasks/cancel', params: { taskId, ...(meta ? { _meta: meta } : {}) } }, Raw, {
+      timeout: TASK_CANCEL_MS,
+    });
     return true;
   } catch {
     return false;
