@@ -1,5 +1,5 @@
 // The tool catalog: one published snapshot per server with stable local names, revisions, pins, groups and a
-// search index; refreshes driven by session events (connect, list_changed, 2026-07-28 listen streams) and by the
+// search index; refreshes driven by session events (connect, list_changed, change-stream gaps) and by the
 // user. Implements the CatalogPort the tool calls use (seed 000: Discovery, Refresh, Tool Naming, Capability Groups,
 // Catalog Consistency And Budgets). This class wires the parts: registrations follow session events and the server
 // definitions; refresh.ts, publication.ts, routes.ts and discovery.ts do the work.
@@ -18,7 +18,6 @@ import { CatalogState, type CatalogDeps } from './catalog-state.js';
 import type { CatalogPort, ToolRoute } from './catalog-port.js';
 import { Discovery } from './discovery.js';
 import { Entry, type CatalogStats } from './entry.js';
-import { ListenStreams } from './listen-stream.js';
 import { Publisher } from './publication.js';
 import { Refresher } from './refresh.js';
 import { CatalogRoutes } from './routes.js';
@@ -33,7 +32,6 @@ const filterKey = (c: ServerConfig): string => JSON.stringify([c.tools, c.limits
 /** The catalog of every server's tools. */
 export class Catalog implements CatalogPort {
   readonly #state: CatalogState;
-  readonly #listen: ListenStreams;
   readonly #publisher: Publisher;
   readonly #refresher: Refresher;
   readonly #routes: CatalogRoutes;
@@ -43,12 +41,8 @@ export class Catalog implements CatalogPort {
   constructor(deps: CatalogDeps) {
     const state = new CatalogState(deps);
     this.#state = state;
-    this.#listen = new ListenStreams(
-      () => state.disposed,
-      (entry) => this.#refresher.markDirty(entry),
-    );
     this.#publisher = new Publisher(state);
-    this.#refresher = new Refresher(state, this.#publisher, this.#listen);
+    this.#refresher = new Refresher(state, this.#publisher);
     this.#routes = new CatalogRoutes(state, this.#refresher, this.#publisher);
     this.#discovery = new Discovery(state);
     this.#unsubscribe.push(deps.sessionEvents.subscribe((e) => this.#onSession(e)));
@@ -74,7 +68,7 @@ export class Catalog implements CatalogPort {
     return this.#state.entry(id).dirty;
   }
 
-  /** Stops timers and listen streams, and writes pending approvals. */
+  /** Stops timers and writes pending approvals. */
   dispose(): void {
     this.#state.disposed = true;
     for (const u of this.#unsubscribe) u();
@@ -99,14 +93,12 @@ export class Catalog implements CatalogPort {
           entry.dirty = true;
           this.#refresher.scheduleConnectRefresh(entry.id);
         }
-        this.#listen.maybeListen(entry, event.client);
         return;
       }
       case 'closed': {
         const entry = this.#state.entries.get(event.id);
         if (!entry) return;
         entry.client = undefined;
-        this.#listen.close(entry);
         return;
       }
       case 'removed':
@@ -155,7 +147,6 @@ export class Catalog implements CatalogPort {
     entry.registration.abort(new AppError('cancelled', 'The server was removed', { serverId: entry.id }));
     if (entry.autoTimer) clearTimeout(entry.autoTimer);
     entry.autoTimer = undefined;
-    this.#listen.close(entry);
     for (const waiter of entry.idleWaiters.splice(0)) waiter();
   }
 

@@ -1,5 +1,5 @@
-// One server's catalog record: its published tools, refresh and call bookkeeping, listen stream and counters.
-import type { Client, McpSubscription } from '@modelcontextprotocol/client';
+// One server's catalog record: its published tools, refresh and call bookkeeping and counters.
+import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ToolSummary } from '../../../shared/domains/catalog.js';
 import type { AppError } from '../../../shared/errors.js';
@@ -50,8 +50,6 @@ export class Entry {
   meta: { title?: string; description?: string; instructions?: string } = {};
   activeCalls = 0;
   idleWaiters: (() => void)[] = [];
-  listen: McpSubscription | undefined;
-  listenClient: Client | undefined;
   autoTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: CatalogStats = { listings: 0, publications: 0 };
 

@@ -5,7 +5,6 @@ import { AppError } from '../../../shared/errors.js';
 import { sanitizeText } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import { byId, type Entry, type Outcome } from './entry.js';
-import type { ListenStreams } from './listen-stream.js';
 import { fetchListing, type Listing } from './listing.js';
 import type { Publisher } from './publication.js';
 import { captureMeta } from './server-meta.js';
@@ -28,14 +27,12 @@ function toAppError(err: unknown, serverId: string): AppError {
 export class Refresher {
   readonly #state: CatalogState;
   readonly #publisher: Publisher;
-  readonly #listen: ListenStreams;
   #pendingConnects = new Set<string>();
   #connectTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(state: CatalogState, publisher: Publisher, listen: ListenStreams) {
+  constructor(state: CatalogState, publisher: Publisher) {
     this.#state = state;
     this.#publisher = publisher;
-    this.#listen = listen;
   }
 
   /** Cancels a pending connect batch (dispose). */
@@ -43,7 +40,7 @@ export class Refresher {
     if (this.#connectTimer) clearTimeout(this.#connectTimer);
   }
 
-  /** list_changed (or a listen gap): the snapshot can no longer be trusted; refresh soon if connected. */
+  /** list_changed (or a change-stream gap): the snapshot can no longer be trusted; refresh soon if connected. */
   markDirty(entry: Entry): void {
     entry.dirty = true;
     entry.freshUntil = 0;
@@ -186,7 +183,6 @@ export class Refresher {
       if (entry.client !== client) {
         entry.client = client;
         captureMeta(entry, client);
-        this.#listen.maybeListen(entry, client);
       }
       return client;
     } finally {

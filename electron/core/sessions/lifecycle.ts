@@ -245,8 +245,6 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           // A stale modern verdict would only fail at the first real request: check it now, cheaply.
           tracker.phase = 'verify';
           await client.discover({ timeout: Math.min(limitMs, t.probeSecs * 1000), signal });
-          // connect({ prior }) does not open the subscriptions/listen stream the negotiated path opens.
-          if (input.onListChanged) await openListStream(client, limitMs, signal, input);
         }
         const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
         const era = client.getProtocolEra();
@@ -307,25 +305,11 @@ export function alreadyLogged(error: Error): boolean {
   return error instanceof AppError && error.code === 'process_exited';
 }
 
-/** Change handlers that only signal (consumers re-list themselves); the SDK wires them for both eras. */
+/**
+ * Change handlers that only signal (consumers re-list themselves); the SDK wires them for both eras. On a
+ * negotiated modern connect the SDK also auto-opens a change stream, which the session's ChangeStream adopts.
+ */
 function listChangedHandlers(signal: (kind: 'tools' | 'prompts' | 'resources') => void): ListChangedHandlers {
   const one = (kind: 'tools' | 'prompts' | 'resources') => ({ autoRefresh: false, debounceMs: 0, onChanged: () => signal(kind) });
   return { tools: one('tools'), prompts: one('prompts'), resources: one('resources') };
-}
-
-/** Opens the 2026-07-28 change stream for what the server advertises; a refusal is logged, not fatal. */
-async function openListStream(client: Client, timeoutMs: number, signal: AbortSignal, input: SetupInput): Promise<void> {
-  const caps = client.getServerCapabilities();
-  // Tools have their own stream, opened and reopened by the catalog (which treats a gap as dirty).
-  const filter = {
-    ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
-    ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
-  };
-  if (Object.keys(filter).length === 0) return;
-  try {
-    await client.listen(filter, { timeout: timeoutMs, signal });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    input.log('protocol', 'warning', `Could not open the change stream: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }

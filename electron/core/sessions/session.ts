@@ -6,6 +6,7 @@ import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/con
 import { AppError } from '../../../shared/errors.js';
 import type { OpenedTransport, TransportFactory } from '../transports/transport-factory.js';
 import { backoffDelay } from './backoff.js';
+import { ChangeStream } from './change-stream.js';
 import { cancelledError } from './deadline.js';
 import { configFingerprint, type DiscoveryCache } from './discovery-cache.js';
 import { diagnose, isAuthFailure } from './doctor.js';
@@ -46,6 +47,8 @@ export interface SessionDeps {
 interface Live {
   client: Client;
   opened: OpenedTransport;
+  /** The 2026-07-28 change stream (modern servers that advertise listChanged). */
+  changes: ChangeStream | undefined;
   closing: boolean;
   lastError?: Error;
 }
@@ -172,6 +175,7 @@ export class ServerSession {
     this.#inflight = undefined;
     const live = this.#live;
     this.#live = undefined;
+    live?.changes?.close();
     if (inflight) {
       inflight.abort.abort(cancelledError(this.id, reason));
       await inflight.promise.catch(() => undefined);
@@ -198,6 +202,7 @@ export class ServerSession {
     const t = config.transport;
     this.log('lifecycle', 'info', `Connecting (${t.type}, lifecycle ${config.lifecycle})`);
     let established;
+    let changes: ChangeStream | undefined;
     try {
       const env = await this.#deps.resolveEnv(config);
       const loginPath = t.type === 'stdio' ? await this.#deps.loginPath() : undefined;
@@ -223,7 +228,20 @@ export class ServerSession {
           this.#deps.sessionEvents?.emit({ type, id: this.id });
         },
       });
+      if (!stale()) {
+        // One change stream per session; its first open is awaited so the first listings cannot miss a change.
+        changes = ChangeStream.for({
+          id: this.id,
+          client: established.client,
+          capabilities: established.client.getServerCapabilities(),
+          sessionEvents: this.#deps.sessionEvents,
+          log: (level, text) => this.log('protocol', level, text),
+          ackTimeoutMs: config.timeouts.connectSecs * 1000,
+        });
+        await changes?.start(signal);
+      }
       if (stale()) {
+        changes?.close();
         await established.client.close().catch(() => undefined);
         await established.opened.release().catch(() => undefined);
         throw cancelledError(this.id);
@@ -237,7 +255,8 @@ export class ServerSession {
     }
 
     const { client, opened } = established;
-    const live: Live = { client, opened, closing: false };
+    const live: Live = { client, opened, changes, closing: false };
+    this.#live?.changes?.close();
     this.#live = live;
     client.onerror = (error) => {
       live.lastError = error;
@@ -279,6 +298,7 @@ export class ServerSession {
   #onClosed(live: Live): void {
     if (live.closing || this.#live !== live) return;
     this.#live = undefined;
+    live.changes?.close();
     this.#identity = undefined;
     this.#deps.hooks?.closed(this.id);
     this.#deps.sessionEvents?.emit({ type: 'closed', id: this.id });
