@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { AuthorizationServerMetadata, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { ClientSettingsInput, ClientSettingsView } from '../../../shared/domains/auth.js';
 import type { CredentialStore } from '../ports.js';
+import { isObject } from '../json.js';
 
 /** One OAuth grant: tokens plus everything needed to refresh them without discovery. */
 export interface GrantRecord {
@@ -62,10 +63,6 @@ function parseJson<T>(raw: string | null, check: (v: unknown) => v is T): T | un
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isGrant(v: unknown): v is GrantRecord {

@@ -11,9 +11,7 @@ import type { CallProgress } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import { sanitizeText } from '../text.js';
 import { outboundEnvelope, rawRequest } from './raw-request.js';
-
-/** A JSON object as received. */
-export type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from '../json.js';
 
 /** What an elicitation round is answered with. */
 export interface ElicitationAnswer {
@@ -62,10 +60,6 @@ export interface RunResult {
 }
 
 const Raw = z.looseObject({});
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A synthesized tool-level error result. */
 export function toolErrorResult(text: string): JsonObject {

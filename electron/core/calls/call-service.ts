@@ -10,10 +10,11 @@ import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
 import type { EventBus } from '../event-bus.js';
 import { sanitizeText } from '../text.js';
-import { runToolCall, toolErrorResult, type ElicitationHandler, type JsonObject } from './call-runner.js';
+import { runToolCall, toolErrorResult, type ElicitationHandler } from './call-runner.js';
 import { HistoryStore } from './history-store.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
 import { CallScheduler } from './scheduler.js';
+import { isObject, type JsonObject } from '../json.js';
 
 /** What the call service needs from the rest of the core. */
 export interface CallServiceDeps {
@@ -39,10 +40,6 @@ const HISTORY_MEDIA_BYTES = 64 * 1024;
 interface Running {
   controller: AbortController;
   serverId: string;
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** True for an authorization failure from the SDK or the session layer. */

@@ -5,6 +5,7 @@ import type { Limits } from '../../../shared/config.js';
 import type { MediaView, Presentation } from '../../../shared/domains/calls.js';
 import { sanitizeText } from '../text.js';
 import { base64Size, checkAudio, checkImage, isStrictBase64 } from './media.js';
+import { isObject } from '../json.js';
 
 /** Budgets of a presentation (from the server's limits). */
 export type PresentationLimits = Pick<Limits, 'resultTextBytes' | 'mediaBytes' | 'mediaBlocks'>;
@@ -18,10 +19,6 @@ export const MAX_LISTED = 50;
 const MAX_NOTICES = 50;
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

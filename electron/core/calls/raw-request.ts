@@ -9,8 +9,7 @@
 // matching response and progress notifications off the transport before the SDK sees them. Everything else
 // still flows to the SDK untouched.
 import { ProtocolError, SdkError, SdkErrorCode, type Client, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-
-type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from '../json.js';
 
 /** Options for one raw request. */
 export interface RawRequestOptions {
@@ -32,10 +31,6 @@ interface Tap {
 
 const taps = new WeakMap<Transport, Tap>();
 let sequence = 0;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Takes our own responses and progress notifications off the transport; returns true when consumed. */
 function consume(tap: Tap, message: JSONRPCMessage): boolean {

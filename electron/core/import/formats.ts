@@ -2,6 +2,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { ImportFormat } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { isObject } from '../json.js';
 
 /** One raw entry found in a foreign config file. */
 export interface RawEntry {
@@ -27,10 +28,6 @@ export interface ParsedFile {
   entries: RawEntry[];
   /** VS Code inputs by id. */
   inputs: Map<string, RawInput>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Parses JSON or JSONC text and finds its server entries; throws config_invalid when it has none. */

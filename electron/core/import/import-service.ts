@@ -2,6 +2,7 @@
 import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } from '../../../shared/config.js';
 import type { ImportEntry, ImportFormat, ImportPreview, ImportResult, ImportSecretPrompt } from '../../../shared/contract.js';
 import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } from './formats.js';
+import { isObject } from '../json.js';
 
 const INPUT_REF = /^\$\{input:([^}]+)\}$/;
 
@@ -13,10 +14,6 @@ export function slugId(key: string): string {
     .replace(/^[-_]+|[-_]+$/g, '')
     .slice(0, 64);
   return slug.length > 0 ? slug : 'server';
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 interface Converted {
