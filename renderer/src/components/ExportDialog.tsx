@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ImportFormat } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { saveFile } from '../lib/save-file';
 import { serversService } from '../services/servers';
 import { useStore } from '../store';
 import { Field } from './Field';
@@ -20,13 +21,7 @@ export function ExportDialog() {
     }
   };
   const download = () => {
-    if (!out) return;
-    const url = URL.createObjectURL(new Blob([out.text], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = out.fileName;
-    a.click();
-    URL.revokeObjectURL(url);
+    if (out) saveFile(out.fileName, out.text);
   };
   return (
     <Modal title="Export servers" onClose={closeDialog} wide>

@@ -3,19 +3,11 @@
 import { useEffect, useState } from 'react';
 import type { HistoryEntry } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
+import { saveFile } from '../lib/save-file';
 import { callsService } from '../services/calls';
 import { useStore } from '../store';
 import { PresentationView } from './ResultView';
 import { ToolCallPanel, type CallableTool } from './ToolCallPanel';
-
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** Loads a tool's schema from the catalog; falls back to a raw-JSON-only form. */
 function useTool(name: string | null, attempt: number): { tool: CallableTool | null; error: string | null } {
@@ -145,7 +137,7 @@ export function HistoryView() {
           <input type="checkbox" checked={history.savedOnly} onChange={(e) => void loadHistory({ savedOnly: e.target.checked })} />
           Saved only
         </label>
-        <button type="button" onClick={() => void callsService.exportHistory().then((x) => download(x.fileName, x.text))}>
+        <button type="button" onClick={() => void callsService.exportHistory().then((x) => saveFile(x.fileName, x.text))}>
           Export JSON
         </button>
         <button type="button" onClick={() => void clearHistory(false)}>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { ResourcePart } from '../../../shared/domains/resources';
 import { Markdown } from './Markdown';
+import { saveFile } from '../lib/save-file';
 
 function size(n: number | undefined): string {
   if (n === undefined) return 'unknown size';
@@ -13,12 +14,8 @@ function size(n: number | undefined): string {
 
 function save(part: ResourcePart): void {
   const bytes = Uint8Array.from(atob(part.blobData ?? part.imageData ?? ''), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = (part.uri.split(/[/?#]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]/g, '_');
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  const name = (part.uri.split(/[/?#]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]/g, '_');
+  saveFile(name, bytes, 'application/octet-stream');
 }
 
 function Part(props: { part: ResourcePart }) {

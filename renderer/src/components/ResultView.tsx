@@ -3,18 +3,10 @@
 import { useState } from 'react';
 import type { CallOutcome, Presentation } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
+import { saveFile } from '../lib/save-file';
 import { callsService } from '../services/calls';
 
 const FULL_VIEW_CHARS = 1024 * 1024;
-
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** The presentation body (also used by the history view). */
 export function PresentationView({ p }: { p: Presentation }) {
@@ -99,7 +91,7 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
     try {
       const env = await callsService.result(outcome.callId);
       const text = JSON.stringify(env, null, 2);
-      if (save) download(`tool-result-${outcome.callId}.json`, text);
+      if (save) saveFile(`tool-result-${outcome.callId}.json`, text);
       else
         setFull(
           text.length > FULL_VIEW_CHARS
