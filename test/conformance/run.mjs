@@ -37,14 +37,40 @@ const selection =
     ? ['--scenario', process.argv[scenario + 1]]
     : ['--suite', 'all', '--expected-failures', join(here, 'expected-failures.yml')];
 const cwd = mkdtempSync(join(tmpdir(), 'sb-conformance-results-'));
-const result = spawnSync(
-  node22,
-  ['--require', join(here, 'listen-loopback.cjs'), tool, 'client', '--command', command, '--timeout', '60000', ...selection],
-  {
-    cwd,
-    stdio: 'inherit',
-    env: { ...process.env, NO_COLOR: '1' },
-  },
-);
+
+/** Runs the tool with the given selection; its output is shown live and also returned. */
+function runTool(args) {
+  const r = spawnSync(
+    node22,
+    ['--require', join(here, 'listen-loopback.cjs'), tool, 'client', '--command', command, '--timeout', '60000', ...args],
+    { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' } },
+  );
+  process.stdout.write(r.stdout ?? '');
+  return { status: r.status ?? 1, out: r.stdout ?? '' };
+}
+
+/** Scenarios the tool reported as failing outside the baseline (not stale baseline entries). */
+function unexpectedFailures(out) {
+  const at = out.indexOf('Unexpected failures (not in baseline):');
+  if (at < 0) return [];
+  const names = [];
+  for (const line of out.slice(at).split('\n').slice(1)) {
+    const m = /^\s+✗\s+(\S+)/.exec(line);
+    if (!m) break;
+    names.push(m[1]);
+  }
+  return names;
+}
+
+let { status, out } = runTool(selection);
+// The suite runs scenarios in parallel; on two cores the timing-sensitive ones (sse-retry measures reconnect
+// delays) can miss their window. A scenario that failed outside the baseline gets one retry on its own; any
+// other failure (a stale baseline entry, a crash) stands.
+const retry = scenario > 0 || status === 0 || out.includes('Stale') ? [] : unexpectedFailures(out);
+if (retry.length > 0) {
+  console.log(`conformance: retrying on their own, once: ${retry.join(', ')}`);
+  status = retry.every((name) => runTool(['--scenario', name]).status === 0) ? 0 : 1;
+  console.log(status === 0 ? 'conformance: passed on retry; the baseline holds.' : 'conformance: still failing on retry.');
+}
 rmSync(cwd, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+process.exit(status);
