@@ -24,6 +24,7 @@ export class BoundedLineReader {
   readonly #sink: LineReaderSink;
   #parts: Buffer[] = [];
   #size = 0;
+  #peak = 0;
   #discarding = false;
   #discarded = 0;
   #head: Buffer = Buffer.alloc(0);
@@ -59,6 +60,11 @@ export class BoundedLineReader {
     return this.#size;
   }
 
+  /** The most bytes ever held for one unfinished line: never more than the limit. */
+  get peakPendingBytes(): number {
+    return this.#peak;
+  }
+
   #take(piece: Buffer): void {
     if (piece.length === 0) return;
     if (this.#discarding) {
@@ -80,6 +86,7 @@ export class BoundedLineReader {
     }
     this.#parts.push(piece);
     this.#size += piece.length;
+    if (this.#size > this.#peak) this.#peak = this.#size;
   }
 
   #keepTail(piece: Buffer): void {

@@ -125,8 +125,13 @@ export class StdioTransport implements Transport {
   }
 
   /** Counters for diagnostics and tests. */
-  get stats(): { oversizedLines: number; skippedLines: number; stderrBytes: number } {
-    return { oversizedLines: this.#oversizedLines, skippedLines: this.#skippedLines, stderrBytes: this.#stderrRing.size };
+  get stats(): { oversizedLines: number; skippedLines: number; stderrBytes: number; peakLineBytes: number } {
+    return {
+      oversizedLines: this.#oversizedLines,
+      skippedLines: this.#skippedLines,
+      stderrBytes: this.#stderrRing.size,
+      peakLineBytes: this.#reader.peakPendingBytes,
+    };
   }
 
   /** Evidence for the connection doctor. */

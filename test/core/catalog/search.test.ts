@@ -57,22 +57,11 @@ describe('search index', () => {
     expect(searchIndexes([small], 'weather', ANN_READ_ONLY).map((h) => h.index.names[h.id])).toEqual(['mcp__a__get_weather']);
   });
 
-  it('answers within 16 ms (p95) over 20,000 tools', () => {
+  it('finds the right tools across 20,000 tools in ten servers (latency is measured in bench/catalog.ts)', () => {
     const indexes = Array.from({ length: 10 }, (_, s) => new ServerIndex(`s${s}`, tools(`s${s}`, 2000)));
-    const queries = ['weather', 'wea', 'tool 12', 'forcast', 'github issues', 'q', 'deploy metrics', 'calendr', 'number 1999', 'zzz'];
-    for (const q of queries) searchIndexes(indexes, q, 0); // warm up
-    const times: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      for (const q of queries) {
-        // CPU time of the query: robust to other processes competing for the cores while the suite runs.
-        const c0 = process.cpuUsage();
-        searchIndexes(indexes, q, 0);
-        const c = process.cpuUsage(c0);
-        times.push((c.user + c.system) / 1000);
-      }
-    }
-    times.sort((a, b) => a - b);
-    const p95 = times[Math.floor(times.length * 0.95)]!;
-    expect(p95).toBeLessThan(16);
+    const names = (q: string) => searchIndexes(indexes, q, 0).map((h) => h.index.names[h.id]);
+    expect(names('zzz')).toEqual([]);
+    expect(names('number 1999').slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, s) => `mcp__s${s}__tool_1999`));
+    expect(names('forcast').length).toBeGreaterThan(0); // one typo still matches
   });
 });

@@ -33,6 +33,7 @@ describe('BoundedLineReader', () => {
     r.push(Buffer.from('tail\nok\n'));
     expect(events).toEqual(['over:10', `end:${11 + 1000 * 1000 + 4}`]);
     expect(lines).toEqual(['ok']);
+    expect(r.peakPendingBytes).toBe(5);
   });
 
   it('accepts a line of exactly the limit', () => {

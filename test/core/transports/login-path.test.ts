@@ -14,7 +14,7 @@ describe('login PATH', () => {
     const started = Date.now();
     const result = await computeLoginPath(200, () => new Promise(() => undefined));
     expect(result).toMatchObject({ source: 'timeout', path: process.env.PATH ?? '' });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(3000); // the 200 ms timeout took effect, not the hanging shell
   });
 
   it('falls back to process.env.PATH when the shell fails', async () => {
