@@ -25,7 +25,7 @@ export const authArgSchemas = {
       id,
       client: z
         .object({
-          grant: z.enum(['authorization_code', 'client_credentials']),
+          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access']),
           clientId: z.string().max(2048).optional(),
           clientSecret: z.string().max(8192).optional(),
           authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']).optional(),
@@ -33,6 +33,15 @@ export const authArgSchemas = {
           metadataUrl: z.string().url().max(2048).optional(),
           scopes: z.array(z.string().max(200)).max(100).optional(),
           issuer: z.string().url().max(2048).optional(),
+          idpIssuer: z.string().url().max(2048).optional(),
+          idpTokenEndpoint: z.string().url().max(2048).optional(),
+          idpClientId: z.string().max(2048).optional(),
+          idpClientSecret: z.string().max(8192).optional(),
+          idToken: z
+            .string()
+            .max(16384)
+            .regex(/^[A-Za-z0-9._~+/=-]*$/, 'An ID token is a JWT: letters, digits and . _ - only')
+            .optional(),
         })
         .strict()
         .nullable(),

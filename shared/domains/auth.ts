@@ -8,7 +8,7 @@ export interface AuthStatus {
   /** Server id. */
   id: string;
   /** Which kind of credential is configured. */
-  kind: 'none' | 'bearer' | 'oauth' | 'client_credentials';
+  kind: 'none' | 'bearer' | 'oauth' | 'client_credentials' | 'cross_app_access';
   /** Current state. */
   state: 'signed-out' | 'signed-in' | 'needs-auth' | 'in-progress';
   /** Who is signed in, when known. */
@@ -42,10 +42,17 @@ export interface AuthStatus {
   };
 }
 
+/**
+ * How a client obtains tokens: in the browser (authorization code), as a machine (client credentials), or from the
+ * user's enterprise sign-in (Cross-App Access, SEP-990: the IdP's ID token is exchanged for an ID-JAG, which the MCP
+ * server's authorization server accepts as an RFC 7523 JWT bearer grant).
+ */
+export type ClientGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access';
+
 /** A configured client as the renderer may see it: never the secret or the private key. */
 export interface ClientSettingsView {
   /** Grant to use. */
-  grant: 'authorization_code' | 'client_credentials';
+  grant: ClientGrant;
   /** Client id, when pre-registered. */
   clientId?: string;
   /** Whether a client secret is stored. */
@@ -60,12 +67,22 @@ export interface ClientSettingsView {
   scopes?: string[];
   /** Issuer of the only authorization server the client secret or key may be sent to (client credentials). */
   issuer?: string;
+  /** Enterprise identity provider's issuer (Cross-App Access). */
+  idpIssuer?: string;
+  /** The identity provider's token endpoint, when set instead of being discovered (Cross-App Access). */
+  idpTokenEndpoint?: string;
+  /** Client id registered with the identity provider (Cross-App Access). */
+  idpClientId?: string;
+  /** Whether a client secret for the identity provider is stored. */
+  hasIdpSecret?: boolean;
+  /** Whether an ID token from the identity provider is stored. */
+  hasIdToken?: boolean;
 }
 
-/** A pre-registered or client-credentials client, as entered by the user. */
+/** A pre-registered, client-credentials or Cross-App Access client, as entered by the user. */
 export interface ClientSettingsInput {
   /** Grant to use. */
-  grant: 'authorization_code' | 'client_credentials';
+  grant: ClientGrant;
   /** Client id; empty means dynamic registration or a metadata document. */
   clientId?: string;
   /** Client secret (stored in the credential store, never returned). */
@@ -78,6 +95,16 @@ export interface ClientSettingsInput {
   metadataUrl?: string;
   /** Scopes to request. */
   scopes?: string[];
-  /** Pinned authorization server issuer (client credentials). */
+  /** Pinned authorization server issuer (client credentials, Cross-App Access). */
   issuer?: string;
+  /** Enterprise identity provider's issuer URL; its token endpoint is discovered (Cross-App Access). */
+  idpIssuer?: string;
+  /** The identity provider's token endpoint; when empty it is discovered from the issuer (Cross-App Access). */
+  idpTokenEndpoint?: string;
+  /** Client id registered with the identity provider (Cross-App Access). */
+  idpClientId?: string;
+  /** Client secret for the identity provider, if it has one (stored in the credential store, never returned). */
+  idpClientSecret?: string;
+  /** The user's ID token from the identity provider (stored in the credential store, never returned). */
+  idToken?: string;
 }

@@ -26,6 +26,10 @@ interface Context {
   client_id?: string;
   client_secret?: string;
   private_key_pem?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
 }
 
 /** The user's browser: follow the authorization server's redirects until it sends us to the loopback listener. */
@@ -106,6 +110,18 @@ async function main(): Promise<void> {
         clientId: ctx.client_id ?? '',
         privateKeyPem: ctx.private_key_pem ?? '',
         authMethod: 'private_key_jwt',
+      });
+    } else if (scenario === 'auth/cross-app-access-complete-flow' && ctx !== undefined) {
+      // The user signed in at their enterprise IdP elsewhere and pasted the ID token it issued.
+      await auth.setClient('conf', {
+        grant: 'cross_app_access',
+        clientId: ctx.client_id ?? '',
+        clientSecret: ctx.client_secret ?? '',
+        idpIssuer: ctx.idp_issuer ?? '',
+        // This IdP's OpenID metadata lacks required fields, so the user entered its token endpoint too.
+        ...(ctx.idp_token_endpoint !== undefined ? { idpTokenEndpoint: ctx.idp_token_endpoint } : {}),
+        idpClientId: ctx.idp_client_id ?? '',
+        idToken: ctx.idp_id_token ?? '',
       });
     } else if (ctx?.name === 'auth/pre-registration') {
       await auth.setClient('conf', { grant: 'authorization_code', clientId: ctx.client_id ?? '', clientSecret: ctx.client_secret ?? '' });

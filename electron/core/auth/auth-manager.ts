@@ -4,12 +4,12 @@
 // check, the policy (no browser without a click, at most 3 authorizations per user action) and the status the
 // renderer sees. This module composes them behind one AuthManager. Tokens and secrets never leave the auth modules
 // except as an Authorization header on the wire.
-import type { ServerConfig } from '../../../shared/config.js';
+import { isLoopbackHost, type ServerConfig } from '../../../shared/config.js';
 import type { AuthStatus, ClientSettingsInput } from '../../../shared/domains/auth.js';
 import { AppError } from '../../../shared/errors.js';
 import { AuthContext, type AuthManagerOptions } from './auth-context.js';
 import { buildStatus } from './auth-status.js';
-import { algorithmFor } from './client-credentials.js';
+import { algorithmFor } from './machine-token.js';
 import type { AuthCredentials, GrantRecord } from './credentials.js';
 import { refreshGrant } from './refresh-guard.js';
 import { SignIn } from './sign-in.js';
@@ -18,7 +18,7 @@ import { createTransportAuth, type TransportAuth } from './token-source.js';
 
 export type { AuthHost, AuthManagerOptions } from './auth-context.js';
 export { isAuthProblem } from './auth-errors.js';
-export { algorithmFor } from './client-credentials.js';
+export { algorithmFor } from './machine-token.js';
 export { FLOW_TIMEOUT_MS, MAX_AUTHORIZATIONS_PER_ACTION } from './sign-in-flow.js';
 export type { TransportAuth } from './token-source.js';
 
@@ -66,6 +66,16 @@ export class AuthManager {
         throw new AppError('config_invalid', 'Client credentials need a client id', { serverId: id });
       if (client.authMethod === 'private_key_jwt' && client.privateKeyPem !== undefined && client.privateKeyPem !== '')
         algorithmFor(client.privateKeyPem);
+    }
+    if (client?.grant === 'cross_app_access') {
+      if (!client.clientId || !client.idpClientId || client.idpIssuer === undefined)
+        throw new AppError(
+          'config_invalid',
+          'Cross-App Access needs the client id for the authorization server, the identity provider issuer and its client id',
+          { serverId: id },
+        );
+      checkIdpUrl(id, client.idpIssuer);
+      if (client.idpTokenEndpoint !== undefined) checkIdpUrl(id, client.idpTokenEndpoint);
     }
     if (client?.metadataUrl !== undefined) {
       const u = new URL(client.metadataUrl);
@@ -161,4 +171,18 @@ export function authOf(host: object): AuthManager {
   const manager = attached.get(host);
   if (manager === undefined) throw new AppError('internal', 'Authorization is not set up in this shell');
   return manager;
+}
+
+/** The identity provider receives the user's ID token: https only (plain http only on this machine), no user info. */
+function checkIdpUrl(id: string, raw: string): void {
+  const url = new URL(raw);
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!secure || url.username !== '' || url.password !== '')
+    throw new AppError(
+      'config_invalid',
+      'The identity provider URLs must be https (plain http only on this machine), without a user name or password',
+      {
+        serverId: id,
+      },
+    );
 }

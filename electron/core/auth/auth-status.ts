@@ -18,8 +18,8 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
   const needsAuth = session.state === 'needs-auth';
   const kind: AuthStatus['kind'] = bearerSet
     ? 'bearer'
-    : client?.grant === 'client_credentials'
-      ? 'client_credentials'
+    : client?.grant === 'client_credentials' || client?.grant === 'cross_app_access'
+      ? client.grant
       : grant !== undefined || client !== undefined || flow !== undefined || needsAuth
         ? 'oauth'
         : 'none';

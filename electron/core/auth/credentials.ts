@@ -3,7 +3,7 @@
 // authorization server never reuses an unrelated grant. Nothing here is ever written to the settings file.
 import { createHash } from 'node:crypto';
 import type { AuthorizationServerMetadata, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
-import type { ClientSettingsInput, ClientSettingsView } from '../../../shared/domains/auth.js';
+import type { ClientGrant, ClientSettingsInput, ClientSettingsView } from '../../../shared/domains/auth.js';
 import type { CredentialStore } from '../ports.js';
 import { isObject } from '../json.js';
 
@@ -30,7 +30,7 @@ export interface GrantRecord {
   /** When the tokens were obtained (ms since epoch). */
   obtainedAt: number;
   /** How the grant was obtained. */
-  grant: 'authorization_code' | 'client_credentials';
+  grant: ClientGrant;
 }
 
 /** The per-server list of stored grants and which one is current. */
@@ -81,9 +81,19 @@ function isIndex(v: unknown): v is GrantIndex {
   return isObject(v) && v['v'] === 1 && Array.isArray(v['entries']);
 }
 
+const GRANTS: readonly ClientGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access'];
+
 function isClientSettings(v: unknown): v is StoredClientSettings {
-  return isObject(v) && (v['grant'] === 'authorization_code' || v['grant'] === 'client_credentials');
+  return isObject(v) && GRANTS.includes(v['grant'] as ClientGrant);
 }
+
+/** Grants whose tokens the app obtains without a browser and mints again shortly before they expire (no refresh token). */
+export function isMachineGrant(grant: ClientGrant | undefined): grant is 'client_credentials' | 'cross_app_access' {
+  return grant === 'client_credentials' || grant === 'cross_app_access';
+}
+
+/** Secret fields of the client settings: never returned, and an empty one keeps the stored value. */
+const SECRET_FIELDS = ['clientSecret', 'privateKeyPem', 'idpClientSecret', 'idToken'] as const;
 
 /** Typed access to the authorization secrets of every server. */
 export class AuthCredentials {
@@ -120,13 +130,11 @@ export class AuthCredentials {
     const previous = await this.client(serverId);
     const same = previous !== undefined && previous.clientId === input.clientId && previous.grant === input.grant;
     const next: StoredClientSettings = { ...input };
-    if (next.clientSecret === undefined || next.clientSecret === '') {
-      delete next.clientSecret;
-      if (same && previous.clientSecret !== undefined) next.clientSecret = previous.clientSecret;
-    }
-    if (next.privateKeyPem === undefined || next.privateKeyPem === '') {
-      delete next.privateKeyPem;
-      if (same && previous.privateKeyPem !== undefined) next.privateKeyPem = previous.privateKeyPem;
+    for (const field of SECRET_FIELDS) {
+      if (next[field] !== undefined && next[field] !== '') continue;
+      delete next[field];
+      const kept = same ? previous[field] : undefined;
+      if (kept !== undefined) next[field] = kept;
     }
     if (next.clientId === '') delete next.clientId;
     await this.#store.set(accounts.client(serverId), JSON.stringify(next));
@@ -202,6 +210,15 @@ export function clientView(settings: StoredClientSettings): ClientSettingsView {
     ...(settings.metadataUrl !== undefined ? { metadataUrl: settings.metadataUrl } : {}),
     ...(settings.scopes !== undefined ? { scopes: [...settings.scopes] } : {}),
     ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
+    ...(settings.grant === 'cross_app_access'
+      ? {
+          ...(settings.idpIssuer !== undefined ? { idpIssuer: settings.idpIssuer } : {}),
+          ...(settings.idpTokenEndpoint !== undefined ? { idpTokenEndpoint: settings.idpTokenEndpoint } : {}),
+          ...(settings.idpClientId !== undefined ? { idpClientId: settings.idpClientId } : {}),
+          hasIdpSecret: settings.idpClientSecret !== undefined && settings.idpClientSecret !== '',
+          hasIdToken: settings.idToken !== undefined && settings.idToken !== '',
+        }
+      : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { isAuthProblem } from './auth-errors.js';
 import { buildStatus } from './auth-status.js';
-import { mintClientCredentials } from './client-credentials.js';
+import { isMachineGrant } from './credentials.js';
+import { mintMachineToken } from './machine-token.js';
 import { deferred } from './deferred.js';
 import { acceptRedirect, authorize, cancelFlow, MAX_AUTHORIZATIONS_PER_ACTION } from './sign-in-flow.js';
 
@@ -31,8 +32,8 @@ export class SignIn {
     cancelFlow(ctx, id, 'A new sign-in was started');
     ctx.failures.delete(id);
     const settings = await ctx.creds.client(id);
-    if (settings?.grant === 'client_credentials') {
-      await mintClientCredentials(ctx, id, config, settings, true).catch((err: unknown) => {
+    if (isMachineGrant(settings?.grant)) {
+      await mintMachineToken(ctx, id, config, settings, true).catch((err: unknown) => {
         ctx.recordFailure(id, 'token', err, 1);
       });
       await ctx.reconnect(id);
@@ -81,6 +82,9 @@ export class SignIn {
     const ctx = this.#ctx;
     const max = opts.max ?? MAX_AUTHORIZATIONS_PER_ACTION;
     let authorizations = 0;
+    // A machine grant (client credentials, Cross-App Access) has no browser step: its token source already minted a
+    // fresh token after the 401, so a refusal is final and is reported, never turned into a browser sign-in.
+    if (isMachineGrant((await ctx.creds.client(id))?.grant)) return this.#runMachine(id, op);
     if (opts.authorizeFirst === true) {
       authorizations++;
       await authorize(ctx, id, authorizations, opts.onShown);
@@ -103,6 +107,16 @@ export class SignIn {
         authorizations++;
         await authorize(ctx, id, authorizations, opts.onShown);
       }
+    }
+  }
+
+  async #runMachine<T>(id: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (!isAuthProblem(err)) throw err;
+      const reason = this.#ctx.needsAuthReason.get(id);
+      throw reason !== undefined ? new AppError('auth_required', reason, { serverId: id }) : err;
     }
   }
 

@@ -3,7 +3,8 @@ import { extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } fr
 import type { ServerConfig } from '../../../shared/config.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
-import { mintClientCredentials } from './client-credentials.js';
+import { isMachineGrant } from './credentials.js';
+import { mintMachineToken } from './machine-token.js';
 import type { GrantRecord } from './credentials.js';
 import { REFRESH_MARGIN_MS, refreshGrant } from './refresh-guard.js';
 
@@ -59,9 +60,12 @@ async function accessToken(ctx: AuthContext, id: string, config: ServerConfig): 
   const bearer = await ctx.creds.bearer(id);
   if (bearer !== null) return bearer;
   const settings = await ctx.creds.client(id);
-  if (settings?.grant === 'client_credentials') {
-    const grant = await mintClientCredentials(ctx, id, config, settings, false).catch((err: unknown) => {
-      ctx.needsAuthReason.set(id, `Client credentials were refused: ${describeAuthError(id, err).message}`);
+  if (isMachineGrant(settings?.grant)) {
+    const grant = await mintMachineToken(ctx, id, config, settings, false).catch((err: unknown) => {
+      ctx.needsAuthReason.set(
+        id,
+        `${settings.grant === 'cross_app_access' ? 'The Cross-App Access token was' : 'Client credentials were'} refused: ${describeAuthError(id, err).message}`,
+      );
       return undefined;
     });
     return grant?.tokens.access_token;
@@ -88,8 +92,8 @@ async function afterUnauthorized(
     return undefined;
   }
   const settings = await ctx.creds.client(id);
-  if (settings?.grant === 'client_credentials') {
-    return mintClientCredentials(ctx, id, config, settings, true, sent).catch(() => undefined);
+  if (isMachineGrant(settings?.grant)) {
+    return mintMachineToken(ctx, id, config, settings, true, sent).catch(() => undefined);
   }
   const grant = await ctx.creds.grant(id, url);
   if (grant === undefined) {

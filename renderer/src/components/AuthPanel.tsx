@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AuthStep, ClientSettingsInput } from '../../../shared/domains/auth';
+import type { AuthStep, ClientSettingsInput, ClientSettingsView } from '../../../shared/domains/auth';
 import { useStore } from '../store';
 
 const STEPS: { step: AuthStep; label: string }[] = [
@@ -181,6 +181,8 @@ export function AuthPanel({ serverId }: { serverId: string }) {
             {status.client.clientId ? `, client id ${status.client.clientId}` : ''}
             {status.client.hasSecret ? ', secret stored' : ''}
             {status.client.hasPrivateKey ? ', private key stored' : ''}
+            {status.client.idpIssuer ? `, identity provider ${status.client.idpIssuer}` : ''}
+            {status.client.hasIdToken ? ', ID token stored' : ''}
           </p>
         ) : (
           <p className="hint">None: dynamic registration (or a metadata document) is used.</p>
@@ -202,6 +204,7 @@ export function AuthPanel({ serverId }: { serverId: string }) {
             >
               <option value="authorization_code">Authorization code (browser)</option>
               <option value="client_credentials">Client credentials (no browser)</option>
+              <option value="cross_app_access">Enterprise sign-in (Cross-App Access)</option>
             </select>
           </label>
           <label>
@@ -248,6 +251,8 @@ export function AuthPanel({ serverId }: { serverId: string }) {
                 </label>
               ) : null}
             </>
+          ) : client.grant === 'cross_app_access' ? (
+            <CrossAppAccessFields client={client} onChange={setClientForm} status={status.client} />
           ) : (
             <label>
               Client metadata document URL
@@ -267,5 +272,70 @@ export function AuthPanel({ serverId }: { serverId: string }) {
         </form>
       </details>
     </section>
+  );
+}
+
+/**
+ * Cross-App Access (SEP-990): the ID token from the user's enterprise sign-in is exchanged at the identity provider
+ * for a grant this server's authorization server accepts. Secrets are write-only: left empty, the stored one stays.
+ */
+function CrossAppAccessFields({
+  client,
+  onChange,
+  status,
+}: {
+  client: ClientSettingsInput;
+  onChange: (next: ClientSettingsInput) => void;
+  status: ClientSettingsView | undefined;
+}) {
+  const kept = (flag: boolean | undefined) => (flag ? 'stored; leave empty to keep' : '');
+  return (
+    <>
+      <label>
+        Authorization server issuer (the client secret is sent only there)
+        <input value={client.issuer ?? ''} onChange={(e) => onChange({ ...client, issuer: e.target.value })} placeholder="https://…" />
+      </label>
+      <label>
+        Identity provider issuer
+        <input
+          value={client.idpIssuer ?? ''}
+          onChange={(e) => onChange({ ...client, idpIssuer: e.target.value })}
+          placeholder="https://…"
+        />
+      </label>
+      <label>
+        Identity provider token endpoint (optional; discovered from the issuer when empty)
+        <input
+          value={client.idpTokenEndpoint ?? ''}
+          onChange={(e) => onChange({ ...client, idpTokenEndpoint: e.target.value })}
+          placeholder="https://…"
+        />
+      </label>
+      <label>
+        Identity provider client id
+        <input value={client.idpClientId ?? ''} onChange={(e) => onChange({ ...client, idpClientId: e.target.value })} />
+      </label>
+      <label>
+        Identity provider client secret (optional)
+        <input
+          type="password"
+          value={client.idpClientSecret ?? ''}
+          onChange={(e) => onChange({ ...client, idpClientSecret: e.target.value })}
+          placeholder={kept(status?.hasIdpSecret)}
+          autoComplete="off"
+        />
+      </label>
+      <label>
+        ID token from your identity provider
+        <input
+          type="password"
+          value={client.idToken ?? ''}
+          onChange={(e) => onChange({ ...client, idToken: e.target.value.trim() })}
+          placeholder={kept(status?.hasIdToken)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </label>
+    </>
   );
 }
