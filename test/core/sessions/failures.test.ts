@@ -1,27 +1,15 @@
 // The connection doctor and recovery against hostile fixture servers: timeouts in the right phase, exit code
 // and stderr, command not found, a crash mid-session, backoff.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../../shared/support/harness.js';
-import { addApproved, fixture, makeSessionHost, stdioServer, until, type SessionHarness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { addApproved, fixture, stdioServer, until, useSessionHost } from './helpers.js';
 
-let dir: string;
-let h: SessionHarness;
-
-beforeEach(() => {
-  dir = tempDir('sb-sessions-');
-  h = makeSessionHost(dir);
-});
-
-afterEach(async () => {
-  await h.host.shutdown();
-  cleanup(dir);
-});
+const t = useSessionHost();
 
 describe('connection doctor', () => {
   it('a server that never answers times out in the handshake phase (auto: the probe is bounded, then initialize)', async () => {
-    await addApproved(h.host, stdioServer('hang', fixture('hang.ts'), { timeouts: { probeSecs: 1, connectSecs: 2.5, setupSecs: 20 } }));
+    await addApproved(t.h.host, stdioServer('hang', fixture('hang.ts'), { timeouts: { probeSecs: 1, connectSecs: 2.5, setupSecs: 20 } }));
     const started = Date.now();
-    const status = await h.sessions.connect('hang');
+    const status = await t.h.sessions.connect('hang');
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(status.state).toBe('failed');
     expect(status.error).toMatchObject({
@@ -36,25 +24,25 @@ describe('connection doctor', () => {
 
   it('with lifecycle discover the silent probe is reported as the probe timeout', async () => {
     await addApproved(
-      h.host,
+      t.h.host,
       stdioServer('hang', fixture('hang.ts'), { lifecycle: 'discover', timeouts: { probeSecs: 1, connectSecs: 5 } }),
     );
-    const status = await h.sessions.connect('hang');
+    const status = await t.h.sessions.connect('hang');
     expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'probe', timeout: { name: 'probeSecs', seconds: 1 } } });
   });
 
   it('the setup deadline bounds the whole setup including the fallback', async () => {
     await addApproved(
-      h.host,
+      t.h.host,
       stdioServer('hang', fixture('hang.ts'), { lifecycle: 'initialize', timeouts: { connectSecs: 10, setupSecs: 2 } }),
     );
-    const status = await h.sessions.connect('hang');
+    const status = await t.h.sessions.connect('hang');
     expect(status.error).toMatchObject({ code: 'timeout', evidence: { phase: 'handshake', timeout: { name: 'setupSecs', seconds: 2 } } });
   });
 
   it('a server that exits at once fails with its exit code and stderr', async () => {
-    await addApproved(h.host, stdioServer('boom', fixture('exit-at-once.ts')));
-    const status = await h.sessions.connect('boom');
+    await addApproved(t.h.host, stdioServer('boom', fixture('exit-at-once.ts')));
+    const status = await t.h.sessions.connect('boom');
     expect(status.state).toBe('failed');
     expect(status.error?.code).toBe('process_exited');
     expect(status.error?.evidence?.exitCode).toBe(3);
@@ -63,30 +51,30 @@ describe('connection doctor', () => {
     expect(status.error?.message).toMatch(/fatal: boom/);
     expect(status.failures).toBe(1);
     expect(status.retryAt).toBeGreaterThan(Date.now());
-    expect(h.sessions.logs('boom').some((l) => l.source === 'stderr' && l.text === 'fatal: boom')).toBe(true);
+    expect(t.h.sessions.logs('boom').some((l) => l.source === 'stderr' && l.text === 'fatal: boom')).toBe(true);
   });
 
   it('a missing command is reported as command_not_found with the searched PATH', async () => {
-    await addApproved(h.host, {
+    await addApproved(t.h.host, {
       id: 'nope',
       name: 'nope',
       startup: 'manual',
       transport: { type: 'stdio', command: 'switchboard-no-such-command', args: [], env: { PATH: '/nonexistent/bin:/usr/bin' } },
     });
-    const status = await h.sessions.connect('nope');
+    const status = await t.h.sessions.connect('nope');
     expect(status.error?.code).toBe('command_not_found');
     expect(status.error?.evidence?.searchedPath).toEqual(['/nonexistent/bin', '/usr/bin']);
     expect(status.error?.message).toMatch(/\/nonexistent\/bin/);
   });
 
   it('explicit connects ignore the backoff; automatic use (client) waits for retryAt', async () => {
-    await addApproved(h.host, stdioServer('boom', fixture('exit-at-once.ts'), { lifecycle: 'initialize' }));
-    await h.sessions.connect('boom');
-    await expect(h.sessions.client('boom')).rejects.toMatchObject({
+    await addApproved(t.h.host, stdioServer('boom', fixture('exit-at-once.ts'), { lifecycle: 'initialize' }));
+    await t.h.sessions.connect('boom');
+    await expect(t.h.sessions.client('boom')).rejects.toMatchObject({
       code: 'process_exited',
       message: expect.stringMatching(/next automatic attempt in/),
     });
-    const second = await h.sessions.connect('boom');
+    const second = await t.h.sessions.connect('boom');
     expect(second.failures).toBe(2);
     expect(second.retryAt! - Date.now()).toBeGreaterThan(1000); // 2 s after the second failure
   });
@@ -94,21 +82,21 @@ describe('connection doctor', () => {
 
 describe('recovery', () => {
   it('a crash mid-session shows disconnected with the reason, and the next use reconnects', async () => {
-    await addApproved(h.host, stdioServer('crashy', fixture('crash-after.ts')));
-    expect((await h.sessions.connect('crashy')).state).toBe('connected');
-    const client = await h.sessions.client('crashy');
+    await addApproved(t.h.host, stdioServer('crashy', fixture('crash-after.ts')));
+    expect((await t.h.sessions.connect('crashy')).state).toBe('connected');
+    const client = await t.h.sessions.client('crashy');
     await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow();
-    await until(() => h.sessions.status('crashy').state === 'disconnected', 10_000, 'disconnected');
-    const status = h.sessions.status('crashy');
+    await until(() => t.h.sessions.status('crashy').state === 'disconnected', 10_000, 'disconnected');
+    const status = t.h.sessions.status('crashy');
     expect(status.error).toMatchObject({ code: 'process_exited', evidence: { exitCode: 1, phase: 'session' } });
     expect(status.error?.message).toMatch(/crashing/);
-    expect(h.sessions.identity('crashy')).toBeUndefined();
+    expect(t.h.sessions.identity('crashy')).toBeUndefined();
 
-    const again = await h.sessions.client('crashy');
+    const again = await t.h.sessions.client('crashy');
     expect(again).not.toBe(client);
     const result = await again.callTool({ name: 'echo', arguments: { text: 'back' } });
     expect(result.content).toEqual([{ type: 'text', text: 'back' }]);
-    expect(h.sessions.status('crashy')).toMatchObject({ state: 'connected', failures: 0 });
-    expect(h.sessions.status('crashy').error).toBeUndefined();
+    expect(t.h.sessions.status('crashy')).toMatchObject({ state: 'connected', failures: 0 });
+    expect(t.h.sessions.status('crashy').error).toBeUndefined();
   });
 });

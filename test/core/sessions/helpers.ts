@@ -5,11 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap, ServerStatus } from '../../../shared/contract.js';
 import { Host } from '../../../electron/core/host.js';
 import { launchFingerprint } from '../../../electron/core/servers/approval.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
+import { cleanup, tempDir } from '../../shared/support/harness.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
 import type { TransportFactory } from '../../../electron/core/transports/transport-factory.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
@@ -148,4 +150,27 @@ export async function until(check: () => boolean, ms = 10_000, what = 'condition
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A fresh settings folder and session host for every test of the file, shut down and removed after each. */
+export function useSessionHost(): { readonly h: SessionHarness; readonly dir: string } {
+  const ctx: { h?: SessionHarness; dir?: string } = {};
+  beforeEach(() => {
+    ctx.dir = tempDir('sb-sessions-');
+    ctx.h = makeSessionHost(ctx.dir);
+  });
+  afterEach(async () => {
+    await ctx.h?.host.shutdown();
+    if (ctx.dir !== undefined) cleanup(ctx.dir);
+  });
+  return {
+    get h(): SessionHarness {
+      if (ctx.h === undefined) throw new Error('useSessionHost: only inside a test');
+      return ctx.h;
+    },
+    get dir(): string {
+      if (ctx.dir === undefined) throw new Error('useSessionHost: only inside a test');
+      return ctx.dir;
+    },
+  };
 }
