@@ -7,7 +7,9 @@
 // This is that coordinator, kept as small as possible: it writes the request on the client's own transport
 // (with the client's own per-request `_meta` envelope) under a string id the SDK never uses, and takes the
 // matching response and progress notifications off the transport before the SDK sees them. Everything else
-// still flows to the SDK untouched.
+// still flows to the SDK untouched. Cancellation follows the SDK's own rule: on a 2026-07-28 connection over a
+// transport with one underlying request per message (Streamable HTTP: a POST each), closing that request's
+// stream is the cancellation signal; elsewhere (stdio, 2025 sessions) it is `notifications/cancelled`.
 import { ProtocolError, SdkError, SdkErrorCode, type Client, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { isObject, type JsonObject } from '../json.js';
 
@@ -94,7 +96,8 @@ export function outboundEnvelope(client: Client): JsonObject {
 /**
  * Sends one request on the client's transport and returns the raw JSON-RPC result, undecoded.
  * Throws a ProtocolError for a JSON-RPC error, an SdkError on timeout / closed connection, or the signal's
- * reason when aborted; on timeout or abort the server is sent `notifications/cancelled`.
+ * reason when aborted; on timeout or abort the request is cancelled: its HTTP request is closed on a
+ * 2026-07-28 Streamable HTTP connection, otherwise the server is sent `notifications/cancelled`.
  */
 export function rawRequest(client: Client, method: string, params: JsonObject, opts: RawRequestOptions): Promise<JsonObject> {
   const transport = client.transport;
@@ -102,6 +105,10 @@ export function rawRequest(client: Client, method: string, params: JsonObject, o
   if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
   const tap = tapFor(transport);
   const id = `switchboard-raw-${++sequence}`;
+  // Over Streamable HTTP on 2026-07-28 a separately POSTed notifications/cancelled cannot reach the request
+  // (the server is stateless; the SDK server serves each POST on its own instance) and the POST would stay
+  // open until the server answered: abort the POST instead, as the SDK does for its own requests.
+  const requestAbort = transport.hasPerRequestStream === true && client.getProtocolEra() === 'modern' ? new AbortController() : undefined;
   const callerMeta = isObject(params._meta) ? params._meta : {};
   const message = {
     jsonrpc: '2.0' as const,
@@ -123,7 +130,11 @@ export function rawRequest(client: Client, method: string, params: JsonObject, o
     const cancel = (reason: unknown, err: unknown): void => {
       if (!tap.pending.has(id)) return;
       cleanup();
-      client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }).catch(() => undefined);
+      if (requestAbort) requestAbort.abort(reason);
+      else
+        client
+          .notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } })
+          .catch(() => undefined);
       reject(err);
     };
     const onAbort = (): void => cancel(opts.signal?.reason, opts.signal?.reason);
@@ -143,7 +154,7 @@ export function rawRequest(client: Client, method: string, params: JsonObject, o
       () => cancel('Request timed out', new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: opts.timeout })),
       opts.timeout,
     );
-    transport.send(message as JSONRPCMessage).catch((err: unknown) => {
+    transport.send(message as JSONRPCMessage, requestAbort ? { requestSignal: requestAbort.signal } : undefined).catch((err: unknown) => {
       if (!tap.pending.has(id)) return;
       cleanup();
       reject(err);
