@@ -1,24 +1,9 @@
 // The built-in demo MCP server, shipped inside the app and run with the app's own runtime
 // over stdio, so a newcomer sees a working connection within a minute.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
-
-/** Waits `ms`, rejecting early when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('cancelled'));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('cancelled'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function createDemoServer(): McpServer {
   const server = new McpServer(
@@ -59,7 +44,7 @@ function createDemoServer(): McpServer {
       const signal = ctx.mcpReq.signal;
       for (let i = 1; i <= steps; i++) {
         try {
-          await sleep((seconds * 1000) / steps, signal);
+          await sleep((seconds * 1000) / steps, undefined, { signal });
         } catch {
           return { content: [{ type: 'text', text: `Cancelled after ${i - 1} of ${steps} steps` }], isError: true };
         }

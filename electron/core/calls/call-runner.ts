@@ -4,6 +4,7 @@
 // the handler when opted in, sampling/roots refused before any prompt opens) and task handles polled with
 // tasks/get until terminal, bounded by the task's own max wait. On a 2026-07-28 session the SDK client rejects
 // a `resultType: "task"` answer, so there the initiating tools/call goes through raw-request.ts instead.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
@@ -68,21 +69,6 @@ export function toolErrorResult(text: string): JsonObject {
 
 function hostError(code: string, message: string): RunResult {
   return { result: toolErrorResult(message), hostError: { code, message } };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A task handle in either the SEP-2663 shape or the 2025-11-25 `{ task: {...} }` shape. */
@@ -334,7 +320,10 @@ async function followTask(opts: RunOptions, first: TaskView, meta?: JsonObject):
           'The task asked for input, which Switchboard cannot answer inside a task; the task was cancelled.',
         );
       }
-      await sleep(pollInterval(task.pollIntervalMs), wait.signal);
+      // An aborted wait rejects with the abort's own reason (deadline or user cancel), as the requests do.
+      await sleep(pollInterval(task.pollIntervalMs), undefined, { signal: wait.signal }).catch((err: unknown) => {
+        throw wait.signal.aborted ? (wait.signal.reason as unknown) : err;
+      });
       const raw = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId, ...(meta ? { _meta: meta } : {}) } }, Raw, {
         signal: wait.signal,
         timeout: Math.max(1, Math.min(requestMs, deadline - now())),
