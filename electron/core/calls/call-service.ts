@@ -114,6 +114,8 @@ export class CallService {
       const readOnly = route.tool.annotations?.readOnlyHint === true;
       release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
       const catalog = this.#deps.catalog();
+      // A publication already waiting goes first (then this call's route is checked against it).
+      await catalog?.whenPublishable(route.serverId, controller.signal);
       releaseCatalog = catalog?.beginCall(route.serverId);
       catalog?.validate(route);
       const client = await abortable(this.#deps.client(route.serverId), controller.signal);

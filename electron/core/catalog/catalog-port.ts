@@ -30,6 +30,8 @@ export interface CatalogPort {
   route(localName: string, signal?: AbortSignal): Promise<ToolRoute>;
   /** Throws `stale_route` when the captured route is no longer the published one (revision or definition changed). */
   validate(route: ToolRoute): void;
+  /** Resolves once no publication of the server is waiting for its calls; a call awaits it before `beginCall`. */
+  whenPublishable(serverId: string, signal?: AbortSignal): Promise<void>;
   /** Marks a call as using the catalog of a server; publication waits until the returned release runs. */
   beginCall(serverId: string): () => void;
 }

@@ -148,6 +148,7 @@ export class Catalog implements CatalogPort {
     if (entry.autoTimer) clearTimeout(entry.autoTimer);
     entry.autoTimer = undefined;
     for (const waiter of entry.idleWaiters.splice(0)) waiter();
+    for (const waiter of entry.publishWaiters.splice(0)) waiter();
   }
 
   /** Removal: cancels the registration (in-flight fetches cannot publish) and forgets its names. */
@@ -177,6 +178,11 @@ export class Catalog implements CatalogPort {
   /** Throws stale_route when the captured route is no longer the published one. */
   validate(route: ToolRoute): void {
     this.#routes.validate(route);
+  }
+
+  /** Resolves once no publication of the server is waiting for its calls (call before `beginCall`). */
+  whenPublishable(serverId: string, signal?: AbortSignal): Promise<void> {
+    return this.#routes.whenPublishable(serverId, signal);
   }
 
   /** Marks a call as using a server's catalog; publication waits until the release runs. */

@@ -50,6 +50,9 @@ export class Entry {
   meta: { title?: string; description?: string; instructions?: string } = {};
   activeCalls = 0;
   idleWaiters: (() => void)[] = [];
+  /** Publications waiting for the active calls to finish; new calls hold back meanwhile (no starvation). */
+  publishing = 0;
+  publishWaiters: (() => void)[] = [];
   autoTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: CatalogStats = { listings: 0, publications: 0 };
 

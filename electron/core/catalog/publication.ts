@@ -58,8 +58,43 @@ export class Publisher {
     };
   }
 
+  /**
+   * Resolves once no publication of this server is waiting for its calls. A call waits here before `beginCall`,
+   * so a steady stream of overlapping calls (parallel servers) cannot hold a publication off for ever.
+   */
+  whenPublishable(serverId: string, signal?: AbortSignal): Promise<void> {
+    const entry = this.#state.entries.get(serverId);
+    if (!entry || entry.publishing === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        entry.publishWaiters.splice(entry.publishWaiters.indexOf(done), 1);
+        reject(signal?.reason);
+      };
+      const done = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      entry.publishWaiters.push(done);
+    });
+  }
+
+  /** Publishes once the calls already using this server's catalog are done; new calls wait meanwhile. */
+  async publishWhenIdle(entry: Entry, signal: AbortSignal, publish: () => void): Promise<void> {
+    entry.publishing++;
+    try {
+      await this.#waitForCalls(entry, signal);
+      signal.throwIfAborted();
+      publish();
+    } finally {
+      entry.publishing--;
+      if (entry.publishing === 0) for (const waiter of entry.publishWaiters.splice(0)) waiter();
+    }
+  }
+
   /** Publication waits for calls already using this server's catalog. */
-  waitForCalls(entry: Entry, signal: AbortSignal): Promise<void> {
+  #waitForCalls(entry: Entry, signal: AbortSignal): Promise<void> {
     if (entry.activeCalls === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const onAbort = (): void => reject(new AppError('cancelled', 'The refresh was cancelled', { serverId: entry.id }));

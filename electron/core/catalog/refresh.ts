@@ -148,9 +148,8 @@ export class Refresher {
       });
       if (opts.applyAfter) await opts.applyAfter.catch(() => undefined);
       signal.throwIfAborted();
-      await this.#publisher.waitForCalls(entry, signal);
-      signal.throwIfAborted();
-      this.#publisher.apply(entry, listing, client);
+      const validated = listing;
+      await this.#publisher.publishWhenIdle(entry, signal, () => this.#publisher.apply(entry, validated, client));
       return { id: entry.id, ok: true };
     } catch (err) {
       if (signal.aborted || (err instanceof AppError && err.code === 'cancelled')) {

@@ -67,6 +67,10 @@ export class CatalogRoutes implements CatalogPort {
   }
 
   /** Marks a call as using a server's catalog; publication waits until the release runs. */
+  whenPublishable(serverId: string, signal?: AbortSignal): Promise<void> {
+    return this.#publisher.whenPublishable(serverId, signal);
+  }
+
   beginCall(serverId: string): () => void {
     return this.#publisher.beginCall(serverId);
   }

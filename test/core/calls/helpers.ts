@@ -118,6 +118,10 @@ export class StaticCatalog implements CatalogPort {
     }
   }
 
+  whenPublishable(): Promise<void> {
+    return Promise.resolve();
+  }
+
   beginCall(): () => void {
     this.calls += 1;
     return () => {

@@ -126,6 +126,48 @@ describe('catalog refresh', () => {
     await refreshing;
     expect(h.names('busy')).toEqual(['mcp__busy__tool_0001']);
   });
+
+  it('a waiting publication goes before calls that arrive after it, so overlapping calls cannot starve it', async () => {
+    h = new CatalogHarness();
+    h.add('busy', { env: { CATALOG_TOOLS: '2' }, config: deny });
+    await h.catalog.refresh('busy');
+    const route = await h.catalog.route('mcp__busy__tool_0001');
+    await h.catalog.whenPublishable('busy');
+    const first = h.catalog.beginCall('busy');
+    await h.control('busy', { action: 'set', names: ['tool_0001', 'tool_0002'] });
+    const refreshing = h.catalog.refresh('busy');
+    await h.until(() => h.catalog.stats('busy').listings === 2, 10_000, 'the new listing');
+    await new Promise((r) => setTimeout(r, 50));
+    // A second call arrives while the publication waits for the first: it is held back, not admitted.
+    let admitted = false;
+    const second = h.catalog.whenPublishable('busy').then(() => {
+      admitted = true;
+      return h.catalog.beginCall('busy');
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(admitted).toBe(false);
+    first();
+    await refreshing;
+    const releaseSecond = await second;
+    expect(h.names('busy')).toEqual(['mcp__busy__tool_0001', 'mcp__busy__tool_0002']);
+    // The held call checks its route against what was just published.
+    expect(() => h.catalog.validate(route)).not.toThrow();
+    releaseSecond();
+    // Aborting a held call stops its wait.
+    await h.catalog.whenPublishable('busy');
+    const third = h.catalog.beginCall('busy');
+    await h.control('busy', { action: 'set', names: ['tool_0002'] });
+    const again = h.catalog.refresh('busy');
+    await h.until(() => h.catalog.stats('busy').listings === 3, 10_000, 'the third listing');
+    await new Promise((r) => setTimeout(r, 50));
+    const abort = new AbortController();
+    const held = h.catalog.whenPublishable('busy', abort.signal);
+    abort.abort(new Error('walked away'));
+    await expect(held).rejects.toThrow('walked away');
+    third();
+    await again;
+    expect(h.names('busy')).toEqual(['mcp__busy__tool_0002']);
+  });
 });
 
 describe('tool pinning', () => {
