@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
+import { startTestIdp, type TestIdp } from '../fixtures/auth/test-idp';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
 
 async function addHttpServer(page: Page, id: string, url: string): Promise<void> {
@@ -89,5 +90,66 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
   } finally {
     await host?.stop();
     await world?.close();
+  }
+});
+
+test('enterprise sign-in (Cross-App Access): the pasted ID token connects the server and never leaves the core', async ({ page }) => {
+  const idToken = `eyJhbGciOiJub25lIn0.CANARY_IDT_${Date.now().toString(36)}.sig`;
+  let world: World | undefined;
+  let idp: TestIdp | undefined;
+  let host: HeadlessHost | undefined;
+  const frames: string[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
+    ws.on('framesent', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
+  });
+  try {
+    idp = await startTestIdp({ idToken, clientId: 'idp-client' });
+    const i = idp;
+    const ref: { world?: World } = {};
+    world = await startWorld({
+      tokenPrefix: 'CANARY_AT_',
+      jwtBearerClient: {
+        id: 'xaa-client',
+        secret: 'xaa-secret',
+        acceptsJag: (jag) => ref.world !== undefined && i.issued(jag, ref.world.issuer, ref.world.mcpUrl),
+      },
+    });
+    ref.world = world;
+    host = await startHeadless(tempDataDir());
+    await page.goto(host.url);
+    await addHttpServer(page, 'enterprise', world.mcpUrl);
+    await page.getByRole('tab', { name: 'Sign-in' }).click();
+    const panel = page.getByRole('region', { name: 'Sign-in' });
+    await panel.getByText('Client settings').click();
+    await panel.getByLabel('Grant').selectOption('cross_app_access');
+    await panel.getByLabel('Client id', { exact: true }).fill('xaa-client');
+    await panel.getByLabel('Client secret', { exact: true }).fill('xaa-secret');
+    await panel.getByLabel('Identity provider issuer').fill(idp.issuer);
+    await panel.getByLabel('Identity provider client id').fill('idp-client');
+    await panel.getByLabel('ID token from your identity provider').fill(idToken);
+    await panel.getByRole('button', { name: 'Save client' }).click();
+    await expect(panel.getByText(/Configured: cross_app_access.*ID token stored/)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(page.locator('.page-header').getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await expect(panel.getByTestId('auth-state')).toContainText('Signed in');
+    expect(idp.exchanges.filter((e) => e.accepted)).toHaveLength(1);
+    expect(world.authorizationRequests).toHaveLength(0);
+
+    // The ID token was typed into the page and sent once to the core (the one outgoing frame that carries it);
+    // nothing the core sends back, prints or stores contains it, and the form no longer shows it.
+    const received = frames.filter((f) => !f.includes('"auth.setClient"'));
+    const dom = await page.content();
+    for (const secret of [idToken, 'CANARY_AT_']) {
+      expect(dom).not.toContain(secret);
+      expect(received.join('\n')).not.toContain(secret);
+      expect(host.stderr()).not.toContain(secret);
+      expect(filesText(host.dataDir)).not.toContain(secret);
+    }
+  } finally {
+    await host?.stop();
+    await world?.close();
+    await idp?.close();
   }
 });

@@ -193,7 +193,11 @@ export function AuthPanel({ serverId }: { serverId: string }) {
             const clean = Object.fromEntries(
               Object.entries(client).filter(([, v]) => v !== '' && v !== undefined),
             ) as unknown as ClientSettingsInput;
-            void act(() => setClient(serverId, clean));
+            void act(async () => {
+              // Secrets are write-only: once stored they leave the form (and the page).
+              if (await setClient(serverId, clean))
+                setClientForm(({ clientSecret: _s, privateKeyPem: _k, idpClientSecret: _i, idToken: _t, ...rest }) => rest);
+            });
           }}
         >
           <label>
