@@ -72,9 +72,6 @@ export class Interaction implements ClientHooks {
         case 'promptsListChanged':
           host.events.emit('prompts.listChanged', { id: event.id });
           break;
-        case 'connected':
-          void this.resources.resubscribe(event.id, event.client);
-          break;
         case 'closed':
           this.elicitation.cancelServer(event.id, 'The server’s session closed');
           break;
@@ -93,7 +90,10 @@ export class Interaction implements ClientHooks {
     installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
   }
 
-  /** Session hook: a session connected; re-establish its resource subscriptions. */
+  /**
+   * Session hook: a session connected; re-establish its resource subscriptions. (Only here: the `connected`
+   * session event must not do it too, or a 2026-07-28 session gets two listen streams and every update twice.)
+   */
   connected(id: string, client: Client): void {
     void this.resources.resubscribe(id, client);
   }

@@ -147,6 +147,7 @@ export class ResourceService {
   async resubscribe(id: string, client: Client): Promise<void> {
     const set = this.#subs.get(id);
     if (!set || set.size === 0) return;
+    void this.#listens.get(id)?.close();
     this.#listens.delete(id);
     let config: ServerConfig;
     try {

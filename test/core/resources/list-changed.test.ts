@@ -118,13 +118,10 @@ describe.each(ERAS)('resources on $version ($lifecycle)', ({ id, version }) => {
     expect(r.subscriptions(id)).toEqual([COUNTER]);
   }, 60_000);
 
-  // KNOWN BUG on 2026-07-28 (it.fails until fixed; vitest then reports this test as passing unexpectedly): on
-  // every connect ResourceService.resubscribe runs twice, once from the Interaction.connected hook and once from
-  // its 'connected' session-event listener (electron/core/resources/interaction.ts). Both calls see no previous
-  // listen() stream, so both open one; #listens keeps the second and the first is never closed. Each update then
-  // reaches the host twice, and after unsubscribe the orphaned stream keeps delivering it. On 2025-11-25 the
-  // double resources/subscribe is harmless.
-  (id === 'modern' ? it.fails : it)('after a reconnect, one update arrives once and unsubscribing ends the updates', async () => {
+  // Regression: ResourceService.resubscribe used to run twice per connect (the Interaction.connected hook and a
+  // 'connected' session-event listener), so a 2026-07-28 session got two listen() streams, every update twice,
+  // and updates after unsubscribe from the orphaned stream.
+  it('after a reconnect, one update arrives once and unsubscribing ends the updates', async () => {
     const r = h.host.interaction.resources;
     // The previous test left a re-established subscription on a fresh session; let re-subscription settle.
     await bumpUntilUpdated(id);
