@@ -1,8 +1,8 @@
 // Catalog benchmark (not part of npm test): 10 servers × 2,048 tools (~1 KiB schemas) listed and published through
 // the catalog vs listed by the bare SDK client over the same legacy-handshake sessions; RSS after; search latency
-// over the ~20,000 published tools; optionally (`--paint`) the catalog view's first paint in Chromium.
-//   node --import tsx bench/catalog.ts [--rounds N] [--paint]
-import { writeFileSync } from 'node:fs';
+// over the ~20,000 published tools; the catalog view's first paint in Chromium (skip with `--no-paint`).
+//   node --import tsx bench/catalog.ts [--rounds N] [--no-paint]
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -129,7 +129,10 @@ async function main(): Promise<void> {
 
   catalog?.dispose();
   await Promise.all(clients.map((c) => c.close()));
-  if (args.includes('--paint')) await paint(ids);
+  const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+  if (args.includes('--no-paint')) console.log('\ncatalog view first paint: skipped (--no-paint)');
+  else if (!existsSync(chromiumPath)) console.log(`\ncatalog view first paint: skipped (no Chromium at ${chromiumPath})`);
+  else await paint(ids);
 }
 
 /** Starts the headless host with the 10 servers, waits for 20,480 tools, then times the catalog view's first paint. */
