@@ -46,6 +46,15 @@ export function App() {
     void start();
   }, [start]);
 
+  // Nothing that talks to the core mounts before the bridge is up: a view opened during start-up would
+  // otherwise call the bridge too early and miss its event subscriptions.
+  if (bridgeState === 'connecting') {
+    return (
+      <main className="fatal" aria-busy="true">
+        <p>Connecting to the Switchboard core…</p>
+      </main>
+    );
+  }
   if (bridgeState === 'failed') {
     return (
       <main className="fatal" role="alert">

@@ -28,8 +28,8 @@ export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
   const apply = (status: AuthStatus): void => set((s) => ({ authById: { ...s.authById, [status.id]: status } }));
   const run = async (id: string, action: () => Promise<AuthStatus>): Promise<boolean> => {
     if (!subscribed) {
-      subscribed = true;
       authService.on('auth.changed', apply);
+      subscribed = true;
     }
     set((s) => ({ authErrors: { ...s.authErrors, [id]: undefined } }));
     try {

@@ -59,8 +59,8 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
 
   callTool: async (tool, args) => {
     if (!subscribed) {
-      subscribed = true;
       callsService.on('call.progress', (p) => get().applyCallProgress(p));
+      subscribed = true;
     }
     const callId = newCallId();
     callTools.set(callId, tool);

@@ -113,8 +113,9 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     refreshing: false,
     loadCatalog: async () => {
       if (!subscribed) {
-        subscribed = true;
+        // Marked only once the listener is attached, so a failed attempt is retried by the next load.
         catalogService.onChanged(({ revision }) => get().applyCatalogChanged(revision));
+        subscribed = true;
       }
       try {
         const groups = await catalogService.groups();
