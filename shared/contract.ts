@@ -254,7 +254,7 @@ export interface InvokeMap {
   'servers.logs': (args: { id: string }) => Promise<LogEntry[]>;
 
   /** The capability groups directory (one per server, no schemas). */
-  'catalog.groups': (args: Record<string, never>) => Promise<GroupCard[]>;
+  'catalog.groups': (args: { includeMembers?: boolean }) => Promise<GroupCard[]>;
   /** Full schemas of a group's members or of named tools, within the discovery byte budget. */
   'catalog.select': (args: { group?: string; tools?: string[] }) => Promise<CatalogSelection>;
   /** Ranked search across every server, with filters and paging. */

@@ -5,7 +5,7 @@ const localName = z.string().min(1).max(512);
 
 /** Validators for catalog.* arguments. */
 export const catalogArgSchemas = {
-  'catalog.groups': z.object({}).strict(),
+  'catalog.groups': z.object({ includeMembers: z.boolean().optional() }).strict(),
   'catalog.select': z
     .object({ group: z.string().max(200).optional(), tools: z.array(localName).max(2048).optional() })
     .strict()

@@ -81,8 +81,8 @@ export interface GroupCard {
   instructions?: string;
   /** Number of callable members. */
   memberCount: number;
-  /** Local names of the members. */
-  members: string[];
+  /** Local names of the members; over the bridge only when asked for (`includeMembers`), as 20,000 names are ~500 KB. */
+  members?: string[];
   /** Set when the last listing was rejected and an older snapshot is shown. */
   stale?: { reason: string; since: number };
   /** Tools shown for this server (members plus app-only and changed tools). */

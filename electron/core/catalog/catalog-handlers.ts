@@ -5,7 +5,7 @@ import type { Host } from '../host.js';
 /** The catalog methods' handlers. */
 export function catalogHandlers(host: Host): Pick<Handlers, `catalog.${string}` & keyof Handlers> {
   return {
-    'catalog.groups': async () => host.catalog.groups(),
+    'catalog.groups': async ({ includeMembers }) => host.catalog.groups(includeMembers === true),
     'catalog.select': async (args) => host.catalog.select(args),
     'catalog.search': async (args) => host.catalog.search(args),
     'catalog.tool': async ({ name }) => host.catalog.tool(name),

@@ -193,8 +193,8 @@ export class Catalog implements CatalogPort {
   // ---------------------------------------------------------------- discovery
 
   /** The groups directory: one card per server that has published tools or a stale marker (no schemas). */
-  groups(): GroupCard[] {
-    return this.#discovery.groups();
+  groups(withMembers = true): GroupCard[] {
+    return this.#discovery.groups(withMembers);
   }
 
   /** One tool's detail. */

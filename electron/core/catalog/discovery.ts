@@ -27,6 +27,13 @@ const ANNOTATION_FLAG: Record<NonNullable<CatalogQuery['annotation']>, number> =
 };
 
 /** Read-side views of the published catalog: group cards, tool details, selections and search results. */
+/** A group's members: what is callable now (published, model-visible, approved); sorted, unique by construction. */
+function membersOf(entry: Entry): string[] {
+  const members: string[] = [];
+  for (const p of entry.tools.values()) if (!p.route.appOnly && p.route.pin === 'approved') members.push(p.route.localName);
+  return members.sort();
+}
+
 export class Discovery {
   readonly #state: CatalogState;
 
@@ -34,12 +41,9 @@ export class Discovery {
     this.#state = state;
   }
 
-  /** A server's group card (members: what is callable now). */
+  /** A server's group card; `withMembers` adds the members' local names (what is callable now). */
   group(entry: Entry, withMembers = true): GroupCard {
-    // Members: what is callable now (published, model-visible, approved); sorted, unique by construction.
-    const members: string[] = [];
-    for (const p of entry.tools.values()) if (!p.route.appOnly && p.route.pin === 'approved') members.push(p.route.localName);
-    members.sort();
+    const members = membersOf(entry);
     return {
       id: `mcp:${entry.id}`,
       serverId: entry.id,
@@ -47,18 +51,18 @@ export class Discovery {
       description: entry.meta.description ?? `Tools offered by the MCP server "${entry.id}".`,
       ...(entry.meta.instructions ? { instructions: entry.meta.instructions } : {}),
       memberCount: members.length,
-      members: withMembers ? members : [],
+      ...(withMembers ? { members } : {}),
       ...(entry.stale ? { stale: { ...entry.stale } } : {}),
       toolCount: entry.tools.size,
     };
   }
 
   /** The groups directory: one card per server that has published tools or a stale marker (no schemas). */
-  groups(): GroupCard[] {
+  groups(withMembers = true): GroupCard[] {
     return this.#state
       .sortedEntries()
       .filter((e) => e.published || e.stale)
-      .map((e) => this.group(e));
+      .map((e) => this.group(e, withMembers));
   }
 
   /** One published tool's detail, with the diff against its approved definition when it changed. */
@@ -97,7 +101,7 @@ export class Discovery {
     if (args.group !== undefined) {
       const entry = args.group.startsWith('mcp:') ? this.#state.entries.get(args.group.slice(4)) : undefined;
       if (!entry || !(entry.published || entry.stale)) throw new AppError('not_found', `No group "${args.group}"`);
-      for (const name of this.group(entry).members) push(entry, entry.tools.get(name)!);
+      for (const name of membersOf(entry)) push(entry, entry.tools.get(name)!);
     }
     for (const name of args.tools ?? []) {
       const entry = this.#state.entryForName(name);
