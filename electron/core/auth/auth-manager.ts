@@ -4,7 +4,7 @@
 // check, the policy (no browser without a click, at most 3 authorizations per user action) and the status the
 // renderer sees. This module composes them behind one AuthManager. Tokens and secrets never leave the auth modules
 // except as an Authorization header on the wire.
-import { isLoopbackHost, type ServerConfig } from '../../../shared/config.js';
+import type { ServerConfig } from '../../../shared/config.js';
 import type { AuthStatus, ClientSettingsInput } from '../../../shared/domains/auth.js';
 import { AppError } from '../../../shared/errors.js';
 import { AuthContext, type AuthManagerOptions } from './auth-context.js';
@@ -12,6 +12,7 @@ import { buildStatus } from './auth-status.js';
 import { algorithmFor } from './machine-token.js';
 import type { AuthCredentials, GrantRecord } from './credentials.js';
 import { refreshGrant } from './refresh-guard.js';
+import { checkAuthorizationUrl } from './safe-url.js';
 import { SignIn } from './sign-in.js';
 import { cancelFlow } from './sign-in-flow.js';
 import { createTransportAuth, type TransportAuth } from './token-source.js';
@@ -74,8 +75,9 @@ export class AuthManager {
           'Cross-App Access needs the client id for the authorization server, the identity provider issuer and its client id',
           { serverId: id },
         );
-      checkIdpUrl(id, client.idpIssuer);
-      if (client.idpTokenEndpoint !== undefined) checkIdpUrl(id, client.idpTokenEndpoint);
+      // The identity provider receives the user's ID token: the same check as an authorization URL.
+      checkAuthorizationUrl(client.idpIssuer, id, 'The identity provider issuer');
+      if (client.idpTokenEndpoint !== undefined) checkAuthorizationUrl(client.idpTokenEndpoint, id, 'The identity provider token endpoint');
     }
     if (client?.metadataUrl !== undefined) {
       const u = new URL(client.metadataUrl);
@@ -171,18 +173,4 @@ export function authOf(host: object): AuthManager {
   const manager = attached.get(host);
   if (manager === undefined) throw new AppError('internal', 'Authorization is not set up in this shell');
   return manager;
-}
-
-/** The identity provider receives the user's ID token: https only (plain http only on this machine), no user info. */
-function checkIdpUrl(id: string, raw: string): void {
-  const url = new URL(raw);
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-  if (!secure || url.username !== '' || url.password !== '')
-    throw new AppError(
-      'config_invalid',
-      'The identity provider URLs must be https (plain http only on this machine), without a user name or password',
-      {
-        serverId: id,
-      },
-    );
 }
