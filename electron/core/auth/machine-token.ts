@@ -6,10 +6,7 @@ import { createPrivateKey } from 'node:crypto';
 import {
   auth,
   ClientCredentialsProvider,
-  CrossAppAccessProvider,
-  discoverAndRequestJwtAuthGrant,
   PrivateKeyJwtProvider,
-  requestJwtAuthorizationGrant,
   type FetchLike,
   type OAuthClientProvider,
   type StoredOAuthClientInformation,
@@ -18,6 +15,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
+import { crossAppAccessProvider } from './cross-app-access.js';
 import { expiryOf, type GrantRecord, type StoredClientSettings } from './credentials.js';
 import { CLIENT_NAME } from './flow-provider.js';
 import { runGuarded } from './refresh-guard.js';
@@ -62,55 +60,8 @@ function providerFor(id: string, settings: StoredClientSettings, common: Provide
   return new Provider({ ...common, clientSecret: secret } as ConstructorParameters<typeof ClientCredentialsProvider>[0]);
 }
 
-/** Cross-App Access: the assertion is an ID-JAG from the IdP's token exchange (RFC 8693), for this server only. */
-function crossAppAccessProvider(
-  id: string,
-  settings: StoredClientSettings,
-  common: ProviderCommon,
-  fetchFn: FetchLike,
-): OAuthClientProvider {
-  const { idpIssuer, idpClientId, idToken, clientSecret } = settings;
-  if (idpIssuer === undefined || idpClientId === undefined || idpClientId === '')
-    throw new AppError('config_invalid', 'Cross-App Access needs the identity provider issuer and its client id', { serverId: id });
-  if (idToken === undefined || idToken === '')
-    throw new AppError('auth_required', 'Cross-App Access needs an ID token from your identity provider; paste a current one', {
-      serverId: id,
-    });
-  if (clientSecret === undefined)
-    throw new AppError('config_invalid', 'Cross-App Access needs the client secret registered with the authorization server', {
-      serverId: id,
-    });
-  return new CrossAppAccessProvider({
-    ...common,
-    clientSecret,
-    fetchFn,
-    assertion: async (ctx) => {
-      try {
-        const request = {
-          audience: ctx.authorizationServerUrl,
-          resource: ctx.resourceUrl,
-          idToken,
-          clientId: idpClientId,
-          ...(settings.idpClientSecret ? { clientSecret: settings.idpClientSecret } : {}),
-          ...(ctx.scope ? { scope: ctx.scope } : {}),
-          fetchFn,
-        };
-        const result =
-          settings.idpTokenEndpoint !== undefined
-            ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: settings.idpTokenEndpoint })
-            : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idpIssuer });
-        return result.jwtAuthGrant;
-      } catch (err) {
-        const reason = describeAuthError(id, err).message;
-        throw new AppError('auth_required', `The identity provider ${idpIssuer} refused the token exchange: ${reason}`, {
-          serverId: id,
-        });
-      }
-    },
-  } as ConstructorParameters<typeof CrossAppAccessProvider>[0]);
-}
-
-interface ProviderCommon {
+/** What every machine-grant provider is built with. */
+export interface ProviderCommon {
   clientId: string;
   clientName: string;
   scope?: string;
