@@ -67,7 +67,8 @@ export class Publisher {
     if (!entry || entry.publishing === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        entry.publishWaiters.splice(entry.publishWaiters.indexOf(done), 1);
+        const at = entry.publishWaiters.indexOf(done);
+        if (at >= 0) entry.publishWaiters.splice(at, 1);
         reject(signal?.reason);
       };
       const done = (): void => {
