@@ -7,6 +7,11 @@ import { authArgSchemas } from './domains/auth-schemas.js';
 import { callArgSchemas } from './domains/calls-schemas.js';
 import { catalogArgSchemas } from './domains/catalog-schemas.js';
 import { resourceArgSchemas } from './domains/resources-schemas.js';
+import { appsArgSchemas, appsEventKeys } from './domains/apps-schemas.js';
+import { eventsArgSchemas, eventsEventKeys } from './domains/events-schemas.js';
+import { gatewayArgSchemas, gatewayEventKeys } from './domains/gateway-schemas.js';
+import { protocolArgSchemas, protocolEventKeys } from './domains/protocol-schemas.js';
+import { registryArgSchemas, registryEventKeys } from './domains/registry-schemas.js';
 
 const empty = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1).max(200) }).strict();
@@ -43,6 +48,11 @@ export const invokeArgSchemas = {
   ...callArgSchemas,
   ...authArgSchemas,
   ...resourceArgSchemas,
+  ...eventsArgSchemas,
+  ...gatewayArgSchemas,
+  ...appsArgSchemas,
+  ...registryArgSchemas,
+  ...protocolArgSchemas,
 } satisfies Record<InvokeKey, z.ZodType>;
 
 /** Every contract method name, in declaration order. */
@@ -62,6 +72,11 @@ const eventRecord = {
   'prompts.listChanged': true,
   'elicitation.requested': true,
   'elicitation.cancelled': true,
+  ...eventsEventKeys,
+  ...gatewayEventKeys,
+  ...appsEventKeys,
+  ...registryEventKeys,
+  ...protocolEventKeys,
 } satisfies Record<EventKey, true>;
 
 /** Every contract event name. */

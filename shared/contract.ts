@@ -13,6 +13,11 @@ import type {
   ResourceReadResult,
   ResourceTemplateItem,
 } from './domains/resources.js';
+import type { AppsEventMap, AppsInvokeMap } from './domains/apps.js';
+import type { EventsEventMap, EventsInvokeMap } from './domains/events.js';
+import type { GatewayEventMap, GatewayInvokeMap } from './domains/gateway.js';
+import type { ProtocolEventMap, ProtocolInvokeMap } from './domains/protocol.js';
+import type { RegistryEventMap, RegistryInvokeMap } from './domains/registry.js';
 
 /** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
 export interface AppNotice {
@@ -211,8 +216,8 @@ export interface ImportResult {
   skipped: { key: string; reason: string }[];
 }
 
-/** Every call the renderer can make into the core: name → (argument object) → result. */
-export interface InvokeMap {
+/** Every call the renderer can make into the core: name → (argument object) → result. Newer domains declare theirs in shared/domains/. */
+export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvokeMap, RegistryInvokeMap, ProtocolInvokeMap {
   /** Facts about the running app and its notices. */
   'app.info': (args: Record<string, never>) => Promise<AppInfo>;
   /** Dismisses a notice by id. */
@@ -336,8 +341,8 @@ export interface InvokeMap {
   }) => Promise<void>;
 }
 
-/** Every event the core pushes to the renderer: name → payload. */
-export interface EventMap {
+/** Every event the core pushes to the renderer: name → payload. Newer domains declare theirs in shared/domains/. */
+export interface EventMap extends EventsEventMap, GatewayEventMap, AppsEventMap, RegistryEventMap, ProtocolEventMap {
   /** The set of servers or a definition changed. */
   'servers.changed': { servers: ServerSummary[] };
   /** One server's status changed. */

@@ -5,6 +5,11 @@ import { callHandlers } from './calls/call-handlers.js';
 import { catalogHandlers } from './catalog/catalog-handlers.js';
 import type { Host } from './host.js';
 import { resourceHandlers } from './resources/resource-handlers.js';
+import { appsHandlers } from './apps/apps-handlers.js';
+import { eventsHandlers } from './events/events-handlers.js';
+import { gatewayHandlers } from './gateway/gateway-handlers.js';
+import { protocolHandlers } from './protocol/protocol-handlers.js';
+import { registryHandlers } from './registry/registry-handlers.js';
 
 /** The complete handler table; a missing or extra key is a compile error. */
 export type Handlers = BridgeApi;
@@ -37,5 +42,10 @@ export function createHandlers(host: Host): Handlers {
     ...callHandlers(host),
     ...authHandlers(host),
     ...resourceHandlers(host),
+    ...eventsHandlers(host),
+    ...gatewayHandlers(host),
+    ...appsHandlers(host),
+    ...registryHandlers(host),
+    ...protocolHandlers(host),
   };
 }

@@ -1,0 +1,150 @@
+// The one way the core writes and reads its own JSON files (settings aside): atomic writes (temp file in the
+// same folder, fsync, rename, mode 0600) and loads that move a corrupt file aside instead of dropping it.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+
+let tmpCounter = 0;
+const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now()}-${(tmpCounter += 1)}`;
+
+/** Writes `value` as JSON to `file` atomically: a reader sees the old file or the new one, never a torn one. */
+export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  const text = JSON.stringify(value);
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = tmpName(file);
+  try {
+    const handle = await open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The synchronous twin of writeJsonAtomic, for start-up and the last flush at shutdown only. */
+export function writeJsonAtomicSync(file: string, value: unknown): void {
+  const text = JSON.stringify(value);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = tmpName(file);
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, text, null, 'utf8');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Moves `file` aside as `<name>.corrupt-<timestamp>[-n]<ext>` (never over an earlier backup); returns the new path. */
+export function moveAside(file: string, now: Date = new Date()): string {
+  const ext = extname(file);
+  const stem = join(dirname(file), basename(file, ext));
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  let backup = `${stem}.corrupt-${stamp}${ext}`;
+  for (let n = 1; existsSync(backup); n += 1) backup = `${stem}.corrupt-${stamp}-${n}${ext}`;
+  renameSync(file, backup);
+  return backup;
+}
+
+/** What reading a JSON file found. */
+export type JsonReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'quarantined'; backup: string; reason: string };
+
+/**
+ * Reads and validates a JSON file. `parse` throws (with a plain-words message) when the content is not acceptable;
+ * the file is then moved aside whole and the caller raises a notice naming the backup.
+ */
+export function readJsonFile<T>(file: string, parse: (raw: unknown) => T, now?: Date): JsonReadResult<T> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    throw err;
+  }
+  let reason: string;
+  try {
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim().length === 0) throw new Error('the file is empty');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new Error('the file is not valid JSON');
+    }
+    return { kind: 'ok', value: parse(raw) };
+  } catch (err) {
+    reason = err instanceof Error ? err.message : 'the file could not be read';
+  }
+  return { kind: 'quarantined', backup: moveAside(file, now), reason };
+}
+
+/**
+ * Coalesces frequent saves of one file into atomic writes a moment later, one at a time, latest value wins.
+ * `flush()` writes what is pending now and resolves once it is on disk (shutdown awaits it).
+ */
+export class JsonFileWriter {
+  readonly #file: string;
+  readonly #delayMs: number;
+  readonly #onError: (err: unknown) => void;
+  #pending: (() => unknown) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(file: string, opts: { delayMs?: number; onError?: (err: unknown) => void } = {}) {
+    this.#file = file;
+    this.#delayMs = opts.delayMs ?? 250;
+    this.#onError = opts.onError ?? (() => undefined);
+  }
+
+  /** The file this writer owns. */
+  get file(): string {
+    return this.#file;
+  }
+
+  /** Whether a write is scheduled and not yet started. */
+  get pending(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  /** Schedules a write of the value `snapshot()` returns when the write starts. */
+  schedule(snapshot: () => unknown): void {
+    this.#pending = snapshot;
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#drain().catch(this.#onError);
+    }, this.#delayMs);
+    this.#timer.unref?.();
+  }
+
+  /** Writes any pending value now and waits for every write in progress. Rejects if that write failed. */
+  async flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#drain();
+  }
+
+  #drain(): Promise<void> {
+    const next = this.#writing
+      .catch(() => undefined)
+      .then(async () => {
+        const snapshot = this.#pending;
+        this.#pending = undefined;
+        if (snapshot) await writeJsonAtomic(this.#file, snapshot());
+      });
+    this.#writing = next;
+    return next;
+  }
+}
