@@ -77,6 +77,12 @@ export interface CallProgress {
   task?: { id: string; status: string; message?: string };
 }
 
+/** Who started a call: the person in the UI, an MCP App inside a result view, or a client of the gateway. */
+export type CallOrigin =
+  | { kind: 'person' }
+  | { kind: 'app'; serverId: string; tool: string }
+  | { kind: 'gateway'; clientId: string; clientName: string };
+
 /** One history row. */
 export interface HistoryEntry {
   /** The call id. */
@@ -101,6 +107,8 @@ export interface HistoryEntry {
   savedAs?: string;
   /** Why it failed, when it did. */
   error?: { code: string; message: string };
+  /** Who started the call (absent: the person, in the UI). */
+  origin?: CallOrigin;
 }
 
 /** The complete audited envelope of a call. */
