@@ -75,6 +75,17 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'registry.sources': call('registry.sources'),
+    'registry.addSource': call('registry.addSource'),
+    'registry.removeSource': call('registry.removeSource'),
+    'registry.search': call('registry.search'),
+    'registry.prepare': call('registry.prepare'),
+    'registry.install': call('registry.install'),
+    'registry.updates': call('registry.updates'),
+    'registry.previewUpdate': call('registry.previewUpdate'),
+    'registry.applyUpdate': call('registry.applyUpdate'),
+    'registry.parseInstall': call('registry.parseInstall'),
+    'registry.takeLinks': call('registry.takeLinks'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -90,6 +101,8 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'registry.linkReceived': sub('registry.linkReceived'),
+    'registry.sourcesChanged': sub('registry.sourcesChanged'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

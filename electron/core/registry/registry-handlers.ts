@@ -1,9 +1,23 @@
-// Contract handlers for the registry domain.
+// Contract handlers for the registry domain: thin calls into the host's RegistryService.
 import type { RegistryInvokeMap } from '../../../shared/domains/registry.js';
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
+import { registryOf } from './registry-service.js';
 
 /** The registry domain's handlers. */
-export function registryHandlers(_host: Host): Pick<Handlers, keyof RegistryInvokeMap> {
-  return {};
+export function registryHandlers(host: Host): Pick<Handlers, keyof RegistryInvokeMap> {
+  const registry = () => registryOf(host);
+  return {
+    'registry.sources': async () => registry().sources(),
+    'registry.addSource': async ({ url }) => registry().addSource(url),
+    'registry.removeSource': async ({ url }) => registry().removeSource(url),
+    'registry.search': (args) => registry().search(args),
+    'registry.prepare': (args) => registry().prepare(args),
+    'registry.install': (args) => registry().install(args),
+    'registry.updates': () => registry().updates(),
+    'registry.previewUpdate': ({ id }) => registry().previewUpdate(id),
+    'registry.applyUpdate': ({ id, version, values }) => registry().applyUpdate(id, version, values),
+    'registry.parseInstall': ({ text }) => registry().parseInstall(text),
+    'registry.takeLinks': async () => registry().takeLinks(),
+  };
 }

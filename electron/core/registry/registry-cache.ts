@@ -1,0 +1,174 @@
+// The bounded on-disk cache of registry answers, so an offline or refused registry still shows its last listing and
+// a cached entry can still be prepared. Validated entries only; re-validated when read back; oldest evicted first.
+import { join } from 'node:path';
+import { isObject } from '../json.js';
+import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';
+import { parseRecord, type RegistryRecord } from './server-json.js';
+
+/** Pages kept at most. */
+export const CACHE_MAX_PAGES = 30;
+/** Single entries (detail answers) kept at most. */
+export const CACHE_MAX_DETAILS = 100;
+/** Serialized size the cache is kept under. */
+export const CACHE_MAX_BYTES = 4 * 1024 * 1024;
+/** File name in the data folder. */
+export const CACHE_FILE = 'registry-cache.json';
+
+interface CachedPage {
+  source: string;
+  query: string;
+  cursor?: string;
+  at: number;
+  records: RegistryRecord[];
+  nextCursor?: string;
+}
+
+interface CachedDetail {
+  source: string;
+  at: number;
+  record: RegistryRecord;
+}
+
+/** A page served from the cache. */
+export interface CacheHit {
+  /** The entries. */
+  records: RegistryRecord[];
+  /** Its next cursor, when the page had one. */
+  nextCursor?: string;
+  /** When it was stored (ms since epoch). */
+  at: number;
+}
+
+/** The cache, loaded once and written in the background. */
+export class RegistryCache {
+  readonly #writer: JsonFileWriter;
+  #pages: CachedPage[] = [];
+  #details: CachedDetail[] = [];
+  readonly #now: () => number;
+
+  constructor(dir: string, opts: { now?: () => number } = {}) {
+    const file = join(dir, CACHE_FILE);
+    this.#now = opts.now ?? Date.now;
+    this.#writer = new JsonFileWriter(file, { delayMs: 200 });
+    const read = readJsonFile(file, parseCache);
+    if (read.kind === 'ok') {
+      this.#pages = read.value.pages;
+      this.#details = read.value.details;
+    }
+  }
+
+  /** Stores a fetched page (replacing the same page stored before). */
+  putPage(source: string, query: string, cursor: string | undefined, records: RegistryRecord[], nextCursor?: string): void {
+    const page: CachedPage = {
+      source,
+      query,
+      at: this.#now(),
+      records,
+      ...(cursor !== undefined ? { cursor } : {}),
+      ...(nextCursor !== undefined ? { nextCursor } : {}),
+    };
+    this.#pages = [page, ...this.#pages.filter((p) => !samePage(p, source, query, cursor))].slice(0, CACHE_MAX_PAGES);
+    this.#persist();
+  }
+
+  /** The same page as stored, or, for a first page, the cached entries of the source whose text matches the query. */
+  page(source: string, query: string, cursor: string | undefined): CacheHit | undefined {
+    const exact = this.#pages.find((p) => samePage(p, source, query, cursor));
+    if (exact !== undefined)
+      return { records: exact.records, at: exact.at, ...(exact.nextCursor !== undefined ? { nextCursor: exact.nextCursor } : {}) };
+    if (cursor !== undefined) return undefined;
+    const needle = query.trim().toLowerCase();
+    const byName = new Map<string, { record: RegistryRecord; at: number }>();
+    const offer = (record: RegistryRecord, at: number) => {
+      const s = record.server;
+      const hay = `${s.name}\n${s.title ?? ''}\n${s.description ?? ''}`.toLowerCase();
+      if (needle !== '' && !hay.includes(needle)) return;
+      const known = byName.get(s.name);
+      if (known === undefined || known.at < at) byName.set(s.name, { record, at });
+    };
+    for (const p of this.#pages) if (p.source === source) for (const r of p.records) offer(r, p.at);
+    for (const d of this.#details) if (d.source === source) offer(d.record, d.at);
+    if (byName.size === 0) return undefined;
+    const at = Math.max(...[...byName.values()].map((v) => v.at));
+    const records = [...byName.values()].map((v) => v.record).sort((a, b) => a.server.name.localeCompare(b.server.name));
+    return { records, at };
+  }
+
+  /** Stores one entry version. */
+  putDetail(source: string, record: RegistryRecord): void {
+    const { name, version } = record.server;
+    this.#details = [
+      { source, at: this.#now(), record },
+      ...this.#details.filter((d) => !(d.source === source && d.record.server.name === name && d.record.server.version === version)),
+    ].slice(0, CACHE_MAX_DETAILS);
+    this.#persist();
+  }
+
+  /** A cached version of an entry (the given version, else the newest cached latest). */
+  detail(source: string, name: string, version?: string): RegistryRecord | undefined {
+    const candidates: { record: RegistryRecord; at: number }[] = [];
+    for (const d of this.#details) if (d.source === source && d.record.server.name === name) candidates.push(d);
+    for (const p of this.#pages)
+      if (p.source === source) for (const r of p.records) if (r.server.name === name) candidates.push({ record: r, at: p.at });
+    const wanted =
+      version !== undefined && version !== 'latest' ? candidates.filter((c) => c.record.server.version === version) : candidates;
+    wanted.sort((a, b) => b.at - a.at);
+    return wanted[0]?.record;
+  }
+
+  /** Writes pending changes now (shutdown). */
+  flush(): Promise<void> {
+    return this.#writer.flush();
+  }
+
+  #persist(): void {
+    // Keep the file under its byte budget: drop the oldest pages, then the oldest details.
+    let size = JSON.stringify({ v: 1, pages: this.#pages, details: this.#details }).length;
+    while (size > CACHE_MAX_BYTES && (this.#pages.length > 1 || this.#details.length > 0)) {
+      if (this.#pages.length > 1) this.#pages = this.#pages.slice(0, -1);
+      else this.#details = this.#details.slice(0, -1);
+      size = JSON.stringify({ v: 1, pages: this.#pages, details: this.#details }).length;
+    }
+    this.#writer.schedule(() => ({ v: 1, pages: this.#pages, details: this.#details }));
+  }
+}
+
+function samePage(p: CachedPage, source: string, query: string, cursor: string | undefined): boolean {
+  return p.source === source && p.query === query && p.cursor === cursor;
+}
+
+function records(raw: unknown): RegistryRecord[] {
+  if (!Array.isArray(raw)) throw new Error('a cached page has no entries');
+  const out: RegistryRecord[] = [];
+  for (const item of raw) {
+    const parsed = parseRecord(
+      isObject(item) ? { server: item['server'], _meta: { 'io.modelcontextprotocol.registry/official': item['official'] } } : item,
+    );
+    if (parsed.ok) out.push(parsed.record);
+  }
+  return out;
+}
+
+function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[] } {
+  if (!isObject(raw) || raw['v'] !== 1 || !Array.isArray(raw['pages']) || !Array.isArray(raw['details']))
+    throw new Error('it is not a registry cache file');
+  const pages: CachedPage[] = [];
+  for (const p of raw['pages'].slice(0, CACHE_MAX_PAGES)) {
+    if (!isObject(p) || typeof p['source'] !== 'string' || typeof p['query'] !== 'string' || typeof p['at'] !== 'number') continue;
+    pages.push({
+      source: p['source'],
+      query: p['query'],
+      at: p['at'],
+      records: records(p['records']),
+      ...(typeof p['cursor'] === 'string' ? { cursor: p['cursor'] } : {}),
+      ...(typeof p['nextCursor'] === 'string' ? { nextCursor: p['nextCursor'] } : {}),
+    });
+  }
+  const details: CachedDetail[] = [];
+  for (const d of raw['details'].slice(0, CACHE_MAX_DETAILS)) {
+    if (!isObject(d) || typeof d['source'] !== 'string' || typeof d['at'] !== 'number') continue;
+    const [record] = records([d['record']]);
+    if (record !== undefined) details.push({ source: d['source'], at: d['at'], record });
+  }
+  return { pages, details };
+}

@@ -1,0 +1,42 @@
+// Test support for the registry: a real Host (harness) with the registry service attached, a PATH folder holding
+// stand-in runtimes (so "can this machine run it" is deterministic), and the fixture registry.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { attachRegistry, RegistryService } from '../../../electron/core/registry/registry-service.js';
+import type { LocalPackages } from '../../../electron/core/registry/install-options.js';
+import { makeHost, type HostHarness } from '../../shared/support/harness.js';
+
+/** A folder with executable stand-ins for the given runtimes (never run by these tests). */
+export function runtimeDir(dir: string, commands: string[]): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const command of commands) {
+    const file = join(bin, command);
+    writeFileSync(file, '#!/bin/sh\nexit 0\n');
+    chmodSync(file, 0o755);
+  }
+  return bin;
+}
+
+/** A harness whose registry service finds only `runtimes` on its PATH. */
+export interface RegistryHarness extends HostHarness {
+  registry: RegistryService;
+}
+
+/** Builds the host and attaches a registry service with a short request timeout. */
+export function makeRegistryHost(
+  dir: string,
+  opts: { runtimes?: string[]; localPackages?: LocalPackages; timeoutMs?: number; fetch?: typeof fetch } = {},
+): RegistryHarness {
+  const h = makeHost(dir);
+  const bin = runtimeDir(dir, opts.runtimes ?? ['npx', 'uvx']);
+  const registry = new RegistryService(h.host, {
+    dir,
+    loginPath: async () => bin,
+    timeoutMs: opts.timeoutMs ?? 3000,
+    ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
+    ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
+  });
+  attachRegistry(h.host, registry);
+  return { ...h, registry };
+}
