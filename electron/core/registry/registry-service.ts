@@ -5,6 +5,7 @@ import type { ServerConfig, ServerConfigInput } from '../../../shared/config.js'
 import type { ServerDetail } from '../../../shared/contract.js';
 import type {
   InstalledFrom,
+  InstallOrigin,
   InstallPreview,
   InstallValues,
   PreparedInstall,
@@ -473,8 +474,8 @@ function searchProblem(err: unknown, source: string): AppError {
   return err;
 }
 
-function originOf(resolved: Resolved): OriginRecord & { choice: number } {
-  return { name: resolved.record.server.name, version: resolved.record.server.version, source: resolved.source, choice: 0, values: {} };
+function originOf(resolved: Resolved): InstallOrigin {
+  return { name: resolved.record.server.name, version: resolved.record.server.version, source: resolved.source };
 }
 
 /** Refuses an install that still misses required values. */
