@@ -18,6 +18,9 @@ import { createPrintingOpener } from './platform/browser-opener.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
 import { listenForRedirect } from './platform/redirect-listener.js';
+import { attachDoctor } from './core/doctor/doctor-walk.js';
+import type { LocalPackages } from './core/registry/install-options.js';
+import { attachRegistry, RegistryService } from './core/registry/registry-service.js';
 
 /** Options shared by both shells. */
 export interface BootstrapOptions {
@@ -36,6 +39,8 @@ export interface BootstrapOptions {
   authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
+  /** Test-only: npm identifiers of registry entries mapped to local programs (never set in normal use). */
+  localPackages?: LocalPackages;
 }
 
 /** A ready host with its dispatcher. */
@@ -100,6 +105,21 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   });
   authRef.manager = auth;
   attachAuth(host, auth);
+  const loginPath = (): Promise<string> => resolveLoginPath().then((r) => r.path);
+  attachRegistry(
+    host,
+    new RegistryService(host, {
+      dir: opts.settingsStore.dir,
+      loginPath,
+      ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
+      onNotice: (message) => console.error(`[switchboard] ${message}`),
+    }),
+  );
+  attachDoctor(host, {
+    loginPath,
+    clientInfo: { name: 'switchboard', version: opts.version },
+    authFor: (config) => auth.transportAuth(config),
+  });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
   });

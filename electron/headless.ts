@@ -11,6 +11,7 @@ import { demoServerConfig } from './demo/demo-config.js';
 import { startBridgeServer } from './headless/bridge-server.js';
 import { defaultDataDir } from './paths.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+import type { LocalPackages } from './core/registry/install-options.js';
 
 declare const __APP_VERSION__: string;
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     settingsStore: createSettingsStore(dataDir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), {}),
+    ...testLocalPackages(),
   });
   const token = randomBytes(32).toString('base64url');
   const server = await startBridgeServer({ dispatch, events: host.events, staticDir: join(here, '..', 'renderer'), token, port });
@@ -54,6 +56,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** Test-only: SWITCHBOARD_TEST_LOCAL_PACKAGES maps registry npm identifiers to local programs (JSON), for e2e tests. */
+function testLocalPackages(): { localPackages?: LocalPackages } {
+  const raw = process.env['SWITCHBOARD_TEST_LOCAL_PACKAGES'];
+  if (raw === undefined || raw === '') return {};
+  const parsed: unknown = JSON.parse(raw);
+  const map: LocalPackages = {};
+  for (const [id, v] of Object.entries(typeof parsed === 'object' && parsed !== null ? parsed : {})) {
+    const entry = v as { command?: unknown; args?: unknown };
+    if (typeof entry.command !== 'string' || !Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string')) continue;
+    map[id] = { command: entry.command, args: entry.args as string[] };
+  }
+  process.stderr.write(`[warning] test-only local packages in use for: ${Object.keys(map).join(', ')}\n`);
+  return { localPackages: map };
 }
 
 main().catch((err: unknown) => {

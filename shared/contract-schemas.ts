@@ -44,6 +44,18 @@ export const invokeArgSchemas = {
   'servers.approve': z.object({ id: z.string().min(1), fingerprint: z.string().min(1).max(200) }).strict(),
   'servers.status': byId,
   'servers.logs': byId,
+  // The definition is checked by the doctor itself, so a refused URL becomes the walk's failing first step.
+  'servers.test': z
+    .object({
+      config: z
+        .record(z.string(), z.unknown())
+        .refine((c) => JSON.stringify(c).length <= 256 * 1024, 'The definition is too large')
+        .optional(),
+      id: z.string().min(1).max(200).optional(),
+      approvedLaunch: z.string().min(1).max(200).optional(),
+    })
+    .strict()
+    .refine((a) => a.config !== undefined || a.id !== undefined, 'Give a definition or a server id'),
   ...catalogArgSchemas,
   ...callArgSchemas,
   ...authArgSchemas,

@@ -18,6 +18,7 @@ import type { EventsEventMap, EventsInvokeMap } from './domains/events.js';
 import type { GatewayEventMap, GatewayInvokeMap } from './domains/gateway.js';
 import type { ProtocolEventMap, ProtocolInvokeMap } from './domains/protocol.js';
 import type { RegistryEventMap, RegistryInvokeMap } from './domains/registry.js';
+import type { DoctorWalk } from './domains/doctor.js';
 
 /** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
 export interface AppNotice {
@@ -257,6 +258,14 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'servers.status': (args: { id: string }) => Promise<ServerStatus>;
   /** A server's recent log lines. */
   'servers.logs': (args: { id: string }) => Promise<LogEntry[]>;
+  /**
+   * Runs the connection doctor's walk on a definition (saved or not) without saving anything. For stdio, the walk
+   * spawns the command only when `approvedLaunch` is the fingerprint of the exact launch the person was shown (this
+   * request is the approval of that one test run) or the saved server's launch is approved; otherwise it stops
+   * before spawning and returns the launch to show. `id` names the saved server a definition belongs to (its stored
+   * secrets and sign-in are used).
+   */
+  'servers.test': (args: { config?: ServerConfigInput; id?: string; approvedLaunch?: string }) => Promise<DoctorWalk>;
 
   /** The capability groups directory (one per server, no schemas). */
   'catalog.groups': (args: { includeMembers?: boolean }) => Promise<GroupCard[]>;

@@ -10,6 +10,7 @@ import { eventsHandlers } from './events/events-handlers.js';
 import { gatewayHandlers } from './gateway/gateway-handlers.js';
 import { protocolHandlers } from './protocol/protocol-handlers.js';
 import { registryHandlers } from './registry/registry-handlers.js';
+import { doctorOptions, runDoctorWalk } from './doctor/doctor-walk.js';
 
 /** The complete handler table; a missing or extra key is a compile error. */
 export type Handlers = BridgeApi;
@@ -38,6 +39,7 @@ export function createHandlers(host: Host): Handlers {
     'servers.approve': ({ id, fingerprint }) => host.approve(id, fingerprint),
     'servers.status': async ({ id }) => host.status(id),
     'servers.logs': async ({ id }) => host.logs(id),
+    'servers.test': (args) => runDoctorWalk(host, args, doctorOptions(host)),
     ...catalogHandlers(host),
     ...callHandlers(host),
     ...authHandlers(host),

@@ -46,6 +46,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'servers.approve': call('servers.approve'),
     'servers.status': call('servers.status'),
     'servers.logs': call('servers.logs'),
+    'servers.test': call('servers.test'),
     'catalog.groups': call('catalog.groups'),
     'catalog.select': call('catalog.select'),
     'catalog.search': call('catalog.search'),

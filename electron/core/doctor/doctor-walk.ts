@@ -1,0 +1,120 @@
+// servers.test: runs the connection doctor's walk for a definition, saved or not, without saving anything. A
+// definition being edited may name its saved server (`id`) so secrets left untouched in the form and the server's
+// sign-in are used. A stdio walk spawns only when the request carries the fingerprint of the exact launch the
+// person was shown (or the saved server's launch is already approved); otherwise it stops and returns that launch.
+import type { Implementation } from '@modelcontextprotocol/client';
+import { ServerConfigInputSchema, ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../../../shared/config.js';
+import type { DoctorWalk } from '../../../shared/domains/doctor.js';
+import { AppError } from '../../../shared/errors.js';
+import type { CredentialStore } from '../ports.js';
+import { launchFingerprint } from '../servers/approval.js';
+import { envSecretAccount } from '../servers/secrets.js';
+import type { TransportAuthContext } from '../transports/transport-factory.js';
+import { walkHttp } from './http-walk.js';
+import type { LookupFn } from './net-probes.js';
+import { walkStdio } from './stdio-walk.js';
+import { WalkRecorder } from './walk-steps.js';
+
+/** The parts of the Host the doctor uses (the Host satisfies it structurally). */
+export interface DoctorHost {
+  readonly credentials: CredentialStore;
+  configs(): readonly ServerConfig[];
+  isLaunchApproved(config: ServerConfig): boolean;
+}
+
+/** What the doctor is built with. */
+export interface DoctorOptions {
+  /** The login-shell PATH for stdio children. */
+  loginPath?: () => Promise<string | undefined>;
+  /** Client identity. */
+  clientInfo?: Implementation;
+  /** Resolver (tests). */
+  lookup?: LookupFn;
+  /** A saved server's credentials for its HTTP/SSE transport. */
+  authFor?: (config: ServerConfig) => TransportAuthContext | undefined;
+}
+
+/** The request: a definition and/or a saved server id, and the approved trial launch. */
+export interface DoctorRequest {
+  /** The definition to test (unsaved edits included). */
+  config?: ServerConfigInput;
+  /** The saved server it belongs to (or the one to test when no definition is given). */
+  id?: string;
+  /** Fingerprint of the stdio launch the person approved for this one test run. */
+  approvedLaunch?: string;
+}
+
+/** Runs the walk. */
+export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, opts: DoctorOptions = {}): Promise<DoctorWalk> {
+  const saved = request.id !== undefined ? host.configs().find((c) => c.id === request.id) : undefined;
+  if (request.id !== undefined && saved === undefined && request.config === undefined) {
+    throw new AppError('not_found', `No server with id "${request.id}"`, { serverId: request.id });
+  }
+  const input = request.config ?? saved;
+  if (input === undefined) throw new AppError('invalid_request', 'Give a server definition or the id of a saved server');
+  const parsed = ServerConfigInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const t = (input as { transport?: { type?: unknown } }).transport;
+    const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+    if (t?.type === 'http' || t?.type === 'sse') {
+      // A URL the schema refuses is the walk's first step failing, with the reason.
+      const walk = new WalkRecorder(t.type);
+      await walk.step('url', 'URL', async () => ({
+        status: 'failed',
+        summary: message,
+        advice: 'Give the full https:// address of the MCP endpoint.',
+      }));
+      return walk.result();
+    }
+    throw new AppError('config_invalid', message);
+  }
+  const value = parsed.data;
+  const clientInfo = opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' };
+  const sameServer = saved !== undefined && saved.id === value.id;
+
+  if (value.transport.type === 'stdio') {
+    const env: Record<string, string> = {};
+    const stored: Record<string, string | { secret: true }> = {};
+    const missingSecrets: string[] = [];
+    for (const [key, v] of Object.entries(value.transport.env)) {
+      if (typeof v === 'string') {
+        env[key] = v;
+        stored[key] = v;
+        continue;
+      }
+      stored[key] = { secret: true };
+      if (v.value !== undefined) env[key] = v.value;
+      else {
+        const secret = sameServer ? await host.credentials.get(envSecretAccount(saved.id, key)) : null;
+        if (secret !== null) env[key] = secret;
+        else missingSecrets.push(key);
+      }
+    }
+    const config = ServerConfigSchema.parse({ ...value, transport: { ...value.transport, env: stored } });
+    const t = config.transport as Extract<ServerConfig['transport'], { type: 'stdio' }>;
+    const approved = request.approvedLaunch === launchFingerprint(t) || (sameServer && host.isLaunchApproved(config));
+    const loginPath = await opts.loginPath?.();
+    return walkStdio({ config, env, missingSecrets, approved, clientInfo, ...(loginPath !== undefined ? { loginPath } : {}) });
+  }
+
+  const config = ServerConfigSchema.parse(value);
+  const auth = sameServer ? opts.authFor?.(config) : undefined;
+  return walkHttp({
+    config,
+    clientInfo,
+    ...(auth !== undefined ? { auth } : {}),
+    ...(opts.lookup !== undefined ? { lookup: opts.lookup } : {}),
+  });
+}
+
+const attached = new WeakMap<object, DoctorOptions>();
+
+/** Sets the doctor's options for a host (bootstrap: login PATH, client identity, credentials of saved servers). */
+export function attachDoctor(host: object, options: DoctorOptions): void {
+  attached.set(host, options);
+}
+
+/** The doctor options set for a host (defaults when none were set). */
+export function doctorOptions(host: object): DoctorOptions {
+  return attached.get(host) ?? {};
+}
