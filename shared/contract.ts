@@ -308,6 +308,12 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'auth.complete': (args: { id: string; redirectUrl: string }) => Promise<AuthStatus>;
   /** Deletes stored credentials (next connect needs sign-in). */
   'auth.signOut': (args: { id: string }) => Promise<AuthStatus>;
+  /** Starts a device sign-in (RFC 8628): resolves with the code to enter and where; the core polls until it is entered. */
+  'auth.deviceStart': (args: { id: string }) => Promise<AuthStatus>;
+  /** Stops a device sign-in in progress. */
+  'auth.deviceCancel': (args: { id: string }) => Promise<AuthStatus>;
+  /** Opens the device sign-in's verification page through the safe opener (headless mode prints it). */
+  'auth.deviceOpen': (args: { id: string }) => Promise<void>;
   /** Sets or clears a static bearer token. */
   'auth.setBearer': (args: { id: string; token: string | null }) => Promise<AuthStatus>;
   /** Sets a pre-registered or client-credentials client. */

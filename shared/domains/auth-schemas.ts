@@ -9,6 +9,9 @@ export const authArgSchemas = {
   'auth.begin': z.object({ id }).strict(),
   'auth.complete': z.object({ id, redirectUrl: z.string().min(1).max(8192) }).strict(),
   'auth.signOut': z.object({ id }).strict(),
+  'auth.deviceStart': z.object({ id }).strict(),
+  'auth.deviceCancel': z.object({ id }).strict(),
+  'auth.deviceOpen': z.object({ id }).strict(),
   'auth.setBearer': z
     .object({
       id,
@@ -25,7 +28,7 @@ export const authArgSchemas = {
       id,
       client: z
         .object({
-          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access']),
+          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access', 'device_code']),
           clientId: z.string().max(2048).optional(),
           clientSecret: z.string().max(8192).optional(),
           authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']).optional(),

@@ -1,7 +1,21 @@
 // Contract types for authorization (issue: authorization). Owned by the auth work.
 
-/** Steps of an interactive sign-in. */
-export type AuthStep = 'discovery' | 'registration' | 'browser' | 'token';
+/** Steps of an interactive sign-in (`device`: waiting for the code to be entered on another device, RFC 8628). */
+export type AuthStep = 'discovery' | 'registration' | 'browser' | 'device' | 'token';
+
+/** A device sign-in waiting for the person (RFC 8628): the code to enter and where. All server-supplied, checked text. */
+export interface DeviceCodeView {
+  /** The code to type on the verification page. */
+  userCode: string;
+  /** The verification page (https, or http on this machine). */
+  verificationUri: string;
+  /** The page with the code filled in, when the server gave one on the same origin. */
+  verificationUriComplete?: string;
+  /** When the code stops working (ms since epoch). */
+  expiresAt: number;
+  /** Seconds between checks (grows by 5 when the server says slow_down). */
+  intervalSecs: number;
+}
 
 /** A server's authorization state as the renderer may see it: never a token. */
 export interface AuthStatus {
@@ -40,14 +54,17 @@ export interface AuthStatus {
     /** How many authorizations this sign-in has run (step-up may need more than one, at most 3). */
     attempt?: number;
   };
+  /** A device sign-in in progress: the code to enter and where. */
+  device?: DeviceCodeView;
 }
 
 /**
- * How a client obtains tokens: in the browser (authorization code), as a machine (client credentials), or from the
+ * How a client obtains tokens: in the browser (authorization code), as a machine (client credentials), from the
  * user's enterprise sign-in (Cross-App Access, SEP-990: the IdP's ID token is exchanged for an ID-JAG, which the MCP
- * server's authorization server accepts as an RFC 7523 JWT bearer grant).
+ * server's authorization server accepts as an RFC 7523 JWT bearer grant), or with a code entered on another device
+ * (device authorization grant, RFC 8628).
  */
-export type ClientGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access';
+export type ClientGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access' | 'device_code';
 
 /** A configured client as the renderer may see it: never the secret or the private key. */
 export interface ClientSettingsView {

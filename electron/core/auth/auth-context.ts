@@ -13,6 +13,7 @@ import { plainText } from './callback.js';
 import { AuthCredentials, type GrantRecord } from './credentials.js';
 import { createOAuthFetch } from './oauth-fetch.js';
 import type { Flow } from './sign-in-flow.js';
+import type { DeviceFlow } from './device-code.js';
 
 /** The parts of the Host authorization uses (the Host satisfies it structurally). */
 export interface AuthHost {
@@ -66,6 +67,8 @@ export class AuthContext {
   readonly creds: AuthCredentials;
   readonly now: () => number;
   readonly flows = new Map<string, Flow>();
+  /** Device sign-ins (RFC 8628) waiting for their code to be entered. */
+  readonly deviceFlows = new Map<string, DeviceFlow>();
   readonly failures = new Map<string, Failure>();
   readonly challenges = new Map<string, Challenge>();
   readonly guards = new Map<string, Promise<GrantRecord | undefined>>();

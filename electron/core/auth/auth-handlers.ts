@@ -10,6 +10,9 @@ export function authHandlers(host: Host): Pick<Handlers, `auth.${string}` & keyo
     'auth.begin': ({ id }) => authOf(host).begin(id),
     'auth.complete': ({ id, redirectUrl }) => authOf(host).complete(id, redirectUrl),
     'auth.signOut': ({ id }) => authOf(host).signOut(id),
+    'auth.deviceStart': ({ id }) => authOf(host).deviceStart(id),
+    'auth.deviceCancel': ({ id }) => authOf(host).deviceCancel(id),
+    'auth.deviceOpen': ({ id }) => authOf(host).deviceOpen(id),
     'auth.setBearer': ({ id, token }) => authOf(host).setBearer(id, token),
     'auth.setClient': ({ id, client }) => authOf(host).setClient(id, client === null ? null : stripUndefined(client)),
   };

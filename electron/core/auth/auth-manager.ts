@@ -15,6 +15,7 @@ import { refreshGrant } from './refresh-guard.js';
 import { checkAuthorizationUrl } from './safe-url.js';
 import { SignIn } from './sign-in.js';
 import { cancelFlow } from './sign-in-flow.js';
+import { cancelDeviceFlow, devicePage, startDeviceFlow } from './device-code.js';
 import { createTransportAuth, type TransportAuth } from './token-source.js';
 
 export type { AuthHost, AuthManagerOptions } from './auth-context.js';
@@ -94,6 +95,7 @@ export class AuthManager {
     const ctx = this.#ctx;
     ctx.host.config(id);
     cancelFlow(ctx, id, 'Signed out');
+    cancelDeviceFlow(ctx, id, 'Signed out');
     await ctx.creds.deleteGrants(id);
     ctx.failures.delete(id);
     await ctx.dropSession(id);
@@ -105,6 +107,7 @@ export class AuthManager {
   async forget(id: string): Promise<void> {
     const ctx = this.#ctx;
     cancelFlow(ctx, id, 'Server removed');
+    cancelDeviceFlow(ctx, id, 'Server removed');
     await ctx.creds.deleteAll(id);
     ctx.challenges.delete(id);
     ctx.failures.delete(id);
@@ -142,6 +145,39 @@ export class AuthManager {
   /** Completes the pending sign-in with the redirect URL the user pasted from the browser. */
   complete(id: string, redirectUrl: string): Promise<AuthStatus> {
     return this.#signIn.complete(id, redirectUrl);
+  }
+
+  // ---------------------------------------------------------------- device sign-in (RFC 8628)
+
+  /** Starts a device sign-in (a user action); the status carries the code and page, or why it could not start. */
+  async deviceStart(id: string): Promise<AuthStatus> {
+    const ctx = this.#ctx;
+    ctx.remote(id);
+    if ((await ctx.creds.bearer(id)) !== null) {
+      throw new AppError('invalid_request', 'This server uses a static bearer token; clear it to sign in with a device code', {
+        serverId: id,
+      });
+    }
+    await startDeviceFlow(ctx, id).catch(() => undefined);
+    return this.status(id);
+  }
+
+  /** Stops a device sign-in in progress. */
+  async deviceCancel(id: string): Promise<AuthStatus> {
+    this.#ctx.host.config(id);
+    cancelDeviceFlow(this.#ctx, id, 'Cancelled');
+    return this.status(id);
+  }
+
+  /** Opens the running device sign-in's verification page through the safe opener (headless mode prints it). */
+  async deviceOpen(id: string): Promise<void> {
+    await this.#ctx.opts.opener.open(devicePage(this.#ctx, id));
+  }
+
+  /** Resolves when the running device sign-in has ended (signed in, declined, expired or cancelled). */
+  async deviceSettled(id: string): Promise<AuthStatus> {
+    await this.#ctx.deviceFlows.get(id)?.done;
+    return this.status(id);
   }
 
   // ---------------------------------------------------------------- transports

@@ -12,6 +12,7 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
   const client = await ctx.creds.client(id);
   const grant = t.type !== 'stdio' ? await ctx.creds.grant(id, t.url) : undefined;
   const flow = ctx.flows.get(id);
+  const device = ctx.deviceFlows.get(id);
   const failure = ctx.failures.get(id);
   const session = ctx.host.sessions.status(id);
   const challenge = ctx.challenges.get(id);
@@ -20,11 +21,17 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
     ? 'bearer'
     : client?.grant === 'client_credentials' || client?.grant === 'cross_app_access'
       ? client.grant
-      : grant !== undefined || client !== undefined || flow !== undefined || needsAuth
+      : grant !== undefined || client !== undefined || flow !== undefined || device !== undefined || needsAuth
         ? 'oauth'
         : 'none';
   const state: AuthStatus['state'] =
-    flow !== undefined ? 'in-progress' : needsAuth ? 'needs-auth' : grant !== undefined || bearerSet ? 'signed-in' : 'signed-out';
+    flow !== undefined || device !== undefined
+      ? 'in-progress'
+      : needsAuth
+        ? 'needs-auth'
+        : grant !== undefined || bearerSet
+          ? 'signed-in'
+          : 'signed-out';
   const status: AuthStatus = { id, kind, state, bearerSet };
   if (client !== undefined) status.client = clientView(client);
   if (grant !== undefined) {
@@ -42,6 +49,9 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
       attempt: flow.attempt,
       ...(flow.authorizationUrl !== undefined ? { authorizationUrl: flow.authorizationUrl } : {}),
     };
+  } else if (device !== undefined) {
+    status.flow = { step: 'device', attempt: 1 };
+    status.device = { ...device.view };
   } else if (failure !== undefined) {
     status.flow = { step: failure.step, failed: { step: failure.step, message: failure.message }, attempt: failure.attempt };
   }

@@ -81,7 +81,7 @@ function isIndex(v: unknown): v is GrantIndex {
   return isObject(v) && v['v'] === 1 && Array.isArray(v['entries']);
 }
 
-const GRANTS: readonly ClientGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access'];
+const GRANTS: readonly ClientGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access', 'device_code'];
 
 function isClientSettings(v: unknown): v is StoredClientSettings {
   return isObject(v) && GRANTS.includes(v['grant'] as ClientGrant);

@@ -8,6 +8,7 @@ import { isMachineGrant } from './credentials.js';
 import { mintMachineToken } from './machine-token.js';
 import { deferred } from './deferred.js';
 import { acceptRedirect, authorize, cancelFlow, MAX_AUTHORIZATIONS_PER_ACTION } from './sign-in-flow.js';
+import { cancelDeviceFlow, startDeviceFlow } from './device-code.js';
 
 /** Runs sign-ins started by the user and the authorizations a user action needs. */
 export class SignIn {
@@ -29,9 +30,15 @@ export class SignIn {
     if ((await ctx.creds.bearer(id)) !== null) {
       throw new AppError('invalid_request', `${config.name} uses a static bearer token; clear it to sign in with OAuth`, { serverId: id });
     }
-    cancelFlow(ctx, id, 'A new sign-in was started');
-    ctx.failures.delete(id);
     const settings = await ctx.creds.client(id);
+    if (settings?.grant === 'device_code') {
+      // A client registered for device sign-in signs in with a code, never in this machine's browser.
+      await startDeviceFlow(ctx, id).catch(() => undefined);
+      return buildStatus(ctx, id);
+    }
+    cancelFlow(ctx, id, 'A new sign-in was started');
+    cancelDeviceFlow(ctx, id, 'A browser sign-in was started');
+    ctx.failures.delete(id);
     if (isMachineGrant(settings?.grant)) {
       await mintMachineToken(ctx, id, config, settings, true).catch((err: unknown) => {
         ctx.recordFailure(id, 'token', err, 1);
@@ -84,7 +91,9 @@ export class SignIn {
     let authorizations = 0;
     // A machine grant (client credentials, Cross-App Access) has no browser step: its token source already minted a
     // fresh token after the 401, so a refusal is final and is reported, never turned into a browser sign-in.
-    if (isMachineGrant((await ctx.creds.client(id))?.grant)) return this.#runMachine(id, op);
+    const grantKind = (await ctx.creds.client(id))?.grant;
+    // Device sign-in needs the person at another device: a refusal is reported (sign in from the panel), no browser opens.
+    if (isMachineGrant(grantKind) || grantKind === 'device_code') return this.#runMachine(id, op);
     if (opts.authorizeFirst === true) {
       authorizations++;
       await authorize(ctx, id, authorizations, opts.onShown);
