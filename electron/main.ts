@@ -12,6 +12,8 @@ import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+import { collectInstallLinks } from './install-links.js';
+import { registryOf } from './core/registry/registry-service.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -20,10 +22,10 @@ const rendererIndex = join(here, '..', 'renderer', 'index.html');
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  void start();
+  void start(collectInstallLinks(app));
 }
 
-async function start(): Promise<void> {
+async function start(installLinks: ReturnType<typeof collectInstallLinks>): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
@@ -92,6 +94,10 @@ async function start(): Promise<void> {
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => void host.shutdown());
+  installLinks.deliver(
+    (link) => registryOf(host).receiveLink(link),
+    () => (win.isMinimized() ? win.restore() : win.focus()),
+  );
   await win.loadFile(rendererIndex);
   void host.start();
 }
