@@ -90,6 +90,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'registry.applyUpdate': call('registry.applyUpdate'),
     'registry.parseInstall': call('registry.parseInstall'),
     'registry.takeLinks': call('registry.takeLinks'),
+    'registry.openLink': call('registry.openLink'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),

@@ -39,6 +39,7 @@ export const registryArgSchemas = {
   'registry.applyUpdate': z.object({ id: ServerIdSchema, version, values: values.optional() }).strict(),
   'registry.parseInstall': z.object({ text: z.string().min(1).max(MAX_INSTALL_TEXT) }).strict(),
   'registry.takeLinks': z.object({}).strict(),
+  'registry.openLink': z.object({ url: z.string().min(1).max(2048) }).strict(),
 } satisfies Record<keyof RegistryInvokeMap, z.ZodType>;
 
 /** Event names of the registry domain. */

@@ -257,6 +257,8 @@ export interface RegistryInvokeMap {
   'registry.parseInstall': (args: { text: string }) => Promise<InstallPreview>;
   /** Install links received from the OS that the renderer has not shown yet (each returned once). */
   'registry.takeLinks': (args: Record<string, never>) => Promise<string[]>;
+  /** Opens a repository or website link of a registry entry through the safe opener (only links the core showed). */
+  'registry.openLink': (args: { url: string }) => Promise<void>;
 }
 
 /** Events the core pushes for the registry domain: name → payload. */

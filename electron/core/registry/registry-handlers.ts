@@ -19,5 +19,6 @@ export function registryHandlers(host: Host): Pick<Handlers, keyof RegistryInvok
     'registry.applyUpdate': ({ id, version, values }) => registry().applyUpdate(id, version, values),
     'registry.parseInstall': ({ text }) => registry().parseInstall(text),
     'registry.takeLinks': async () => registry().takeLinks(),
+    'registry.openLink': ({ url }) => registry().openLink(url),
   };
 }

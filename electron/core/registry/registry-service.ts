@@ -19,6 +19,7 @@ import type {
 import { AppError } from '../../../shared/errors.js';
 import { AuthCredentials } from '../auth/credentials.js';
 import type { EventBus } from '../event-bus.js';
+import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { CredentialStore } from '../ports.js';
 import { sanitizeText, truncate } from '../text.js';
 import { entryView } from './entry-view.js';
@@ -41,6 +42,8 @@ export const DEFAULT_PAGE_SIZE = 30;
 const MAX_PENDING_LINKS = 5;
 /** Registries asked at once during an update check. */
 const UPDATE_CONCURRENCY = 4;
+/** Links of entries the core has shown, remembered so only those can be opened. */
+const MAX_SHOWN_LINKS = 2000;
 /** Source name recorded for a pasted server.json. */
 export const PASTED_SOURCE = 'pasted';
 
@@ -53,6 +56,8 @@ export interface RegistryHost {
   add(input: ServerConfigInput): Promise<ServerDetail>;
   update(id: string, input: ServerConfigInput): Promise<ServerDetail>;
   get(id: string): Promise<ServerDetail>;
+  /** Where consented links are opened (the app's safe opener; headless prints them). */
+  readonly interaction?: { readonly urlOpener: UrlOpener };
 }
 
 /** What the service is built from. */
@@ -92,6 +97,7 @@ export class RegistryService {
   readonly #origins: InstallOrigins;
   readonly #runtimes: Runtimes;
   readonly #links: string[] = [];
+  readonly #shownLinks = new Set<string>();
 
   constructor(host: RegistryHost, opts: RegistryServiceOptions) {
     this.#host = host;
@@ -273,6 +279,16 @@ export class RegistryService {
     return this.#links.splice(0);
   }
 
+  /** Opens a repository or website link the core showed (never any other URL) through the safe opener. */
+  async openLink(url: string): Promise<void> {
+    if (!this.#shownLinks.has(url))
+      throw new AppError('url_refused', 'Only the repository and website links of registry entries can be opened here');
+    assertOpenableUrl(url);
+    const opener = this.#host.interaction?.urlOpener;
+    if (opener === undefined) throw new AppError('internal', 'No link opener is set up in this shell');
+    await opener.open(url);
+  }
+
   /** Writes the cache now (shutdown). */
   flush(): Promise<void> {
     return this.#cache.flush();
@@ -330,12 +346,19 @@ export class RegistryService {
   }
 
   #view(record: RegistryRecord, source: string, runtimes: Awaited<ReturnType<Runtimes['checks']>>): RegistryEntry {
-    return entryView(
-      record,
-      source,
-      describeOptions(record.server, runtimes, this.#opts.localPackages),
-      this.#installedFor(record, source),
-    );
+    const options = describeOptions(record.server, runtimes, this.#opts.localPackages);
+    return this.#remember(entryView(record, source, options, this.#installedFor(record, source)));
+  }
+
+  /** Notes the entry's links as openable. */
+  #remember(entry: RegistryEntry): RegistryEntry {
+    for (const link of [entry.repositoryUrl, entry.websiteUrl]) {
+      if (link === undefined) continue;
+      this.#shownLinks.delete(link);
+      this.#shownLinks.add(link);
+      if (this.#shownLinks.size > MAX_SHOWN_LINKS) this.#shownLinks.delete(this.#shownLinks.values().next().value as string);
+    }
+    return entry;
   }
 
   async #resolve(target: PrepareTarget): Promise<Resolved> {
@@ -395,7 +418,9 @@ export class RegistryService {
       ...(extra.displayName !== undefined ? { displayName: extra.displayName } : {}),
       ...(extra.storedSecrets !== undefined ? { storedSecrets: extra.storedSecrets } : {}),
     });
-    const entry = entryView(resolved.record, resolved.source, plan.options, this.#installedFor(resolved.record, resolved.source));
+    const entry = this.#remember(
+      entryView(resolved.record, resolved.source, plan.options, this.#installedFor(resolved.record, resolved.source)),
+    );
     const warnings = resolved.offline !== undefined ? [resolved.offline, ...plan.warnings] : plan.warnings;
     return {
       entry,

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/domains/registry.js';
 import type { AppErrorData } from '../../../shared/errors.js';
 import { REGISTRY_MAX_BYTES } from '../../../electron/core/registry/registry-http.js';
+import { PrintingUrlOpener } from '../../../electron/core/elicitation/url-opener.js';
 import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry-server.js';
 import { EVERYTHING_ENTRY, MULTI_VERSION_ENTRY } from '../../fixtures/registry/entries.js';
 import { call, cleanup, tempDir } from '../../shared/support/harness.js';
@@ -170,7 +171,26 @@ describe('registry search', () => {
     expect(e.websiteUrl).toBeUndefined();
   });
 
+  it('opens only the links of entries it showed, through the safe opener', async () => {
+    const opener = new PrintingUrlOpener(() => undefined);
+    h.host.interaction.setUrlOpener(opener);
+    const before = await h.dispatch('registry.openLink', { url: 'https://github.com/example/weather-mcp' });
+    expect(before.ok).toBe(false);
+    const r = await search({ query: 'weather', source: fixture.url });
+    const link = byName(r, 'io.github.example/weather-mcp').repositoryUrl!;
+    await call(h.dispatch, 'registry.openLink', { url: link });
+    expect(opener.opened).toEqual([link]);
+    for (const url of ['https://evil.example/', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      const env = await h.dispatch('registry.openLink', { url });
+      expect(env.ok, url).toBe(false);
+      if (!env.ok) expect(env.error.code).toBe('url_refused');
+    }
+    expect(opener.opened).toEqual([link]);
+  });
+
   it('refuses a 50 MiB answer at the cap while it streams', async () => {
+    // A generous timeout: under load, reading 8 MiB must not be mistaken for a slow registry.
+    h = makeRegistryHost(dir, { timeoutMs: 60_000 });
     await call(h.dispatch, 'registry.addSource', { url: fixture.hugeUrl });
     const error = await failure('registry.search', { query: '', source: fixture.hugeUrl });
     expect(error.code).toBe('limit_exceeded');
