@@ -44,6 +44,8 @@ export interface InstallOption {
   runtime?: RuntimeCheck;
   /** Whether Switchboard can run this option here. */
   runnable: boolean;
+  /** Whether it can be installed at all (false: refused whatever this machine has, e.g. an unsupported package type). */
+  installable: boolean;
   /** Why it cannot, in plain words. */
   reason?: string;
   /** One-line label, e.g. "npm @scope/pkg 1.2.0 (npx)". */
@@ -212,6 +214,8 @@ export interface InstallCandidate {
   config?: ServerConfigInput;
   /** Set for a server.json or registry reference: the prepared install with its inputs. */
   prepared?: PreparedInstall;
+  /** Set with `prepared`: what to pass to registry.prepare / registry.install to continue. */
+  target?: PrepareTarget;
   /** Why it cannot be added. */
   problems: string[];
   /** An existing server with the same id: whether the definitions differ, and how. Never overwritten without a confirmation. */

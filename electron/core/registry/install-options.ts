@@ -63,6 +63,7 @@ function packageFacts(index: number, pkg: ServerPackage, runtimes: RuntimeChecks
     transport,
     ...(runtime !== undefined ? { runtime } : {}),
     runnable: true,
+    installable: true,
     label,
   };
   let blocked: string | undefined;
@@ -74,7 +75,7 @@ function packageFacts(index: number, pkg: ServerPackage, runtimes: RuntimeChecks
   else if (pkg.version !== undefined && isVersionRange(pkg.version))
     blocked = `The package version "${shown(pkg.version, 60)}" is a range, not one version`;
   else if (pkg.version !== undefined && pkg.version.startsWith('-')) blocked = 'The package version begins with "-"';
-  if (blocked !== undefined) return { option: { ...option, runnable: false, reason: blocked }, blocked, source: { kind: 'package', pkg } };
+  if (blocked !== undefined) return { option: { ...option, runnable: false, installable: false, reason: blocked }, blocked, source: { kind: 'package', pkg } };
   if (runtime?.path === undefined) {
     const hint = runtimeName === 'npx' ? 'install Node.js' : runtimeName === 'uvx' ? 'install uv' : 'install Docker';
     return {
@@ -93,6 +94,7 @@ function remoteFacts(index: number, remote: ServerRemote): OptionFacts {
     transport,
     url: shown(remote.url, 2048),
     runnable: true,
+    installable: true,
     label: `${remote.type === 'sse' ? 'SSE' : 'Streamable HTTP'} ${shown(remote.url, 300)}`,
   };
   // A URL template may start with a variable; only a fixed scheme can be checked before the values are known.
@@ -103,6 +105,6 @@ function remoteFacts(index: number, remote: ServerRemote): OptionFacts {
     if (problem !== null) blocked = `The remote URL was refused: ${problem}`;
   }
   return blocked !== undefined
-    ? { option: { ...option, runnable: false, reason: blocked }, blocked, source: { kind: 'remote', remote } }
+    ? { option: { ...option, runnable: false, installable: false, reason: blocked }, blocked, source: { kind: 'remote', remote } }
     : { option, source: { kind: 'remote', remote } };
 }

@@ -74,6 +74,7 @@ export async function buildInstallPreview(parsed: ParsedInstall, deps: PreviewDe
   const candidate: InstallCandidate = {
     key: shown(key, 200),
     prepared,
+    target,
     config: prepared.config,
     problems: prepared.missing.length > 0 ? ['Some values must be filled in before it can be added'] : [],
     secretPrompts: [],

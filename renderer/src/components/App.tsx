@@ -12,6 +12,7 @@ import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
+import { RegistryDialog } from './registry/RegistryDialog';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -27,6 +28,11 @@ function Dialogs() {
       return <ImportDialog />;
     case 'export':
       return <ExportDialog />;
+    case 'install':
+    case 'installPaste':
+    case 'registrySources':
+    case 'registryUpdate':
+      return <RegistryDialog dialog={dialog} />;
     case 'none':
       return null;
   }
@@ -137,7 +143,7 @@ export function App() {
       )}
       <AppShell.Main className="sb-main">
         <Notices />
-        <div className="legacy">{view.main()}</div>
+        {view.converted ? view.main() : <div className="legacy">{view.main()}</div>}
       </AppShell.Main>
       <div className="legacy">
         <Dialogs />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AuthStep, ClientSettingsInput, ClientSettingsView } from '../../../shared/domains/auth';
 import { useStore } from '../store';
+import { DeviceSignIn } from './auth/DeviceSignIn';
 
 const STEPS: { step: AuthStep; label: string }[] = [
   { step: 'discovery', label: 'Discovery' },
@@ -8,6 +9,8 @@ const STEPS: { step: AuthStep; label: string }[] = [
   { step: 'browser', label: 'Browser' },
   { step: 'token', label: 'Token' },
 ];
+/** The same steps for a device sign-in: the code is entered on another device instead of this browser. */
+const DEVICE_STEPS = STEPS.map((s) => (s.step === 'browser' ? { step: 'device' as AuthStep, label: 'Code entered' } : s));
 
 /** Text markers so the step states read without colour. */
 const MARK = { done: '✓', current: '→', failed: '✗', pending: '·' } as const;
@@ -43,7 +46,8 @@ export function AuthPanel({ serverId }: { serverId: string }) {
     return <section aria-label="Sign-in">{error ? <p role="alert">{error}</p> : <p className="hint">Loading…</p>}</section>;
   }
   const flow = status.flow;
-  const current = flow ? STEPS.findIndex((s) => s.step === flow.step) : -1;
+  const steps = flow && (flow.step === 'device' || flow.failed?.step === 'device') ? DEVICE_STEPS : STEPS;
+  const current = flow ? steps.findIndex((s) => s.step === flow.step) : -1;
   const act = async (fn: () => Promise<unknown>): Promise<void> => {
     setBusy(true);
     try {
@@ -74,9 +78,11 @@ export function AuthPanel({ serverId }: { serverId: string }) {
         </button>
       </div>
 
+      <DeviceSignIn serverId={serverId} status={status} />
+
       {flow ? (
         <ol className="auth-steps" aria-label="Sign-in steps">
-          {STEPS.map((s, i) => {
+          {steps.map((s, i) => {
             const failed = flow.failed?.step === s.step;
             const state = failed
               ? 'failed'
@@ -209,6 +215,7 @@ export function AuthPanel({ serverId }: { serverId: string }) {
               <option value="authorization_code">Authorization code (browser)</option>
               <option value="client_credentials">Client credentials (no browser)</option>
               <option value="cross_app_access">Enterprise sign-in (Cross-App Access)</option>
+              <option value="device_code">Device code (sign in on another device)</option>
             </select>
           </label>
           <label>

@@ -6,6 +6,8 @@ import { routes } from '../router/route';
 import { Check, Field } from './Field';
 import { Modal } from './Modal';
 import { emptyModel, modelFromView, modelToInput, validateModel, type ServerFormModel } from './server-form-model';
+import { DoctorWalkPanel } from './doctor/DoctorWalkPanel';
+import { formWalkRequest } from './doctor/walk-request';
 
 /** Add or edit a server definition, with per-field validation. */
 export function ServerDialog(props: { existing?: ServerConfigView }) {
@@ -13,6 +15,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
   const addServer = useStore((s) => s.addServer);
   const updateServer = useStore((s) => s.updateServer);
   const navigate = useStore((s) => s.navigate);
+  const openDialog = useStore((s) => s.openDialog);
   const editing = props.existing !== undefined;
   const [m, setM] = useState<ServerFormModel>(() => (props.existing ? modelFromView(props.existing) : emptyModel()));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -40,6 +43,14 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
 
   return (
     <Modal title={editing ? `Edit ${props.existing?.name}` : 'Add server'} onClose={closeDialog} wide>
+      {!editing && (
+        <p className="hint">
+          Have an install link, a server.json or an mcp.json snippet?{' '}
+          <button type="button" className="link" onClick={() => openDialog({ kind: 'installPaste' })}>
+            Paste it instead
+          </button>
+        </p>
+      )}
       <form
         noValidate
         onSubmit={(e) => {
@@ -221,6 +232,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
           <Check label="Resources" checked={m.resources} onChange={(v) => patch({ resources: v })} />
           <Check label="Tasks extension" checked={m.tasks} onChange={(v) => patch({ tasks: v })} />
         </details>
+        <DoctorWalkPanel walkKey="server-dialog" request={() => formWalkRequest(m, props.existing)} />
         {submitError && (
           <div className="error-text" role="alert">
             {submitError}

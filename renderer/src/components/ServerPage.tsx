@@ -4,6 +4,7 @@ import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
+import { DoctorWalkPanel } from './doctor/DoctorWalkPanel';
 import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
 import { ResourcesTab } from './ResourcesTab';
@@ -77,6 +78,14 @@ export function ServerPage() {
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
+      {st.state === 'failed' && st.error?.code !== 'approval_required' && (
+        <DoctorWalkPanel
+          key={detail.id}
+          walkKey={`server:${detail.id}`}
+          request={() => ({ id: detail.id })}
+          label="Walk through the connection"
+        />
+      )}
       <div role="tablist" aria-label="Server sections" className="tabs">
         {TABS.map((t) => (
           <button

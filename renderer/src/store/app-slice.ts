@@ -28,6 +28,7 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
       const info = await appService.info();
       set({ info, notices: info.notices, bridgeState: 'connected' });
       await get().loadServers();
+      await get().startRegistry();
     } catch (err) {
       set({ bridgeState: 'failed', bridgeError: err instanceof AppError ? err.message : 'Could not reach the Switchboard core' });
     }

@@ -13,6 +13,12 @@ export interface AuthSlice {
   signOut: (id: string) => Promise<void>;
   setBearer: (id: string, token: string | null) => Promise<boolean>;
   setClient: (id: string, client: ClientSettingsInput | null) => Promise<boolean>;
+  /** Starts a device sign-in (RFC 8628): the status then carries the code and page. */
+  deviceStart: (id: string) => Promise<void>;
+  /** Stops a device sign-in. */
+  deviceCancel: (id: string) => Promise<void>;
+  /** Opens the device sign-in's page through the core's safe opener. */
+  deviceOpen: (id: string) => Promise<void>;
 }
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
@@ -55,5 +61,17 @@ export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
     },
     setBearer: (id, token) => run(id, () => authService.setBearer(id, token)),
     setClient: (id, client) => run(id, () => authService.setClient(id, client)),
+    deviceStart: async (id) => {
+      await run(id, () => authService.deviceStart(id));
+    },
+    deviceCancel: async (id) => {
+      await run(id, () => authService.deviceCancel(id));
+    },
+    deviceOpen: async (id) => {
+      await run(id, async () => {
+        await authService.deviceOpen(id);
+        return authService.status(id);
+      });
+    },
   };
 };

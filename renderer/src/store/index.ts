@@ -7,6 +7,8 @@ import { createResourcesSlice } from './resources-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
+import { createRegistrySlice } from './registry-slice';
+import { createDoctorSlice } from './doctor-slice';
 
 /** The renderer's single store. */
 export const useStore = create<Store>()((...a) => ({
@@ -17,6 +19,8 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createRegistrySlice(...a),
+  ...createDoctorSlice(...a),
 }));
 
 export type { Store };

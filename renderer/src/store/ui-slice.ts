@@ -1,3 +1,4 @@
+import type { PrepareTarget } from '../../../shared/domains/registry';
 import { formatRoute, parseHash, type Route } from '../router/route';
 import type { SliceCreator, Store } from './types';
 
@@ -8,7 +9,11 @@ export type DialogState =
   | { kind: 'editServer'; id: string }
   | { kind: 'removeServer'; id: string }
   | { kind: 'import' }
-  | { kind: 'export' };
+  | { kind: 'export' }
+  | { kind: 'install'; target: PrepareTarget; title: string }
+  | { kind: 'installPaste'; text?: string }
+  | { kind: 'registrySources' }
+  | { kind: 'registryUpdate'; id: string };
 
 /** Tabs of the server page (the second path segment of #/servers/<id>/<tab>). */
 export type ServerTab = 'overview' | 'tools' | 'resources' | 'prompts' | 'auth' | (string & {});
