@@ -46,6 +46,10 @@ export function trialLaunch(config: ServerConfig): TrialLaunch {
 /** What the spawned process did, watched through the transport. */
 interface Observed {
   pid?: number;
+  /** When the process was running (ms since epoch). */
+  spawnedAt?: number;
+  /** When the first stdout line (message or noise) arrived. */
+  firstAt?: number;
   spawnError?: AppError;
   first?: { kind: 'message'; method?: string } | { kind: 'noise'; text: string };
   stderr: string[];
@@ -74,7 +78,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
       };
     }
     return {
-      summary: `${t.command} is ${lookup.path}`,
+      summary: isPathLike(t.command) ? `Found ${lookup.path}` : `${t.command} is ${lookup.path}`,
       evidence: [
         ['Resolved to', lookup.path],
         ['PATH directories searched', lookup.searched.length || undefined],
@@ -131,6 +135,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
   }
 
   const observed: Observed = { stderr: [] };
+  const startedAt = Date.now();
   const opened: OpenedTransport[] = [];
   let established: Established | undefined;
   let failure: AppError | undefined;
@@ -156,6 +161,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
         if (source === 'stderr' && observed.stderr.length < 20) observed.stderr.push(text);
         if (source === 'stdout' && observed.first === undefined) {
           observed.first = { kind: 'noise', text: text.replace(/^Skipped a stdout line that is not a JSON-RPC message: /, '') };
+          observed.firstAt = Date.now();
         }
       },
       clientInfo: input.clientInfo,
@@ -164,6 +170,8 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
   } catch (err) {
     failure = err instanceof AppError ? err : new AppError('connect_failed', (err as Error).message);
   }
+  const endedAt = Date.now();
+  const spawnedAt = observed.spawnedAt ?? startedAt;
 
   try {
     await walk.step('spawn', 'Started', async () => {
@@ -177,6 +185,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
         };
       }
       return {
+        elapsedMs: spawnedAt - startedAt,
         summary: `Running as process ${observed.pid}`,
         evidence: [
           ['Process id', observed.pid],
@@ -191,8 +200,10 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
       async () => {
         const first = observed.first;
         if (first === undefined) return { status: 'warning', summary: 'Nothing was written to stdout' };
+        const elapsedMs = (observed.firstAt ?? endedAt) - spawnedAt;
         if (first.kind === 'noise') {
           return {
+            elapsedMs,
             status: 'failed',
             summary: `The server wrote text that is not JSON-RPC to stdout: "${fact(first.text, 200)}"`,
             evidence: [['First line', first.text]],
@@ -200,7 +211,11 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
               'stdout is reserved for MCP messages: the server must write its logs and banners to stderr. Switchboard skips such lines, but other clients fail on them.',
           };
         }
-        return { summary: 'The first line on stdout is a JSON-RPC message', evidence: [['First message', first.method ?? 'a response']] };
+        return {
+          elapsedMs,
+          summary: 'The first line on stdout is a JSON-RPC message',
+          evidence: [['First message', first.method ?? 'a response']],
+        };
       },
       { blocks: false },
     );
@@ -210,6 +225,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
         const error = failure ?? new AppError('connect_failed', 'The handshake did not complete');
         const tail = error.evidence?.stderrTail?.filter((l) => l.trim() !== '') ?? observed.stderr;
         return {
+          elapsedMs: endedAt - spawnedAt,
           status: 'failed',
           summary: error.message,
           evidence: [
@@ -231,6 +247,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
       }
       const identity = established.client.getServerVersion();
       return {
+        elapsedMs: endedAt - spawnedAt,
         summary: `Negotiated ${established.protocolVersion} (${established.lifecycle === 'discover' ? 'server/discover' : 'initialize'})`,
         evidence: [
           ['Protocol version', established.protocolVersion],
@@ -272,6 +289,7 @@ function watch(o: OpenedTransport, observed: Observed, first: boolean): void {
     try {
       await start();
       observed.pid ??= transport.pid ?? undefined;
+      observed.spawnedAt ??= Date.now();
     } catch (err) {
       if (err instanceof AppError && (err.code === 'command_not_found' || err.code === 'spawn_failed')) observed.spawnError ??= err;
       throw err;
@@ -287,7 +305,10 @@ function watch(o: OpenedTransport, observed: Observed, first: boolean): void {
         fn === undefined
           ? undefined
           : (message: JSONRPCMessage) => {
-              observed.first ??= { kind: 'message', ...('method' in message ? { method: message.method } : {}) };
+              if (observed.first === undefined) {
+                observed.first = { kind: 'message', ...('method' in message ? { method: message.method } : {}) };
+                observed.firstAt = Date.now();
+              }
               fn(message);
             };
     },

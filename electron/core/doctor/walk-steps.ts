@@ -25,6 +25,8 @@ export interface StepOutcome {
   evidence?: [string, string | number | undefined][];
   /** What to do next (failed or waiting steps). */
   advice?: string;
+  /** How long the step really took, when it was measured inside another operation. */
+  elapsedMs?: number;
 }
 
 /** Display text of a fact: control characters removed, bounded. */
@@ -78,7 +80,7 @@ export class WalkRecorder<Id extends HttpStepId | StdioStepId> {
       summary: fact(outcome.summary, 1000),
       evidence: evidenceOf(outcome.evidence),
       ...(outcome.advice !== undefined ? { advice: fact(outcome.advice, 1000) } : {}),
-      elapsedMs: this.#now() - started,
+      elapsedMs: outcome.elapsedMs ?? this.#now() - started,
     });
     if ((status === 'failed' && opts.blocks !== false) || status === 'needs-approval') {
       this.#blocked = status === 'needs-approval' ? 'Waits for the trial run to be approved' : `Not run: "${title}" failed`;

@@ -76,7 +76,7 @@ export async function buildInstallPreview(parsed: ParsedInstall, deps: PreviewDe
     prepared,
     target,
     config: prepared.config,
-    problems: prepared.missing.length > 0 ? ['Some values must be filled in before it can be added'] : [],
+    problems: [],
     secretPrompts: [],
   };
   const existingIds = new Set(deps.configs.map((c) => c.id));

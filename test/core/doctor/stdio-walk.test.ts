@@ -66,7 +66,7 @@ describe('stdio doctor walk', () => {
       args: ['--import', 'tsx', localFixture('counted.ts')],
       envKeys: ['SPAWN_LOG', 'TARGET_FIXTURE'],
     });
-    expect(step(first, 'command').summary).toBe(`${process.execPath} is ${process.execPath}`);
+    expect(step(first, 'command').summary).toBe(`Found ${process.execPath}`);
     expect(pids(log)).toEqual([]);
 
     // A fingerprint of another launch approves nothing.

@@ -126,7 +126,9 @@ describe('switchboard://install links', () => {
     const c = preview.candidates[0]!;
     expect(c.prepared?.origin).toEqual({ name: EVERYTHING_ENTRY, version: '2026.8.31', source: fixture.url });
     expect(c.prepared?.inputs.map((i) => i.key)).toEqual(['env:EVERYTHING_API_KEY', 'env:EVERYTHING_LOG_LEVEL']);
-    expect(c.problems).toEqual(['Some values must be filled in before it can be added']);
+    expect(c.problems).toEqual([]);
+    expect(c.target).toEqual({ name: EVERYTHING_ENTRY, source: fixture.url });
+    expect(c.prepared?.missing).toEqual(['env:EVERYTHING_API_KEY']);
     const other = await parse(`switchboard://install?registry=a.b%2Fc&source=${encodeURIComponent('https://registry.evil.example')}`);
     expect(other.candidates[0]?.problems[0]).toMatch(/not one of your sources/);
     expect(fixture.requests.filter((r) => r.includes('a.b'))).toEqual([]);

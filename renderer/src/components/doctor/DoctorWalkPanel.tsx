@@ -4,6 +4,7 @@
 // a way to build the definition (a dialog's form) or a saved server's id.
 import { Alert, Badge, Button, Code, Group, List, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconHandStop, IconMinus, IconPlayerPlay, IconStethoscope, IconX } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import type { ServerConfigInput } from '../../../../shared/config';
 import type { DoctorStep, DoctorStepStatus, DoctorWalk } from '../../../../shared/domains/doctor';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
@@ -107,6 +108,11 @@ export function DoctorWalkPanel({
   const state = useStore(selectWalk(walkKey));
   const runWalk = useStore((s) => s.runWalk);
   const walk = state?.walk;
+  const resultRef = useRef<HTMLDivElement>(null);
+  // A finished walk (or the trial to approve) is brought into view: it appears below the form.
+  useEffect(() => {
+    if (walk !== undefined) resultRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [walk]);
   const start = (approvedLaunch?: string) => {
     const req = request();
     if (typeof req === 'string') return;
@@ -150,48 +156,50 @@ export function DoctorWalkPanel({
           {escapeUnsafe(state.error)}
         </Alert>
       )}
-      {walk?.trial && (
-        <Alert color="blue" title="Approve one test run" role="alertdialog" aria-label="Approve one test run">
-          <Stack gap="xs">
-            <Text fz="sm">
-              Testing starts this program once on your computer, checks it, and stops it. It runs only if you approve this exact command.
-            </Text>
-            <Code block data-testid="trial-command">
-              {escapeUnsafe(walk.trial.command)}
-            </Code>
-            {walk.trial.args.length > 0 && (
-              <List type="ordered" size="sm" spacing={2} aria-label="Arguments of the test run">
-                {walk.trial.args.map((a, i) => (
-                  <List.Item key={i}>
-                    <Code>{escapeUnsafe(a)}</Code>
-                  </List.Item>
-                ))}
-              </List>
-            )}
-            {walk.trial.cwd && <Text fz="sm">Working directory: {escapeUnsafe(walk.trial.cwd)}</Text>}
-            <Text fz="sm">
-              Environment: {walk.trial.envKeys.length > 0 ? walk.trial.envKeys.map(escapeUnsafe).join(', ') : 'only the essentials'}
-            </Text>
-            <Group>
-              <Button
-                variant="filled"
-                leftSection={<IconPlayerPlay size={16} aria-hidden />}
-                onClick={() => start(walk.trial?.fingerprint)}
-                loading={state?.running}
-              >
-                Run this command once
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
-      )}
-      {walk && (
-        <List spacing="sm" aria-label="Connection steps" className="sb-walk">
-          {walk.steps.map((s) => (
-            <Step key={s.id} step={s} />
-          ))}
-        </List>
-      )}
+      <Stack gap="sm" ref={resultRef}>
+        {walk?.trial && (
+          <Alert color="blue" title="Approve one test run" role="alertdialog" aria-label="Approve one test run">
+            <Stack gap="xs">
+              <Text fz="sm">
+                Testing starts this program once on your computer, checks it, and stops it. It runs only if you approve this exact command.
+              </Text>
+              <Code block data-testid="trial-command">
+                {escapeUnsafe(walk.trial.command)}
+              </Code>
+              {walk.trial.args.length > 0 && (
+                <List type="ordered" size="sm" spacing={2} aria-label="Arguments of the test run">
+                  {walk.trial.args.map((a, i) => (
+                    <List.Item key={i}>
+                      <Code>{escapeUnsafe(a)}</Code>
+                    </List.Item>
+                  ))}
+                </List>
+              )}
+              {walk.trial.cwd && <Text fz="sm">Working directory: {escapeUnsafe(walk.trial.cwd)}</Text>}
+              <Text fz="sm">
+                Environment: {walk.trial.envKeys.length > 0 ? walk.trial.envKeys.map(escapeUnsafe).join(', ') : 'only the essentials'}
+              </Text>
+              <Group>
+                <Button
+                  variant="filled"
+                  leftSection={<IconPlayerPlay size={16} aria-hidden />}
+                  onClick={() => start(walk.trial?.fingerprint)}
+                  loading={state?.running}
+                >
+                  Run this command once
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {walk && (
+          <List spacing="sm" aria-label="Connection steps" className="sb-walk">
+            {walk.steps.map((s) => (
+              <Step key={s.id} step={s} />
+            ))}
+          </List>
+        )}
+      </Stack>
     </Stack>
   );
 }

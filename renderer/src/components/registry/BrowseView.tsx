@@ -78,9 +78,14 @@ export function BrowseView() {
 
   const result = browse.result;
   const page = browse.cursors.length;
+  // A new page starts at the top of the list.
+  useEffect(() => {
+    if (page > 1 || result !== null) document.getElementById('browse-title')?.scrollIntoView?.({ block: 'nearest' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the page number changes
+  }, [page]);
   const sourceOptions = sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) }));
   return (
-    <Stack gap="md" component="section" aria-labelledby="browse-title" maw={1100}>
+    <Stack gap="md" component="section" aria-labelledby="browse-title" maw={1100} pt="xs">
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Title order={1} fz="h2" id="browse-title">
           Browse servers

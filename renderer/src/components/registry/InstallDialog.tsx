@@ -161,10 +161,15 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
           )}
 
           <Group grow align="flex-start">
-            <TextInput label="Name" value={displayName} onChange={(e) => setDisplayName(e.currentTarget.value)} />
+            <TextInput
+              label="Name"
+              description="Shown in Switchboard"
+              value={displayName}
+              onChange={(e) => setDisplayName(e.currentTarget.value)}
+            />
             <TextInput
               label="Id"
-              description="Lowercase letters, digits, - and _"
+              description="Used in tool names: lowercase letters, digits, - and _"
               value={id}
               onChange={(e) => setId(e.currentTarget.value)}
               spellCheck={false}

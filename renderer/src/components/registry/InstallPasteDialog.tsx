@@ -61,14 +61,25 @@ function Candidate({ candidate }: { candidate: InstallCandidate }) {
       <Stack gap="sm">
         <Group gap="xs">
           <Title order={3} fz="md">
-            {escapeUnsafe(candidate.key)}
+            {escapeUnsafe(candidate.prepared?.entry.title ?? candidate.key)}
           </Title>
+          {candidate.prepared && (
+            <Badge variant="default" tt="none">
+              v{escapeUnsafe(candidate.prepared.entry.version)}
+            </Badge>
+          )}
           {config && (
             <Badge variant="default" tt="none">
               {config.transport.type}
             </Badge>
           )}
         </Group>
+        {candidate.prepared && (
+          <Text ff="monospace" fz="xs" c="dimmed">
+            {escapeUnsafe(candidate.prepared.entry.name)}
+            {candidate.prepared.origin.source !== 'pasted' ? ` · from ${escapeUnsafe(candidate.prepared.origin.source)}` : ''}
+          </Text>
+        )}
         {candidate.problems.length > 0 && (
           <Alert color={candidate.prepared ? 'yellow' : 'red'} icon={<IconAlertTriangle size={18} aria-hidden />}>
             <Stack gap={2}>
@@ -100,6 +111,14 @@ function Candidate({ candidate }: { candidate: InstallCandidate }) {
           </Alert>
         )}
         {config && <LaunchPreview config={config} />}
+        {candidate.prepared && candidate.prepared.missing.length > 0 && (
+          <Text fz="sm">
+            To fill in when installing:{' '}
+            {candidate.prepared.missing
+              .map((k) => escapeUnsafe(candidate.prepared?.inputs.find((i) => i.key === k)?.label ?? k))
+              .join(', ')}
+          </Text>
+        )}
         {candidate.prepared?.warnings.map((w, i) => (
           <Text key={i} fz="sm" c="yellow.8">
             {escapeUnsafe(w)}
@@ -218,7 +237,7 @@ export function InstallPasteDialog({ text: initial }: { text?: string }) {
               autosize
               minRows={3}
               maxRows={10}
-              ff="monospace"
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               spellCheck={false}
               data-autofocus
             />
