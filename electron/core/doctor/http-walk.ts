@@ -279,6 +279,7 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
   }
 
   let established: Established | undefined;
+  let authRefused = needsAuth;
   if (needsAuth && input.auth === undefined) {
     walk.skip('protocol', 'Protocol version', 'Needs authorization first');
   } else {
@@ -302,8 +303,8 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
       } catch (err) {
         const error = err instanceof AppError ? err : new AppError('connect_failed', (err as Error).message);
         if (error.code === 'auth_required') {
-          walk.block('Needs authorization first');
-          return { status: 'warning', summary: 'The server refused the handshake without authorization' };
+          authRefused = true;
+          return { status: 'skipped', summary: 'Needs authorization first: the server refused the handshake' };
         }
         return {
           status: 'failed',
@@ -335,10 +336,14 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
   try {
     await walk.step('authorization', 'Authorization', async () => {
       if (established === undefined) {
-        if (needsAuth) {
+        if (authRefused) {
+          const scope = facts.challenge?.scope !== undefined ? ` for scope "${facts.challenge.scope}"` : '';
           return {
             status: 'failed',
-            summary: `The server requires sign-in (HTTP ${facts.status ?? 401})${facts.challenge?.scope !== undefined ? ` for scope "${facts.challenge.scope}"` : ''}`,
+            summary:
+              facts.sentToken === true
+                ? `The server refused the stored credentials (HTTP ${facts.status ?? 401})${scope}`
+                : `The server requires sign-in (HTTP ${facts.status ?? 401})${scope}`,
             evidence: [
               ['Challenge', facts.challenge?.error],
               ['Scope', facts.challenge?.scope],

@@ -17,8 +17,8 @@ const MAX_EVIDENCE = 30;
 
 /** What a step found. */
 export interface StepOutcome {
-  /** Outcome (passed unless said). */
-  status?: Exclude<DoctorStepStatus, 'skipped'>;
+  /** Outcome (passed unless said; skipped when it turned out it could not run). */
+  status?: DoctorStepStatus;
   /** One line on what happened. */
   summary: string;
   /** Facts found. */

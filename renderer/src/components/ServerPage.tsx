@@ -78,7 +78,7 @@ export function ServerPage() {
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
-      {st.state === 'failed' && st.error?.code !== 'approval_required' && (
+      {(st.state === 'failed' || st.state === 'needs-auth') && st.error?.code !== 'approval_required' && (
         <DoctorWalkPanel
           key={detail.id}
           walkKey={`server:${detail.id}`}

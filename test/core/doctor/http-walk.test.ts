@@ -263,6 +263,26 @@ describe('HTTP doctor walk of a saved server', () => {
     world = undefined;
   });
 
+  it('a saved server without a sign-in fails at authorization, never "every step passed"', async () => {
+    world = await startWorld();
+    a = makeAuthHost();
+    await addHttpServer(a.host, 'm', world.mcpUrl);
+    const auth = a.auth;
+    attachDoctor(a.host, { authFor: (config) => auth.transportAuth(config) });
+    const walk = await call<DoctorWalk>(createDispatcher(createHandlers(a.host)), 'servers.test', { id: 'm' });
+    expect(statuses(walk).slice(4)).toEqual([
+      'http:passed',
+      'resource-metadata:passed',
+      'auth-metadata:passed',
+      'protocol:skipped',
+      'authorization:failed',
+    ]);
+    expect(walk.ok).toBe(false);
+    expect(walk.failedStep).toBe('authorization');
+    expect(step(walk, 'protocol').summary).toBe('Needs authorization first: the server refused the handshake');
+    expect(step(walk, 'authorization').summary).toBe('The server requires sign-in (HTTP 401) for scope "mcp:read"');
+  });
+
   it('uses the saved server’s credentials', async () => {
     world = await startWorld({ machineClient: { id: 'machine', secret: 'CANARY_walk_secret', method: 'client_secret_basic' } });
     a = makeAuthHost();
