@@ -348,7 +348,10 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
               ['Challenge', facts.challenge?.error],
               ['Scope', facts.challenge?.scope],
             ],
-            advice: 'Save the server, then sign in from its sign-in tab (in the browser, or with a device code), or set a bearer token.',
+            advice:
+              input.auth !== undefined
+                ? 'Sign in from this server’s sign-in tab (in the browser, or with a code on another device), or set a bearer token there.'
+                : 'Save the server, then sign in from its sign-in tab (in the browser, or with a code on another device), or set a bearer token.',
           };
         }
         return { status: 'failed', summary: 'The handshake did not complete' };

@@ -57,16 +57,18 @@ function Step({ step }: { step: DoctorStep }) {
                 Evidence
               </Text>
             </summary>
-            <dl className="sb-evidence">
+            <div className="sb-evidence">
               {step.evidence.map((e, i) => (
-                <div key={i}>
-                  <dt>{escapeUnsafe(e.label)}</dt>
-                  <dd>
-                    <Code block={e.value.includes('\n')}>{escapeUnsafe(e.value)}</Code>
-                  </dd>
+                <div key={i} className="sb-evidence-row">
+                  <Text span fz="xs" c="dimmed">
+                    {escapeUnsafe(e.label)}
+                  </Text>
+                  <Code block={e.value.includes('\n')} className="sb-evidence-value">
+                    {escapeUnsafe(e.value)}
+                  </Code>
                 </div>
               ))}
-            </dl>
+            </div>
           </details>
         )}
         {step.advice && step.status !== 'passed' && (
