@@ -3,7 +3,7 @@
 import { Alert, Button, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconClipboardText, IconRefresh, IconSearch, IconWorld } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { countLabel } from '../../ui/count';
 import { useStore } from '../../store';
@@ -78,16 +78,18 @@ export function BrowseView() {
 
   const result = browse.result;
   const page = browse.cursors.length;
-  // A new page starts at the top of the list.
+  // A new page starts at the top of the list (not on first display).
+  const shownPage = useRef(page);
   useEffect(() => {
-    if (page > 1 || result !== null) document.getElementById('browse-title')?.scrollIntoView?.({ block: 'nearest' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the page number changes
+    if (shownPage.current === page) return;
+    shownPage.current = page;
+    document.getElementById('browse-title')?.scrollIntoView?.({ block: 'start' });
   }, [page]);
   const sourceOptions = sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) }));
   return (
     <Stack gap="md" component="section" aria-labelledby="browse-title" maw={1100} pt="xs">
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <Title order={1} fz="h2" id="browse-title">
+        <Title order={1} fz="h2" id="browse-title" style={{ scrollMarginTop: 'calc(var(--app-shell-header-offset, 56px) + 16px)' }}>
           Browse servers
         </Title>
         <Group gap="sm">
