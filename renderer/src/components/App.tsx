@@ -12,6 +12,7 @@ import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
+import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -141,8 +142,9 @@ export function App() {
       </AppShell.Main>
       <div className="legacy">
         <Dialogs />
-        <ElicitationHost />
       </div>
+      <ElicitationHost />
+      <SamplingHost />
     </AppShell>
   );
 }

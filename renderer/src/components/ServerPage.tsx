@@ -6,6 +6,8 @@ import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
 import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
+import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
+import { ProtocolView } from './protocol/ProtocolView';
 import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
 import { renderToolCall } from './ToolCallSlot';
@@ -17,6 +19,8 @@ const TABS: { id: ServerTab; label: string }[] = [
   { id: 'resources', label: 'Resources' },
   { id: 'prompts', label: 'Prompts' },
   { id: 'auth', label: 'Sign-in' },
+  { id: 'features', label: 'Client features' },
+  { id: 'protocol', label: 'Protocol' },
 ];
 
 /** One server: header with status and identity, actions, approval, doctor and log. */
@@ -95,6 +99,8 @@ export function ServerPage() {
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
+      {tab === 'features' && <ClientFeaturesPanel serverId={detail.id} />}
+      {tab === 'protocol' && <ProtocolView serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>
