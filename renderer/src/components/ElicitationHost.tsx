@@ -123,7 +123,7 @@ function ConsentAsk(props: { request: ElicitationRequestView; count: number }) {
           <Button variant="default" disabled={busy} onClick={() => void choose('deny')}>
             Don’t allow
           </Button>
-          <Button disabled={busy} onClick={() => void choose('allow')} data-autofocus>
+          <Button variant="filled" disabled={busy} onClick={() => void choose('allow')} data-autofocus>
             Allow
           </Button>
         </>
@@ -134,7 +134,7 @@ function ConsentAsk(props: { request: ElicitationRequestView; count: number }) {
           <strong>{r.serverName}</strong> wants to ask you something. If you allow it, its questions open in a dialog like this one, and you
           answer, decline or cancel each of them. If you don’t, this question and later ones are declined without showing them.
         </Text>
-        <Text fz="sm" c="dimmed">
+        <Text fz="sm" className="sb-quiet">
           Switchboard remembers your choice for this server. Change it any time in the server’s Client features.
         </Text>
         {props.count > 1 && <Text fz="sm">{props.count} questions are waiting.</Text>}
@@ -198,7 +198,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
           <Button variant="default" disabled={busy} onClick={() => void send('decline')}>
             Decline
           </Button>
-          <Button disabled={busy} loading={busy} onClick={() => void send('accept')}>
+          <Button variant="filled" disabled={busy} loading={busy} onClick={() => void send('accept')}>
             {r.mode === 'url' ? 'Open in browser' : 'Accept'}
           </Button>
         </>
@@ -206,7 +206,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
     >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Text fz="sm" c="dimmed">
+          <Text fz="sm" className="sb-quiet">
             From server <strong>{r.serverName}</strong> · expires in about {minutes} min
           </Text>
           {props.count > 1 && (
@@ -260,7 +260,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
                 />
               ))}
               {form.unsupported.length > 0 && (
-                <Text fz="sm" c="dimmed">
+                <Text fz="sm" className="sb-quiet">
                   Not shown (unsupported field types): {form.unsupported.join(', ')}
                 </Text>
               )}
@@ -268,7 +268,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
             </Stack>
           </form>
         )}
-        <Text fz="xs" c="dimmed">
+        <Text fz="xs" className="sb-quiet">
           {r.mode === 'url' ? 'Open in browser opens exactly this address.' : 'Accept sends your answers.'} Decline tells the server you
           will not answer. Cancel closes this without deciding; the server may ask again.
         </Text>

@@ -114,7 +114,7 @@ function RootsEditor({ view }: { view: ClientFeaturesView }) {
           </Table.Tbody>
         </Table>
       ) : (
-        <Text fz="sm" c="dimmed">
+        <Text fz="sm" className="sb-quiet">
           No folders shared yet.
         </Text>
       )}
@@ -174,7 +174,7 @@ export function ClientFeaturesPanel({ serverId }: { serverId: string }) {
     void start().catch(() => undefined);
     void load(serverId).catch((err: unknown) => setFailure(message(err)));
   }, [serverId, load, start]);
-  if (!view) return <Text c="dimmed">Loading…</Text>;
+  if (!view) return <Text className="sb-quiet">Loading…</Text>;
 
   const change = async (patch: Parameters<typeof setFeatures>[1]) => {
     setBusy(true);
@@ -193,7 +193,7 @@ export function ClientFeaturesPanel({ serverId }: { serverId: string }) {
       <Title order={2} fz="lg" id="client-features-title">
         Client features
       </Title>
-      <Text fz="sm" c="dimmed" mb="md">
+      <Text fz="sm" className="sb-quiet" mb="md">
         What this server may ask of Switchboard. Everything here is off until you turn it on; a change reconnects the server so it learns
         what Switchboard now offers.
       </Text>

@@ -51,13 +51,15 @@ function EntryDetail({ entry, serverName }: { entry: TrafficEntry; serverName: s
           <Title order={3} fz="md" className="sb-mono" style={{ overflowWrap: 'anywhere' }}>
             {entry.method ?? '(no method)'}
           </Title>
-          <Text fz="xs" c="dimmed">
+          <Text fz="xs" className="sb-quiet">
             {directionLabel(entry.direction)} · {entry.kind}
             {entry.id !== undefined ? ` · id ${entry.id}` : ''} · {formatBytes(entry.bytes)}
             {entry.durationMs !== undefined ? ` · ${formatDuration(entry.durationMs)}` : ''} · {formatClock(entry.time)} · {serverName}
           </Text>
         </div>
-        <CopyJson text={entriesJson([entry])} label="Copy as JSON" testId="copy-entry" />
+        <div style={{ flex: 'none' }}>
+          <CopyJson text={entriesJson([entry])} label="Copy as JSON" testId="copy-entry" />
+        </div>
       </Group>
       {entry.truncated && (
         <Text fz="xs" c="orange.8" mb="xs">
@@ -137,6 +139,7 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
           </Text>
           <SegmentedControl
             aria-labelledby="direction-label"
+            data-testid="direction"
             value={direction}
             onChange={(v) => setDirection(v as typeof direction)}
             data={[
@@ -168,7 +171,7 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
           </Button>
         </Group>
       </Group>
-      <Text fz="sm" c="dimmed" aria-live="polite" data-testid="traffic-count">
+      <Text fz="sm" className="sb-quiet" aria-live="polite" data-testid="traffic-count">
         {countLabel(filtered.length, 'message')}
         {filtered.length !== all.length ? ` of ${all.length.toLocaleString('en')}` : ''}
         {scope ? ` with ${scope}` : ''} · the last 500 per server are kept; secrets are redacted
@@ -189,7 +192,7 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
             <EntryDetail entry={current} serverName={names[current.serverId] ?? current.serverId} />
           ) : (
             <Paper withBorder p="md" className="sb-traffic-detail">
-              <Text c="dimmed" fz="sm">
+              <Text className="sb-quiet" fz="sm">
                 Select a message to see it as JSON.
               </Text>
             </Paper>

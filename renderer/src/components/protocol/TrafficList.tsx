@@ -96,11 +96,11 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
                 }
               }}
             >
-              <Text component="span" className="sb-mono" fz="xs" c="dimmed" w={92}>
+              <Text component="span" className="sb-mono sb-quiet" fz="xs" w={92}>
                 {formatClock(e.time)}
               </Text>
-              <Group gap={4} wrap="nowrap" w={92} c={e.direction === 'out' ? 'blue' : 'teal'}>
-                <Arrow size={14} aria-hidden />
+              <Group gap={4} wrap="nowrap" w={92}>
+                <Arrow size={14} aria-hidden color={e.direction === 'out' ? 'var(--mantine-color-blue-7)' : 'var(--mantine-color-teal-7)'} />
                 <Text component="span" fz="xs" fw={500}>
                   {directionLabel(e.direction)}
                 </Text>
@@ -121,19 +121,19 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
               >
                 {e.method ?? '(no method)'}
                 {e.id !== undefined && (
-                  <Text component="span" c="dimmed" fz="xs">
+                  <Text component="span" className="sb-quiet" fz="xs">
                     {' '}
                     #{e.id}
                   </Text>
                 )}
               </Text>
-              <Badge variant="light" color={KIND_COLOR[e.kind]} size="sm" radius="sm" w={96}>
+              <Badge variant="light" color={KIND_COLOR[e.kind]} c="var(--mantine-color-text)" size="sm" radius="sm" w={112} style={{ flex: 'none' }}>
                 {e.kind}
               </Badge>
               <Text component="span" fz="xs" ta="right" w={64} data-testid="traffic-size">
                 {formatBytes(e.bytes)}
               </Text>
-              <Text component="span" fz="xs" ta="right" w={64} c="dimmed" data-testid="traffic-duration">
+              <Text component="span" fz="xs" ta="right" w={64} className="sb-quiet" data-testid="traffic-duration">
                 {e.durationMs !== undefined ? formatDuration(e.durationMs) : ''}
               </Text>
             </div>

@@ -87,7 +87,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
           <Button variant="default" disabled={busy} onClick={() => void send('decline')}>
             Decline
           </Button>
-          <Button disabled={busy} loading={busy} onClick={() => void send('accept')}>
+          <Button variant="filled" disabled={busy} loading={busy} onClick={() => void send('accept')}>
             Send reply
           </Button>
         </>
@@ -122,14 +122,14 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
             Messages
           </Title>
           {request.omittedMessages > 0 && (
-            <Text fz="xs" c="dimmed" mb={4}>
+            <Text fz="xs" className="sb-quiet" mb={4}>
               {countLabel(request.omittedMessages, 'earlier message')} not shown.
             </Text>
           )}
           <Stack gap={6} data-testid="sampling-messages">
             {request.messages.map((m, i) => (
               <Paper key={i} withBorder p="xs" bg={m.role === 'assistant' ? 'var(--mantine-color-default-hover)' : undefined}>
-                <Text fz="xs" fw={600} c="dimmed" tt="uppercase" mb={2}>
+                <Text fz="xs" fw={600} className="sb-quiet" tt="uppercase" mb={2}>
                   {m.role}
                 </Text>
                 {m.content.map((c, j) => (
@@ -162,7 +162,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
                 </Text>
               ))}
             </Stack>
-            <Text fz="xs" c="dimmed" mt={4}>
+            <Text fz="xs" className="sb-quiet" mt={4}>
               You can only reply with text; tool use is not sent.
             </Text>
           </div>
