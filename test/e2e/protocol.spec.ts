@@ -32,7 +32,12 @@ async function addEverything(api: ContractClient): Promise<void> {
     config: {
       id: 'ev',
       name: 'Everything',
-      transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'], env: { SB_TOKEN: { secret: true, value: ENV_CANARY } } },
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [everything, 'stdio'],
+        env: { SB_TOKEN: { secret: true, value: ENV_CANARY } },
+      },
       lifecycle: 'initialize',
       startup: 'manual',
     },
@@ -46,14 +51,18 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
   let echo: ChildProcess | undefined;
   let api: ContractClient | undefined;
   const frames: string[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())),
+  );
   try {
     host = await startHeadless(tempDataDir());
     api = await contractClient(host);
     await addEverything(api);
     const web = await startEchoAuth();
     echo = web.child;
-    await api.call('servers.add', { config: { id: 'web', name: 'Echo auth', transport: { type: 'http', url: web.url }, startup: 'manual' } });
+    await api.call('servers.add', {
+      config: { id: 'web', name: 'Echo auth', transport: { type: 'http', url: web.url }, startup: 'manual' },
+    });
     await api.call('auth.setBearer', { id: 'web', token: BEARER_CANARY });
 
     await page.setViewportSize({ width: 1400, height: 900 });

@@ -10,6 +10,9 @@ export async function expectAccessible(page: Page, include?: string): Promise<vo
   const { violations } = await builder.analyze();
   const bad = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.html.slice(0, 160)} — ${n.failureSummary ?? ''}`).join('\n  ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.html.slice(0, 160)} — ${n.failureSummary ?? ''}`).join('\n  ')}`,
+    );
   expect(bad, bad.join('\n')).toEqual([]);
 }

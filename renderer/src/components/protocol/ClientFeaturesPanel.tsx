@@ -102,7 +102,7 @@ function RootsEditor({ view }: { view: ClientFeaturesView }) {
                     color="red"
                     size="xs"
                     leftSection={<IconTrash size={14} aria-hidden />}
-                    aria-label={`Stop sharing ${r.name ?? r.path}`}
+                    aria-label={`Remove ${r.name ?? r.path}`}
                     disabled={busy}
                     onClick={() => void save(current.filter((_, j) => j !== i))}
                   >

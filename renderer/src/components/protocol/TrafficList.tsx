@@ -100,7 +100,11 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
                 {formatClock(e.time)}
               </Text>
               <Group gap={4} wrap="nowrap" w={92}>
-                <Arrow size={14} aria-hidden color={e.direction === 'out' ? 'var(--mantine-color-blue-7)' : 'var(--mantine-color-teal-7)'} />
+                <Arrow
+                  size={14}
+                  aria-hidden
+                  color={e.direction === 'out' ? 'var(--mantine-color-blue-7)' : 'var(--mantine-color-teal-7)'}
+                />
                 <Text component="span" fz="xs" fw={500}>
                   {directionLabel(e.direction)}
                 </Text>
@@ -127,7 +131,15 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
                   </Text>
                 )}
               </Text>
-              <Badge variant="light" color={KIND_COLOR[e.kind]} c="var(--mantine-color-text)" size="sm" radius="sm" w={112} style={{ flex: 'none' }}>
+              <Badge
+                variant="light"
+                color={KIND_COLOR[e.kind]}
+                c="var(--mantine-color-text)"
+                size="sm"
+                radius="sm"
+                w={112}
+                style={{ flex: 'none' }}
+              >
                 {e.kind}
               </Badge>
               <Text component="span" fz="xs" ta="right" w={64} data-testid="traffic-size">
