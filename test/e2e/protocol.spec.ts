@@ -111,7 +111,11 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await view.getByTestId('copy-entry').click();
     await expect(view.getByTestId('copy-entry')).toHaveText('Copied');
-    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
+    const copied = JSON.parse(
+      await page.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      ),
+    ) as Record<string, unknown>;
     expect(copied).toMatchObject({ serverId: 'ev', direction: 'received', kind: 'response', method: 'tools/call' });
     expect(JSON.stringify(copied)).toContain('[redacted]');
 
