@@ -81,6 +81,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'protocol.setFeatures': call('protocol.setFeatures'),
     'protocol.setConsent': call('protocol.setConsent'),
     'roots.set': call('roots.set'),
+    'protocol.tasks': call('protocol.tasks'),
     'sampling.pending': call('sampling.pending'),
     'sampling.respond': call('sampling.respond'),
   } satisfies PreloadInvoke;

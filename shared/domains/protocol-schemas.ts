@@ -41,6 +41,7 @@ export const protocolArgSchemas = {
         .max(MAX_ROOTS, `At most ${MAX_ROOTS} folders can be shared with one server`),
     })
     .strict(),
+  'protocol.tasks': z.object({ id, cursor: z.string().max(4096).optional() }).strict(),
   'sampling.pending': z.object({}).strict(),
   'sampling.respond': z
     .object({

@@ -146,6 +146,20 @@ export interface SamplingReply {
   stopReason?: 'endTurn' | 'stopSequence' | 'maxTokens';
 }
 
+/** One task in a server's inventory (2025-11-25 tasks/list), as display data. */
+export interface ServerTaskView {
+  /** The server's task id. */
+  taskId: string;
+  /** working, input_required, completed, failed or cancelled. */
+  status: string;
+  /** The server's status message. */
+  statusMessage?: string;
+  /** When the task was created (ISO time, as the server said). */
+  createdAt?: string;
+  /** When it last changed (ISO time, as the server said). */
+  lastUpdatedAt?: string;
+}
+
 /** Contract methods of the protocol domain: name → (argument object) → result. */
 export interface ProtocolInvokeMap {
   /** The recorded JSON-RPC traffic (one server or all), oldest first, optionally filtered. */
@@ -166,6 +180,11 @@ export interface ProtocolInvokeMap {
   'protocol.setConsent': (args: { id: string; consent: ElicitationConsent }) => Promise<ClientFeaturesView>;
   /** Replaces the folders shared with a server; a connected server is told the list changed. */
   'roots.set': (args: { id: string; roots: RootInput[] }) => Promise<ClientFeaturesView>;
+  /** One page of the tasks a 2025-11-25 server keeps (tasks/list); `supported: false` when it keeps no list. */
+  'protocol.tasks': (args: {
+    id: string;
+    cursor?: string;
+  }) => Promise<{ supported: boolean; tasks: ServerTaskView[]; nextCursor?: string }>;
   /** Sampling requests waiting for the person (for a renderer that attaches late). */
   'sampling.pending': (args: Record<string, never>) => Promise<SamplingRequestView[]>;
   /** Answers a sampling request with the person's reply, or declines it. */

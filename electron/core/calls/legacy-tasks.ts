@@ -21,6 +21,12 @@ export function serverRunsToolTasks(client: Client): boolean {
   return isObject(tasks) && isObject(tasks.requests) && isObject(tasks.requests.tools) && isObject(tasks.requests.tools.call);
 }
 
+/** Whether the server advertises the 2025-11-25 tasks/list. */
+export function serverListsTasks(client: Client): boolean {
+  const tasks = (client.getServerCapabilities() as { tasks?: unknown } | undefined)?.tasks;
+  return isObject(tasks) && isObject(tasks.list);
+}
+
 /** Whether this call goes out in the 2025-11-25 task form. */
 export function useLegacyTaskForm(client: Client, support: TaskSupport, tasksOn: boolean): boolean {
   return tasksOn && support !== 'forbidden' && client.getProtocolEra() !== 'modern' && serverRunsToolTasks(client);

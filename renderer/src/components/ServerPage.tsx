@@ -8,6 +8,7 @@ import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
 import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
 import { ProtocolView } from './protocol/ProtocolView';
+import { ServerTasks } from './protocol/ServerTasks';
 import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
 import { renderToolCall } from './ToolCallSlot';
@@ -101,6 +102,7 @@ export function ServerPage() {
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
       {tab === 'features' && <ClientFeaturesPanel serverId={detail.id} />}
       {tab === 'protocol' && <ProtocolView serverId={detail.id} />}
+      {tab === 'protocol' && <ServerTasks serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>

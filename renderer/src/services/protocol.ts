@@ -11,6 +11,7 @@ export const protocolService = {
     bridge().api['protocol.setFeatures']({ id, ...patch }),
   setConsent: (id: string, consent: ElicitationConsent) => bridge().api['protocol.setConsent']({ id, consent }),
   setRoots: (id: string, roots: RootInput[]) => bridge().api['roots.set']({ id, roots }),
+  tasks: (id: string) => bridge().api['protocol.tasks']({ id }),
   pendingSampling: () => bridge().api['sampling.pending']({}),
   respondSampling: (requestId: string, action: 'accept' | 'decline', reply?: SamplingReply) =>
     bridge().api['sampling.respond']({ requestId, action, ...(reply ? { reply } : {}) }),

@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import type { ServerConfigInput } from '../../../shared/config.js';
+import { createDispatcher } from '../../../electron/core/dispatcher.js';
+import { createHandlers } from '../../../electron/core/handlers.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 import { addApproved, makeSessionHost, until, type SessionHarness } from '../sessions/helpers.js';
 
@@ -120,6 +122,12 @@ describe('server-everything with sampling, roots, elicitation and tasks on', () 
     const sent = h.host.clientFeatures.traffic.entries({ serverId: 'on', direction: 'out' }).entries.map((e) => e.method);
     expect(sent).toContain('tasks/get');
     expect(sent).toContain('tasks/result');
+    // tasks/list shows it, completed, through the contract.
+    const dispatch = createDispatcher(createHandlers(h.host));
+    const listed = await dispatch('protocol.tasks', { id: 'on' });
+    expect(listed).toMatchObject({ ok: true, value: { supported: true } });
+    const tasks = (listed as { value: { tasks: { status: string; statusMessage?: string }[] } }).value.tasks;
+    expect(tasks.some((t) => t.status === 'completed')).toBe(true);
   }, 30_000);
 });
 
