@@ -4,6 +4,7 @@ import type {
   RootInput,
   SamplingReply,
   SamplingRequestView,
+  ServerTaskView,
   TrafficEntry,
 } from '../../../shared/domains/protocol';
 import { protocolService } from '../services/protocol';
@@ -34,6 +35,10 @@ export interface ProtocolSlice {
   setConsent: (id: string, consent: ElicitationConsent) => Promise<void>;
   /** Replaces the folders shared with a server. */
   setRoots: (id: string, roots: RootInput[]) => Promise<void>;
+  /** The last tasks/list answer per server. */
+  serverTasks: Record<string, { supported: boolean; tasks: ServerTaskView[]; at: number }>;
+  /** Reads a server's tasks (2025-11-25 tasks/list). */
+  loadServerTasks: (id: string) => Promise<void>;
   /** Answers (or declines) a sampling request. */
   respondSampling: (requestId: string, action: 'accept' | 'decline', reply?: SamplingReply) => Promise<void>;
 }
@@ -43,6 +48,7 @@ export const protocolInitialState = {
   trafficLoaded: false,
   features: {},
   samplingQueue: [],
+  serverTasks: {},
 } satisfies Partial<ProtocolSlice>;
 
 let started = false;
@@ -115,6 +121,10 @@ export const createProtocolSlice: SliceCreator<ProtocolSlice> = (set, get) => ({
   setRoots: async (id, roots) => {
     const view = await protocolService.setRoots(id, roots);
     set({ features: { ...get().features, [id]: view } });
+  },
+  loadServerTasks: async (id) => {
+    const page = await protocolService.tasks(id);
+    set({ serverTasks: { ...get().serverTasks, [id]: { supported: page.supported, tasks: page.tasks, at: Date.now() } } });
   },
   respondSampling: async (requestId, action, reply) => {
     await protocolService.respondSampling(requestId, action, reply);
