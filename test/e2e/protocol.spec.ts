@@ -47,6 +47,7 @@ async function addEverything(api: ContractClient): Promise<void> {
 }
 
 test('traffic of a call appears with sizes and timing; secrets never reach the protocol view', async ({ page }) => {
+  test.setTimeout(240_000);
   let host: HeadlessHost | undefined;
   let echo: ChildProcess | undefined;
   let api: ContractClient | undefined;
@@ -138,6 +139,15 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
     await expect(tab.getByTestId('traffic-count')).toContainText('with Echo auth');
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/protocol-tab-1024.png` });
     await expect(tab.getByText(BEARER_CANARY)).toHaveCount(0);
+
+    // Dark theme (following the OS): the all-servers view stays readable.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${host.url.split('#')[0]}#/protocol`);
+    await expect(page.getByTestId('traffic-row').first()).toBeVisible();
+    await page.getByTestId('traffic-row').last().click();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/protocol-dark-1400.png` });
+    await expectAccessible(page, '[data-testid="protocol-view"]');
   } finally {
     api?.close();
     await host?.stop();
