@@ -97,8 +97,8 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     return this.traffic.prepare(serverId);
   }
 
-  record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage): void {
-    this.traffic.record(serverId, direction, message);
+  record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage, time: number): void {
+    this.traffic.record(serverId, direction, message, time);
     if (direction !== 'in') return;
     const m = message as { method?: unknown; id?: unknown };
     const feature = typeof m.method === 'string' && m.id !== undefined ? GATED[m.method] : undefined;
@@ -106,7 +106,7 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     const refusedBy = this.#refusal(serverId, feature);
     if (!refusedBy) return;
     const list = this.#refused.get(serverId) ?? [];
-    list.push({ feature: refusedBy, at: Date.now() });
+    list.push({ feature: refusedBy, at: time });
     if (list.length > MAX_REFUSALS) list.splice(0, list.length - MAX_REFUSALS);
     this.#refused.set(serverId, list);
   }

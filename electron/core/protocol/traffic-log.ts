@@ -53,8 +53,8 @@ export class TrafficLog implements TrafficSink {
     this.#secrets.set(serverId, await this.#deps.secretValues(serverId));
   }
 
-  record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage): void {
-    const now = (this.#deps.now ?? Date.now)();
+  record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage, time?: number): void {
+    const now = time ?? (this.#deps.now ?? Date.now)();
     const m = message as unknown as Record<string, unknown>;
     let compact: string;
     try {
