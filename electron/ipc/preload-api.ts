@@ -91,6 +91,15 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'registry.parseInstall': call('registry.parseInstall'),
     'registry.takeLinks': call('registry.takeLinks'),
     'registry.openLink': call('registry.openLink'),
+    'protocol.traffic': call('protocol.traffic'),
+    'protocol.clear': call('protocol.clear'),
+    'protocol.features': call('protocol.features'),
+    'protocol.setFeatures': call('protocol.setFeatures'),
+    'protocol.setConsent': call('protocol.setConsent'),
+    'roots.set': call('roots.set'),
+    'protocol.tasks': call('protocol.tasks'),
+    'sampling.pending': call('sampling.pending'),
+    'sampling.respond': call('sampling.respond'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -108,6 +117,11 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'elicitation.cancelled': sub('elicitation.cancelled'),
     'registry.linkReceived': sub('registry.linkReceived'),
     'registry.sourcesChanged': sub('registry.sourcesChanged'),
+    'protocol.traffic': sub('protocol.traffic'),
+    'protocol.cleared': sub('protocol.cleared'),
+    'protocol.featuresChanged': sub('protocol.featuresChanged'),
+    'sampling.requested': sub('sampling.requested'),
+    'sampling.settled': sub('sampling.settled'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

@@ -1,9 +1,10 @@
 // The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
 // `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
-import { IconBuildingStore, IconHistory, IconSearch, IconServer2 } from '@tabler/icons-react';
+import { IconArrowsExchange, IconBuildingStore, IconHistory, IconSearch, IconServer2 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { CatalogView } from './components/CatalogView';
 import { HistoryView } from './components/HistoryView';
+import { ProtocolView } from './components/protocol/ProtocolView';
 import { ServersView } from './components/ServersView';
 import { Sidebar } from './components/Sidebar';
 import { BrowseView } from './components/registry/BrowseView';
@@ -21,7 +22,7 @@ export interface ViewDef {
   /** Left column content, when the view has one. */
   navbar?: () => ReactNode;
   /** Built on the component library: rendered outside the legacy style scope. */
-  converted?: boolean;
+  modern?: true;
 }
 
 /** Every view, in navigation order. */
@@ -29,7 +30,8 @@ export const VIEWS: ViewDef[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, main: () => <ServersView />, navbar: () => <Sidebar /> },
   { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
-  { id: 'browse', label: 'Browse', icon: IconBuildingStore, main: () => <BrowseView />, converted: true },
+  { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView />, modern: true },
+  { id: 'browse', label: 'Browse', icon: IconBuildingStore, main: () => <BrowseView />, modern: true },
 ];
 
 /** The view for an id (the servers view for an unknown one). */

@@ -13,6 +13,7 @@ import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
 import { RegistryDialog } from './registry/RegistryDialog';
+import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -143,12 +144,13 @@ export function App() {
       )}
       <AppShell.Main className="sb-main">
         <Notices />
-        {view.converted ? view.main() : <div className="legacy">{view.main()}</div>}
+        {view.modern ? view.main() : <div className="legacy">{view.main()}</div>}
       </AppShell.Main>
       <div className="legacy">
         <Dialogs />
-        <ElicitationHost />
       </div>
+      <ElicitationHost />
+      <SamplingHost />
     </AppShell>
   );
 }

@@ -7,6 +7,9 @@ import { Doctor } from './Doctor';
 import { DoctorWalkPanel } from './doctor/DoctorWalkPanel';
 import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
+import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
+import { ProtocolView } from './protocol/ProtocolView';
+import { ServerTasks } from './protocol/ServerTasks';
 import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
 import { renderToolCall } from './ToolCallSlot';
@@ -18,6 +21,8 @@ const TABS: { id: ServerTab; label: string }[] = [
   { id: 'resources', label: 'Resources' },
   { id: 'prompts', label: 'Prompts' },
   { id: 'auth', label: 'Sign-in' },
+  { id: 'features', label: 'Client features' },
+  { id: 'protocol', label: 'Protocol' },
 ];
 
 /** One server: header with status and identity, actions, approval, doctor and log. */
@@ -104,6 +109,9 @@ export function ServerPage() {
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
+      {tab === 'features' && <ClientFeaturesPanel serverId={detail.id} />}
+      {tab === 'protocol' && <ProtocolView serverId={detail.id} />}
+      {tab === 'protocol' && <ServerTasks serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>

@@ -9,6 +9,7 @@ import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
 import { createRegistrySlice } from './registry-slice';
 import { createDoctorSlice } from './doctor-slice';
+import { createProtocolSlice } from './protocol-slice';
 
 /** The renderer's single store. */
 export const useStore = create<Store>()((...a) => ({
@@ -21,6 +22,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createResourcesSlice(...a),
   ...createRegistrySlice(...a),
   ...createDoctorSlice(...a),
+  ...createProtocolSlice(...a),
 }));
 
 export type { Store };

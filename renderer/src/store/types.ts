@@ -8,6 +8,7 @@ import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
 import type { RegistrySlice } from './registry-slice';
 import type { DoctorSlice } from './doctor-slice';
+import type { ProtocolSlice } from './protocol-slice';
 
 /** The whole store: one object made of slices. */
 export type Store = AppSlice &
@@ -17,6 +18,7 @@ export type Store = AppSlice &
   CallsSlice &
   AuthSlice &
   ResourcesSlice &
+  ProtocolSlice &
   RegistrySlice &
   DoctorSlice;
 /** A slice creator with access to the whole store. */
