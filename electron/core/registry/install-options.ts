@@ -75,7 +75,8 @@ function packageFacts(index: number, pkg: ServerPackage, runtimes: RuntimeChecks
   else if (pkg.version !== undefined && isVersionRange(pkg.version))
     blocked = `The package version "${shown(pkg.version, 60)}" is a range, not one version`;
   else if (pkg.version !== undefined && pkg.version.startsWith('-')) blocked = 'The package version begins with "-"';
-  if (blocked !== undefined) return { option: { ...option, runnable: false, installable: false, reason: blocked }, blocked, source: { kind: 'package', pkg } };
+  if (blocked !== undefined)
+    return { option: { ...option, runnable: false, installable: false, reason: blocked }, blocked, source: { kind: 'package', pkg } };
   if (runtime?.path === undefined) {
     const hint = runtimeName === 'npx' ? 'install Node.js' : runtimeName === 'uvx' ? 'install uv' : 'install Docker';
     return {

@@ -48,8 +48,6 @@ export interface InstallPlan {
   warnings: string[];
   /** Install mode: a secret Authorization header value, stored as the server's bearer token. */
   bearer?: string;
-  /** Install mode: other secret header values (name → value). */
-  secretHeaders: Record<string, string>;
 }
 
 const shown = (s: string, max = 300): string => truncate(sanitizeText(s), max);
@@ -183,7 +181,6 @@ export function planInstall(server: ServerJson, choice: number | undefined, valu
   if (!facts.option.runnable && facts.option.reason !== undefined) inputs.warnings.push(facts.option.reason);
   const id = ctx.id ?? suggestId(server, ctx.existingIds);
   const name = ctx.displayName ?? truncate(sanitizeText(server.title ?? server.name.split('/').pop() ?? server.name), 200);
-  const secretHeaders: Record<string, string> = {};
   let bearer: string | undefined;
   let transport: ServerConfigInput['transport'];
   if (facts.source.kind === 'package') {
@@ -191,7 +188,6 @@ export function planInstall(server: ServerJson, choice: number | undefined, valu
   } else {
     const remote = remoteTransport(facts.source.remote, inputs);
     transport = remote.transport;
-    Object.assign(secretHeaders, remote.secretHeaders);
     bearer = remote.bearer;
   }
   const config: ServerConfigInput = { id, name, transport, startup: 'eager' };
@@ -209,7 +205,6 @@ export function planInstall(server: ServerJson, choice: number | undefined, valu
     inputs: inputs.list,
     missing: [...new Set(inputs.missing)],
     warnings: inputs.warnings,
-    secretHeaders,
     ...(bearer !== undefined ? { bearer } : {}),
   };
 }
@@ -303,10 +298,7 @@ function envEntry(
   else env[variable.name] = value;
 }
 
-function remoteTransport(
-  remote: ServerRemote,
-  inputs: Inputs,
-): { transport: ServerConfigInput['transport']; secretHeaders: Record<string, string>; bearer?: string } {
+function remoteTransport(remote: ServerRemote, inputs: Inputs): { transport: ServerConfigInput['transport']; bearer?: string } {
   const filled = inputs.fill(remote.url, 'url', 'url', remote.variables ?? {});
   const url = filled.text;
   const unresolved = /\{[A-Za-z_][A-Za-z0-9_]*\}/.test(url);
@@ -318,10 +310,18 @@ function remoteTransport(
     inputs.missing.push('url');
   }
   const headers: Record<string, string> = {};
-  const secretHeaders: Record<string, string> = {};
   let bearer: string | undefined;
   for (const header of remote.headers ?? []) {
-    const got = inputs.resolve(`header:${header.name}`, 'header', header.name, header);
+    const key = `header:${header.name}`;
+    if (header.isSecret === true && header.name.toLowerCase() !== 'authorization') {
+      // A server definition cannot hold a secret header yet (only a bearer token): say so instead of storing it in the settings.
+      inputs.warnings.push(
+        `The secret header ${shown(header.name, 80)} cannot be stored by Switchboard yet${header.isRequired === true ? ', so this remote cannot be installed; try another option' : ' and is left out'}`,
+      );
+      if (header.isRequired === true) inputs.missing.push(key);
+      continue;
+    }
+    const got = inputs.resolve(key, 'header', header.name, header);
     if (got === undefined) continue;
     const value = got.values.join(',');
     if (header.name.toLowerCase() === 'authorization') {
@@ -331,14 +331,16 @@ function remoteTransport(
       continue;
     }
     if (got.secret) {
-      if (inputs.mode === 'install') secretHeaders[header.name] = value;
+      // A header whose value comes from a secret variable: the same limit as a secret header.
+      inputs.warnings.push(
+        `The header ${shown(header.name, 80)} carries a secret, which Switchboard cannot store for a header yet; it is left out`,
+      );
       continue;
     }
     headers[header.name] = value;
   }
   return {
     transport: { type: remote.type === 'sse' ? 'sse' : 'http', url, headers },
-    secretHeaders,
     ...(bearer !== undefined ? { bearer } : {}),
   };
 }

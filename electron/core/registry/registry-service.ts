@@ -185,7 +185,7 @@ export class RegistryService {
     });
     assertComplete(plan);
     const id = plan.config.id;
-    await this.#storeHeaderSecrets(id, plan);
+    await this.#storeBearer(id, plan);
     let detail: ServerDetail;
     try {
       detail = await this.#host.add(plan.config);
@@ -245,7 +245,7 @@ export class RegistryService {
       storedSecrets: secretEnvKeys(config),
     });
     assertComplete(plan);
-    await this.#storeHeaderSecrets(id, plan);
+    await this.#storeBearer(id, plan);
     const { transport: _old, ...settings } = config;
     const detail = await this.#host.update(id, { ...settings, transport: plan.config.transport });
     this.#origins.set(id, { ...origin, version: target.record.server.version, choice: plan.choice, values: plainValues(merged, plan) });
@@ -452,16 +452,8 @@ export class RegistryService {
     }
   }
 
-  /** Secret headers besides Authorization have no place in a server definition yet: refused with the reason. */
-  async #storeHeaderSecrets(id: string, plan: InstallPlan): Promise<void> {
-    const names = Object.keys(plan.secretHeaders);
-    if (names.length > 0) {
-      throw new AppError(
-        'config_invalid',
-        `Secret headers (${names.map((n) => shown(n, 60)).join(', ')}) cannot be stored for a server yet`,
-        { serverId: id },
-      );
-    }
+  /** A secret Authorization header becomes the server's bearer token (other secret headers never reach a plan). */
+  async #storeBearer(id: string, plan: InstallPlan): Promise<void> {
     if (plan.bearer !== undefined) await new AuthCredentials(this.#host.credentials).setBearer(id, plan.bearer);
   }
 }

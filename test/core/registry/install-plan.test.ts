@@ -162,6 +162,28 @@ describe('remotes', () => {
     expect(JSON.stringify(install.config)).not.toContain('tok');
   });
 
+  it('a secret header other than Authorization is never put in the settings: left out with a warning, or blocks the remote when required', () => {
+    const base = entry('com.example/github-remote');
+    const withHeaders = (headers: unknown[]): ServerJson =>
+      parseServerJsonValue({ server: { ...base, remotes: [{ ...base.remotes![0]!, headers }] } }).server;
+    const optional = planInstall(
+      withHeaders([
+        { name: 'X-Api-Key', isSecret: true },
+        { name: 'X-Client', value: 'sb' },
+      ]),
+      0,
+      { 'header:X-Api-Key': 'k-secret' },
+      ctx({ mode: 'install' }),
+    );
+    expect(optional.missing).toEqual([]);
+    expect(optional.config.transport).toMatchObject({ headers: { 'X-Client': 'sb' } });
+    expect(JSON.stringify(optional.config)).not.toContain('k-secret');
+    expect(optional.warnings.join(' ')).toMatch(/secret header X-Api-Key cannot be stored.*left out/);
+    const required = planInstall(withHeaders([{ name: 'X-Api-Key', isSecret: true, isRequired: true }]), 0, {}, ctx());
+    expect(required.missing).toEqual(['header:X-Api-Key']);
+    expect(required.warnings.join(' ')).toMatch(/cannot be installed; try another option/);
+  });
+
   it('needs the URL variable', () => {
     const plan = planInstall(entry('com.example.cloud/tenant-mcp'), 0, {}, ctx());
     expect(plan.missing).toContain('url:var:tenant');
