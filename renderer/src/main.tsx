@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { MantineRoot } from './ui/MantineRoot';
-import './styles.css';
 import './ui/ui.css';
 
 const root = document.getElementById('root');

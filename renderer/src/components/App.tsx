@@ -12,6 +12,8 @@ import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
+import { Announcer } from '../ui/Announcer';
+import { ViewBoundary } from '../ui/ViewBoundary';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -76,6 +78,7 @@ export function App() {
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
+  const routeKey = useStore((s) => formatRoute(s.route));
   useHashRoute();
   useEffect(() => {
     void start();
@@ -111,7 +114,7 @@ export function App() {
   }
   const navbar = view.navbar;
   return (
-    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: 300, breakpoint: 0 } } : {})} padding="md">
+    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
           <Group gap="lg" wrap="nowrap">
@@ -130,19 +133,19 @@ export function App() {
           </Group>
         </Group>
       </AppShell.Header>
-      {navbar && (
-        <AppShell.Navbar className="legacy" aria-label={`${view.label} navigation`}>
-          {navbar()}
-        </AppShell.Navbar>
-      )}
+      {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main">
         <Notices />
-        <div className="legacy">{view.main()}</div>
+        <ViewBoundary resetKey={routeKey}>{view.main()}</ViewBoundary>
       </AppShell.Main>
-      <div className="legacy">
+      <ViewBoundary resetKey={routeKey}>
         <Dialogs />
+      </ViewBoundary>
+      {/* The elicitation dialog keeps its own styles until it is rebuilt on the component library. */}
+      <div className="legacy">
         <ElicitationHost />
       </div>
+      <Announcer />
     </AppShell>
   );
 }

@@ -25,16 +25,30 @@ export interface AppDialogProps {
 
 let openCount = 0;
 
-/** Marks the app's root inert while any dialog is open (the dialogs live in portals outside it). */
+/**
+ * Marks the app's root inert while any dialog is open (the dialogs live in portals outside it), and gives focus back
+ * to the element that opened the dialog once it closes, also when the dialog unmounts instead of closing (focus can
+ * only land there after the root is no longer inert).
+ */
 function useInertBackground(opened: boolean): void {
   useEffect(() => {
     if (!opened) return;
     const root = document.getElementById('root');
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     openCount += 1;
     root?.setAttribute('inert', '');
     return () => {
       openCount -= 1;
-      if (openCount === 0) root?.removeAttribute('inert');
+      if (openCount > 0) return;
+      root?.removeAttribute('inert');
+      if (!opener) return;
+      // After the modal's own focus handling: the opener may have re-rendered but usually stays in the document.
+      setTimeout(() => {
+        const active = document.activeElement;
+        const lost = active === null || active === document.body || !document.contains(active);
+        if (lost && opener.isConnected) opener.focus();
+      }, 0);
     };
   }, [opened]);
 }
