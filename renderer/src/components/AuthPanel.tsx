@@ -339,8 +339,8 @@ export function AuthPanel({ serverId }: { serverId: string }) {
                     {client.authMethod === 'private_key_jwt' ? (
                       <Textarea
                         label="Private key (PEM)"
-                        autosize
-                        minRows={4}
+                        rows={4}
+                        resize="vertical"
                         value={client.privateKeyPem ?? ''}
                         onChange={(e) => setClientForm({ ...client, privateKeyPem: e.currentTarget.value })}
                         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}

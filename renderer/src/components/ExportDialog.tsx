@@ -78,9 +78,8 @@ export function ExportDialog() {
         <Textarea
           label="Exported configuration"
           readOnly
-          autosize
-          minRows={8}
-          maxRows={18}
+          rows={8}
+          resize="vertical"
           value={out?.text ?? ''}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
         />

@@ -83,9 +83,8 @@ export function ImportDialog() {
           label="Configuration text"
           description="Paste claude_desktop_config.json, a VS Code mcp.json or a Cursor mcp.json."
           data-autofocus
-          autosize
-          minRows={6}
-          maxRows={14}
+          rows={6}
+          resize="vertical"
           value={text}
           onChange={(e) => {
             setText(e.currentTarget.value);

@@ -181,9 +181,8 @@ export function SchemaForm({ inputSchema, initial, busy, onCall, onInvalid }: Sc
           <Stack gap="sm">
             <Textarea
               label="Arguments (JSON)"
-              autosize
-              minRows={6}
-              maxRows={24}
+              rows={6}
+              resize="vertical"
               value={raw}
               onChange={(e) => onRaw(e.currentTarget.value)}
               spellCheck={false}

@@ -219,9 +219,8 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
               <Textarea
                 label="Arguments"
                 description="One argument per line, exactly as the program receives it (no quotes needed)."
-                autosize
-                minRows={3}
-                maxRows={10}
+                rows={3}
+                resize="vertical"
                 value={m.args}
                 error={errors['args']}
                 onChange={(e) => patch({ args: e.currentTarget.value })}

@@ -75,9 +75,8 @@ function TextareaWidget(props: WidgetProps) {
       disabled={disabled}
       readOnly={readonly}
       autoFocus={autofocus}
-      autosize
-      minRows={typeof options.rows === 'number' ? options.rows : 3}
-      maxRows={16}
+      rows={typeof options.rows === 'number' ? options.rows : 3}
+      resize="vertical"
       value={value == null ? '' : String(value)}
       error={errorText(props.rawErrors)}
       onChange={(e) => props.onChange(e.target.value === '' ? options.emptyValue : e.target.value)}

@@ -43,12 +43,21 @@ function useInertBackground(opened: boolean): void {
       if (openCount > 0) return;
       root?.removeAttribute('inert');
       if (!opener) return;
-      // After the modal's own focus handling: the opener may have re-rendered but usually stays in the document.
-      setTimeout(() => {
+      // After the modal's own focus handling. When the opener is gone (the dialog's action replaced the page, e.g.
+      // adding the first server), focus goes to the new page's heading once it is there.
+      let tries = 0;
+      const restore = (): void => {
         const active = document.activeElement;
         const lost = active === null || active === document.body || !document.contains(active);
-        if (lost && opener.isConnected) opener.focus();
-      }, 0);
+        if (!lost) return;
+        if (opener.isConnected) return opener.focus();
+        const heading = document.querySelector<HTMLElement>('main h1');
+        if (heading) {
+          heading.tabIndex = -1;
+          heading.focus();
+        } else if (tries++ < 20) setTimeout(restore, 100);
+      };
+      setTimeout(restore, 0);
     };
   }, [opened]);
 }
@@ -57,16 +66,24 @@ function useInertBackground(opened: boolean): void {
 export function AppDialog({ opened, onClose, title, children, actions, size = 'lg', dismissable = true, describedBy }: AppDialogProps) {
   useInertBackground(opened);
   return (
-    <Modal.Root opened={opened} onClose={onClose} size={size} closeOnEscape={dismissable} closeOnClickOutside={dismissable}>
+    <Modal.Root
+      opened={opened}
+      onClose={onClose}
+      size={size}
+      closeOnEscape={dismissable}
+      closeOnClickOutside={dismissable}
+      // Modal.Content's own className lands on the positioning wrapper: style the content box through classNames.
+      classNames={{ content: 'sb-dialog', body: 'sb-dialog-body' }}
+    >
       <Modal.Overlay />
-      <Modal.Content className="sb-dialog" {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
+      <Modal.Content {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
         <Modal.Header>
           <Modal.Title fw={600} fz="lg">
             {title}
           </Modal.Title>
           <Modal.CloseButton aria-label="Close" />
         </Modal.Header>
-        <Modal.Body className="sb-dialog-body">{children}</Modal.Body>
+        <Modal.Body>{children}</Modal.Body>
         {actions && (
           <Group className="sb-dialog-actions" justify="flex-end" gap="sm">
             {actions}
