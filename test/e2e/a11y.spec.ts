@@ -101,7 +101,7 @@ test.describe('axe over every view and dialog', () => {
         const dialog = page.getByRole('dialog', { name: title });
         await expect(dialog).toBeVisible();
         if (title === 'Add server') {
-          await dialog.getByLabel('Command', { exact: true }).fill('npx -y pkg');
+          await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill('npx -y pkg');
           await dialog.getByRole('button', { name: 'Add server' }).click(); // errors on the fields
         }
         await expectNoSeriousViolations(page, `${title} dialog`);
@@ -123,9 +123,9 @@ test('keyboard only: add → approve → connect → call → read the result', 
     await tabTo(page, first);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add server' });
-    await expect(dialog.getByLabel('Name', { exact: true })).toBeFocused();
+    await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused();
     await page.keyboard.type('Echo');
-    await tabTo(page, dialog.getByLabel('Command', { exact: true }));
+    await tabTo(page, dialog.getByRole('textbox', { name: 'Command', exact: true }));
     await page.keyboard.type(`${process.execPath} --import tsx ${join(root, 'test/fixtures/servers/echo-stdio.ts')}`);
     await tabTo(page, dialog.getByRole('button', { name: 'Split into command and arguments' }));
     await page.keyboard.press('Enter');

@@ -24,14 +24,16 @@ function filesText(dir: string): string {
 
 test('a pasted command line is offered split into command and arguments; the id follows the name', async ({ page }) => {
   const dialog = await openAddDialog(page);
-  await dialog.getByLabel('Name', { exact: true }).fill('My Files (work)');
-  await expect(dialog.getByLabel('Id', { exact: true })).toHaveValue('my-files-work');
-  await dialog.getByLabel('Command', { exact: true }).fill(`npx -y @modelcontextprotocol/server-filesystem "/tmp/My Docs" '--label=a b'`);
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('My Files (work)');
+  await expect(dialog.getByRole('textbox', { name: 'Id', exact: true })).toHaveValue('my-files-work');
+  await dialog
+    .getByRole('textbox', { name: 'Command', exact: true })
+    .fill(`npx -y @modelcontextprotocol/server-filesystem "/tmp/My Docs" '--label=a b'`);
   const offer = dialog.getByRole('region', { name: 'Split the command line' });
   await expect(offer).toContainText('4 arguments');
   await offer.getByRole('button', { name: 'Split into command and arguments' }).click();
-  await expect(dialog.getByLabel('Command', { exact: true })).toHaveValue('npx');
-  await expect(dialog.getByLabel('Arguments', { exact: true })).toHaveValue(
+  await expect(dialog.getByRole('textbox', { name: 'Command', exact: true })).toHaveValue('npx');
+  await expect(dialog.getByRole('textbox', { name: 'Arguments', exact: true })).toHaveValue(
     '-y\n@modelcontextprotocol/server-filesystem\n/tmp/My Docs\n--label=a b',
   );
   await expect(offer).toBeHidden();
@@ -51,21 +53,21 @@ test('a pasted command line is offered split into command and arguments; the id 
 
 test('a scheme-less URL gets a scheme suggested; the Sign-in tab exists only for remote servers', async ({ page }) => {
   const dialog = await openAddDialog(page);
-  await dialog.getByLabel('Name', { exact: true }).fill('Local HTTP');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local HTTP');
   await dialog.getByLabel('Transport').selectOption('http');
-  await dialog.getByLabel('URL', { exact: true }).fill('localhost:3999/mcp');
+  await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill('localhost:3999/mcp');
   await dialog.getByRole('button', { name: 'Use http://localhost:3999/mcp' }).click();
-  await expect(dialog.getByLabel('URL', { exact: true })).toHaveValue('http://localhost:3999/mcp');
-  await dialog.getByLabel('URL', { exact: true }).fill('api.example.com/mcp');
+  await expect(dialog.getByRole('textbox', { name: 'URL', exact: true })).toHaveValue('http://localhost:3999/mcp');
+  await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill('api.example.com/mcp');
   await dialog.getByRole('button', { name: 'Use https://api.example.com/mcp' }).click();
-  await expect(dialog.getByLabel('URL', { exact: true })).toHaveValue('https://api.example.com/mcp');
+  await expect(dialog.getByRole('textbox', { name: 'URL', exact: true })).toHaveValue('https://api.example.com/mcp');
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('tab', { name: 'Sign-in' })).toBeVisible();
 
   const stdio = await openAddDialog(page);
-  await stdio.getByLabel('Name', { exact: true }).fill('Local program');
-  await stdio.getByLabel('Command', { exact: true }).fill('node');
+  await stdio.getByRole('textbox', { name: 'Name', exact: true }).fill('Local program');
+  await stdio.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
   await stdio.getByRole('button', { name: 'Add server' }).click();
   await expect(stdio).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Local program' })).toBeVisible();
@@ -77,13 +79,11 @@ test('an imported Authorization: Bearer header becomes the bearer token, kept in
   const canary = `CANARY_IMPORT_${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Import from another app' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import servers' });
-  await dialog
-    .getByLabel('Configuration text')
-    .fill(
-      JSON.stringify({
-        mcpServers: { api: { url: 'https://api.example.com/mcp', headers: { Authorization: `Bearer ${canary}`, 'X-Team': 'blue' } } },
-      }),
-    );
+  await dialog.getByLabel('Configuration text').fill(
+    JSON.stringify({
+      mcpServers: { api: { url: 'https://api.example.com/mcp', headers: { Authorization: `Bearer ${canary}`, 'X-Team': 'blue' } } },
+    }),
+  );
   await dialog.getByRole('button', { name: 'Preview' }).click();
   const preview = dialog.getByRole('table', { name: 'Import preview' });
   await expect(preview).toContainText('Will be created');
@@ -91,7 +91,7 @@ test('an imported Authorization: Bearer header becomes the bearer token, kept in
   await expect(preview).not.toContainText(canary);
   await dialog.getByRole('button', { name: 'Import 1 server' }).click();
   await expect(dialog.getByRole('status')).toContainText('Imported 1 server.');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toBeHidden();
 
   await serverRow(page, 'api').click();

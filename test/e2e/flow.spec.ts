@@ -116,7 +116,7 @@ test('deep links open each view cold, and back/forward follow', async ({ browser
   await expect(connectionStatus(page)).toHaveText('Connected');
 
   await page.goto(url('#/servers/res/resources/res%3A%2F%2Fplain'));
-  await expect(page.getByRole('region', { name: 'Preview' }).getByTestId('resource-text')).toHaveText('Hello from a plain resource.', {
+  await expect(page.getByRole('region', { name: 'Preview' }).getByTestId('resource-text')).toHaveText('Hello from a plain resource.evil', {
     timeout: 30_000,
   });
 

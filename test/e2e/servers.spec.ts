@@ -12,16 +12,16 @@ test('adds a stdio and an HTTP server through the dialogs and keeps them across 
     await addStdioServer(page, { name: 'Local tools', id: 'local-tools', command: 'node', args: ['server.js', '--verbose'] });
 
     const second = await openAddDialog(page);
-    await second.getByLabel('Name', { exact: true }).fill('Remote API');
-    await expect(second.getByLabel('Id', { exact: true })).toHaveValue('remote-api'); // derived from the name
-    await second.getByLabel('Id', { exact: true }).fill('remote');
+    await second.getByRole('textbox', { name: 'Name', exact: true }).fill('Remote API');
+    await expect(second.getByRole('textbox', { name: 'Id', exact: true })).toHaveValue('remote-api'); // derived from the name
+    await second.getByRole('textbox', { name: 'Id', exact: true }).fill('remote');
     await second.getByLabel('Transport').selectOption('http');
-    await second.getByLabel('URL', { exact: true }).fill('http://example.com/mcp');
+    await second.getByRole('textbox', { name: 'URL', exact: true }).fill('http://example.com/mcp');
     await second.getByRole('button', { name: 'Add server' }).click();
     // Plain http to a non-loopback host is refused with a message on the URL field, which gets focus.
     await expect(second.getByText(/Plain http is only allowed/)).toBeVisible();
-    await expect(second.getByLabel('URL', { exact: true })).toBeFocused();
-    await second.getByLabel('URL', { exact: true }).fill('https://example.com/mcp');
+    await expect(second.getByRole('textbox', { name: 'URL', exact: true })).toBeFocused();
+    await second.getByRole('textbox', { name: 'URL', exact: true }).fill('https://example.com/mcp');
     await second.getByRole('button', { name: 'Add server' }).click();
     await expect(second).toBeHidden();
 

@@ -81,7 +81,7 @@ export function AppDialog({ opened, onClose, title, children, actions, size = 'l
           <Modal.Title fw={600} fz="lg">
             {title}
           </Modal.Title>
-          <Modal.CloseButton aria-label="Close" />
+          <Modal.CloseButton aria-label="Close dialog" />
         </Modal.Header>
         <Modal.Body>{children}</Modal.Body>
         {actions && (

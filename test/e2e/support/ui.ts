@@ -10,7 +10,7 @@ export function serverList(page: Page): Locator {
 
 /** A server's row (a link whose name starts with the server's name). */
 export function serverRow(page: Page, name: string): Locator {
-  return serverList(page).getByRole('link', { name: new RegExp(`^${escape(name)}\\b`) });
+  return serverList(page).getByRole('link', { name: new RegExp(`^${escape(name)}(\\s|$)`) });
 }
 
 /** The open server's connection status. */
@@ -41,10 +41,10 @@ export async function addStdioServer(
   s: { name: string; id?: string; command: string; args: string[]; cwd?: string },
 ): Promise<void> {
   const dialog = await openAddDialog(page);
-  await dialog.getByLabel('Name', { exact: true }).fill(s.name);
-  if (s.id) await dialog.getByLabel('Id', { exact: true }).fill(s.id);
-  await dialog.getByLabel('Command', { exact: true }).fill(s.command);
-  await dialog.getByLabel('Arguments', { exact: true }).fill(s.args.join('\n'));
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(s.name);
+  if (s.id) await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill(s.id);
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(s.command);
+  await dialog.getByRole('textbox', { name: 'Arguments', exact: true }).fill(s.args.join('\n'));
   if (s.cwd) await dialog.getByLabel('Working directory').fill(s.cwd);
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await expect(dialog).toBeHidden();
@@ -53,10 +53,10 @@ export async function addStdioServer(
 /** Adds an HTTP server through the dialog. */
 export async function addHttpServer(page: Page, s: { name: string; id?: string; url: string; bearer?: string }): Promise<void> {
   const dialog = await openAddDialog(page);
-  await dialog.getByLabel('Name', { exact: true }).fill(s.name);
-  if (s.id) await dialog.getByLabel('Id', { exact: true }).fill(s.id);
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(s.name);
+  if (s.id) await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill(s.id);
   await dialog.getByLabel('Transport').selectOption('http');
-  await dialog.getByLabel('URL', { exact: true }).fill(s.url);
+  await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill(s.url);
   if (s.bearer) await dialog.getByLabel('Bearer token (optional)').fill(s.bearer);
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await expect(dialog).toBeHidden();
