@@ -65,10 +65,10 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     // A canary bearer token typed into the panel.
     const canary = `CANARY_${Date.now().toString(36)}`;
     await panel.getByText('Static bearer token').click();
-    await panel.getByLabel('Bearer token').fill(canary);
+    await panel.getByLabel('Bearer token', { exact: true }).fill(canary);
     await panel.getByRole('button', { name: 'Save token' }).click();
     await expect(panel.getByText('A token is stored in the credential store.')).toBeVisible();
-    await expect(panel.getByLabel('Bearer token')).toHaveValue('');
+    await expect(panel.getByLabel('Bearer token', { exact: true })).toHaveValue('');
 
     const dom = await page.content();
     for (const secret of [canary, 'CANARY_AT_']) {
