@@ -45,6 +45,7 @@ test.describe('axe over every view and dialog', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`${colorScheme}: views and dialogs`, async ({ browser }) => {
+      test.setTimeout(300_000);
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
       const page = await context.newPage();
       await page.goto(host.url);
@@ -115,6 +116,7 @@ test.describe('axe over every view and dialog', () => {
 });
 
 test('keyboard only: add → approve → connect → call → read the result', async ({ page }) => {
+  test.setTimeout(240_000);
   const host = await startHeadless(tempDataDir());
   try {
     await page.setViewportSize({ width: 1024, height: 700 });
@@ -137,7 +139,7 @@ test('keyboard only: add → approve → connect → call → read the result', 
 
     await tabTo(page, page.getByRole('button', { name: 'Approve and allow to run' }));
     await page.keyboard.press('Enter');
-    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 45_000 });
+    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 120_000 });
     await expect(page.getByTestId('announcer')).toHaveText('Echo: Connected');
 
     // Tabs: arrow keys move between them.

@@ -25,10 +25,10 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 function CountCard({ value, label, onOpen }: { value: string; label: string; onOpen: () => void }) {
   return (
     <UnstyledButton onClick={onOpen} className="sb-row" style={{ border: '1px solid var(--mantine-color-default-border)' }} p="sm">
-      <Text fz={24} fw={600} lh={1.2}>
+      <Text component="span" display="block" fz={24} fw={600} lh={1.2}>
         {value}
       </Text>
-      <Text size="sm" c="dimmed">
+      <Text component="span" display="block" size="sm" c="dimmed">
         {label}
       </Text>
     </UnstyledButton>
