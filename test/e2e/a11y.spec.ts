@@ -154,15 +154,14 @@ test('keyboard only: add → approve → connect → call → read the result', 
     await expect(rows.nth(1)).toBeFocused();
     await page.keyboard.press('Home');
     await expect(rows.first()).toBeFocused();
-    const echo = page.getByRole('list', { name: 'Server tools' }).getByRole('link', { name: /mcp__echo__echo\b/ });
-    await tabTo(page, echo.or(rows.first()), 5);
-    for (
-      let i = 0;
-      i < 20 &&
-      !(await echo.evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement).catch(() => false));
-      i++
-    )
-      await page.keyboard.press('ArrowDown');
+    const focusedText = () =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement
+            ?.textContent ?? '',
+      );
+    for (let i = 0; i < 30 && !/mcp__echo__echo(?!_)/.test(await focusedText()); i++) await page.keyboard.press('ArrowDown');
+    expect(await focusedText()).toMatch(/mcp__echo__echo(?!_)/);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__echo__echo');
     const text = page.getByRole('region', { name: 'Call tool' }).getByLabel('text');

@@ -14,9 +14,11 @@ export const contrastResolver: CSSVariablesResolver = () => {
   const dark: Record<string, string> = {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-error': 'var(--mantine-color-red-4)',
+    '--mantine-color-anchor': 'var(--mantine-color-brand-3)',
   };
   for (const c of COLORS) {
-    light[`--mantine-color-${c}-light-color`] = `var(--mantine-color-${c}-9)`;
+    // Light-variant text sits on a tinted background (and badges on a selected row): darker than shade 9.
+    light[`--mantine-color-${c}-light-color`] = `color-mix(in srgb, var(--mantine-color-${c}-9) 72%, black)`;
     light[`--mantine-color-${c}-outline`] = `var(--mantine-color-${c}-8)`;
     light[`--mantine-color-${c}-text`] = `var(--mantine-color-${c}-9)`;
     dark[`--mantine-color-${c}-light-color`] = `var(--mantine-color-${c}-2)`;
