@@ -142,7 +142,7 @@ test('the dark theme renders (colour scheme from the OS)', async ({ browser }) =
   const page = await start(browser, { width: 1400, height: 900 }, 'dark');
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   const bg = await page.evaluate(
-    () => getComputedStyle((globalThis as unknown as { document: { body: Element } }).document.body).backgroundColor,
+  const bg = await page.locator('body').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
   );
   const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
   expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(150);
