@@ -141,9 +141,11 @@ test('deep links open each view cold, and back/forward follow', async ({ browser
 test('the dark theme renders (colour scheme from the OS)', async ({ browser }) => {
   const page = await start(browser, { width: 1400, height: 900 }, 'dark');
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  const bg = await page.evaluate(
-  const bg = await page.locator('body').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
-  );
+  const bg = await page
+    .locator('body')
+    .evaluate(
+      (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
+    );
   const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
   expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(150);
   await openTool(page, 'fx', 'mcp__fx__read');
