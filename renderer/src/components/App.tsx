@@ -14,6 +14,7 @@ import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
 import { Announcer } from '../ui/Announcer';
 import { ViewBoundary } from '../ui/ViewBoundary';
+import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -141,10 +142,8 @@ export function App() {
       <ViewBoundary resetKey={routeKey}>
         <Dialogs />
       </ViewBoundary>
-      {/* The elicitation dialog keeps its own styles until it is rebuilt on the component library. */}
-      <div className="legacy">
-        <ElicitationHost />
-      </div>
+      <ElicitationHost />
+      <SamplingHost />
       <Announcer />
     </AppShell>
   );

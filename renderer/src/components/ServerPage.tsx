@@ -11,6 +11,9 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
 import { PromptsTab } from './PromptsTab';
+import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
+import { ProtocolView } from './protocol/ProtocolView';
+import { ServerTasks } from './protocol/ServerTasks';
 import { ResourcesTab } from './ResourcesTab';
 import { ServerOverview } from './ServerOverview';
 import { ToolsTab } from './ToolsTab';
@@ -28,6 +31,8 @@ export function serverTabs(transport: string): TabDef[] {
     { id: 'resources', label: 'Resources' },
     { id: 'prompts', label: 'Prompts' },
     ...(transport === 'stdio' ? [] : [{ id: 'auth', label: 'Sign-in' }]),
+    { id: 'features', label: 'Client features' },
+    { id: 'protocol', label: 'Protocol' },
   ];
 }
 
@@ -160,6 +165,13 @@ export function ServerPage() {
             <AuthPanel serverId={detail.id} />
           </Tabs.Panel>
         )}
+        <Tabs.Panel value="features" pt="md">
+          <ClientFeaturesPanel serverId={detail.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="protocol" pt="md">
+          <ProtocolView serverId={detail.id} />
+          <ServerTasks serverId={detail.id} />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );
