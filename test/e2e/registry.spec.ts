@@ -94,7 +94,7 @@ test('installs from the registry: search, fill the form, approve, connect; the s
 
   // Installed, not running: the approval panel shows the exact launch first.
   await expect(page).toHaveURL(/#\/servers\/everything-fixture/);
-  const approval = page.getByRole('region', { name: 'Launch approval' });
+  const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
   await expect(approval).toBeVisible();
   await expect(page.getByTestId('approval-command')).toHaveText(process.execPath);
   await expect(approval.getByRole('list', { name: 'Arguments' }).getByRole('listitem')).toHaveText([everythingBin, 'stdio']);
@@ -151,9 +151,9 @@ test('an install link that differs from an existing server is previewed and neve
   await expect(second).toBeHidden();
   await expect(page).toHaveURL(/#\/servers\/notes-2/);
   const list = page.getByRole('list', { name: 'Server list' });
-  await expect(list.getByRole('button', { name: 'Notes (stdio)' })).toHaveCount(2);
+  await expect(list.getByRole('link', { name: /^Notes\b/ })).toHaveCount(2);
   // The first server kept its definition.
-  await list.getByRole('button', { name: 'Notes (stdio)' }).first().click();
+  await list.getByRole('link', { name: /^Notes\b/ }).first().click();
   await expect(page).toHaveURL(/#\/servers\/notes$/);
   await expect(page.getByTestId('approval-command')).toHaveText('node');
 
