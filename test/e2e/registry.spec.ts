@@ -153,7 +153,10 @@ test('an install link that differs from an existing server is previewed and neve
   const list = page.getByRole('list', { name: 'Server list' });
   await expect(list.getByRole('link', { name: /^Notes\b/ })).toHaveCount(2);
   // The first server kept its definition.
-  await list.getByRole('link', { name: /^Notes\b/ }).first().click();
+  await list
+    .getByRole('link', { name: /^Notes\b/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/#\/servers\/notes$/);
   await expect(page.getByTestId('approval-command')).toHaveText('node');
 
@@ -208,7 +211,7 @@ test('device sign-in shows the code, and the server connects once it is entered'
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await expect(dialog).toBeHidden();
   await page.getByRole('tab', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Sign in with a code on another device' }).click();
+  await page.getByRole('button', { name: 'Get a code to enter on another device' }).click();
   const panel = page.getByRole('region', { name: 'Device sign-in' });
   await expect(panel).toBeVisible();
   const code = (await page.getByTestId('device-user-code').textContent()) ?? '';

@@ -42,7 +42,7 @@ export function DeviceSignIn({ serverId, status }: { serverId: string; status: A
           disabled={status.bearerSet === true || status.state === 'in-progress'}
           onClick={() => void act(() => deviceStart(serverId))}
         >
-          Sign in with a code on another device
+          Get a code to enter on another device
         </Button>
         <Text fz="xs" c="dimmed">
           For machines without a browser, or over SSH.
