@@ -113,7 +113,7 @@ export function DoctorWalkPanel({
   const resultRef = useRef<HTMLDivElement>(null);
   // A finished walk (or the trial to approve) is brought into view: it appears below the form.
   useEffect(() => {
-    if (walk !== undefined) resultRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    if (walk !== undefined) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [walk]);
   const start = (approvedLaunch?: string) => {
     const req = request();
