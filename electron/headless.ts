@@ -1,6 +1,5 @@
 // Headless mode: the same core and renderer, served to a browser over a loopback,
 // token-protected WebSocket bridge. Usage: headless [--port N] [--data-dir DIR] [--json]
-import Conf from 'conf';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +9,7 @@ import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
 import { startBridgeServer } from './headless/bridge-server.js';
 import { defaultDataDir } from './paths.js';
-import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+import { createSettingsStore } from './platform/settings-store.js';
 
 declare const __APP_VERSION__: string;
 
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
   const { host, dispatch } = await bootstrap({
     mode: 'headless',
     version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0',
-    settingsStore: createSettingsStore(dataDir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
+    settingsStore: createSettingsStore(dataDir),
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), {}),
   });

@@ -1,6 +1,5 @@
 // Electron main process: one secure window, the IPC bridge, single-instance lock.
 import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
-import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
@@ -11,7 +10,7 @@ import { RENDERER_CSP } from './headless/static-files.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
-import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+import { createSettingsStore } from './platform/settings-store.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -32,7 +31,7 @@ async function start(): Promise<void> {
   const { host, dispatch } = await bootstrap({
     mode: 'electron',
     version: __APP_VERSION__,
-    settingsStore: createSettingsStore(dataDir, (opts) => new ElectronStore<Record<string, unknown>>(opts) as unknown as ConfLike),
+    settingsStore: createSettingsStore(dataDir),
     credentials: 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
     authOpener: opener,
