@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import type { AuditedEnvelope, CallOutcome, CallProgress, CallStatus, HistoryEntry, Presentation } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
@@ -28,6 +29,8 @@ export interface CallServiceDeps {
   catalog(): CatalogPort | undefined;
   /** The history file; undefined keeps history in memory. */
   historyFile(): string | undefined;
+  /** Where storage problems (a corrupt history file, a failed write) are reported to the user. */
+  notify?(notice: AppNotice): void;
 }
 
 /** Envelopes kept for calls.result (most recent calls). */
@@ -70,7 +73,7 @@ export class CallService {
 
   /** The history (opened on first use). */
   get history(): HistoryStore {
-    this.#history ??= new HistoryStore(this.#deps.historyFile());
+    this.#history ??= new HistoryStore(this.#deps.historyFile(), { onNotice: (n) => this.#deps.notify?.(n) });
     return this.#history;
   }
 
@@ -198,13 +201,18 @@ export class CallService {
     return [...this.#running.keys()];
   }
 
+  /** Writes pending history changes (when the history was opened at all). */
+  async flushHistory(): Promise<void> {
+    await this.#history?.flush();
+  }
+
   /** Walks away from every running call (tasks are cancelled best-effort) and writes the history. */
   async dispose(): Promise<void> {
     for (const r of this.#running.values())
       r.controller.abort(new AppError('cancelled', 'Switchboard is closing.', { serverId: r.serverId }));
     const end = Date.now() + 2500;
     while (this.#running.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    this.#history?.flush();
+    await this.#history?.flush();
   }
 
   #historyEntry(route: ToolRoute, args: Record<string, unknown>, startedAt: number, outcome: CallOutcome): HistoryEntry {
