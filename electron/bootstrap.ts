@@ -10,7 +10,9 @@ import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
+import { DiscoveryCache } from './core/sessions/discovery-cache.js';
 import { SessionManager } from './core/sessions/session-manager.js';
+import { trackTransports } from './core/lifecycle/transport-tracker.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
@@ -18,6 +20,9 @@ import { createPrintingOpener } from './platform/browser-opener.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
 import { listenForRedirect } from './platform/redirect-listener.js';
+
+/** The discovery cache's file name in the data folder. */
+export const DISCOVERY_CACHE_FILE = 'discovery-cache.json';
 
 /** Options shared by both shells. */
 export interface BootstrapOptions {
@@ -73,6 +78,7 @@ export async function chooseCredentialStore(
 export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const { store, notices } = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
   const authRef: { manager?: AuthManager } = {};
+  const tracker = trackTransports(opts.transportFactory ?? createTransport);
   const host = new Host({
     mode: opts.mode,
     version: opts.version,
@@ -82,12 +88,22 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,
-        createTransport: withTransportAuth(opts.transportFactory ?? createTransport, () => authRef.manager),
+        createTransport: withTransportAuth(tracker.factory, () => authRef.manager),
         loginPath: () => resolveLoginPath().then((r) => r.path),
-        discoveryCacheFile: join(opts.settingsStore.dir, 'discovery-cache.json'),
+        discoveryCache: new DiscoveryCache({ file: join(opts.settingsStore.dir, DISCOVERY_CACHE_FILE), onNotice: (n) => host.notify(n) }),
         clientInfo: { name: 'switchboard', version: opts.version },
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
+  });
+  // No server is started once we are closing, and none outlives the sessions' release.
+  host.onShutdown({ name: 'refuse new connections', stage: 'stop', run: () => tracker.refuseNew('Switchboard is closing') });
+  host.onShutdown({
+    name: 'end leftover server processes',
+    stage: 'release',
+    run: async () => {
+      const killed = await tracker.killRemaining();
+      if (killed.length > 0) console.error(`[switchboard] ended ${killed.length} server process group(s) still running at shutdown`);
+    },
   });
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const auth = new AuthManager({
