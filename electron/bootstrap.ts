@@ -13,6 +13,8 @@ import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { DiscoveryCache } from './core/sessions/discovery-cache.js';
 import { SessionManager } from './core/sessions/session-manager.js';
 import { trackTransports } from './core/lifecycle/transport-tracker.js';
+import { attachHostLog, redactingCredentials } from './core/logging/host-log.js';
+import { createLogger, type Logger } from './core/logging/logger.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
@@ -41,12 +43,16 @@ export interface BootstrapOptions {
   authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
+  /** The shell's logger (its file is shown in Settings/About); default: no file. */
+  logger?: Logger;
 }
 
 /** A ready host with its dispatcher. */
 export interface Bootstrapped {
   host: Host;
   dispatch: Dispatch;
+  /** The logger the host writes to (flushed and closed as the last shutdown step). */
+  logger: Logger;
 }
 
 /** Picks the credential store: keychain, then the shell's fallback, then memory. */
@@ -76,7 +82,10 @@ export async function chooseCredentialStore(
 
 /** Creates the host, loads settings and starts eager servers in the background. */
 export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
-  const { store, notices } = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const logger = opts.logger ?? createLogger();
+  const chosen = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const store = redactingCredentials(chosen.store, logger);
+  const notices = chosen.notices;
   const authRef: { manager?: AuthManager } = {};
   const tracker = trackTransports(opts.transportFactory ?? createTransport);
   const host = new Host({
@@ -85,6 +94,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     settingsStore: opts.settingsStore,
     credentials: store,
     notices,
+    logFile: logger.file,
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,
@@ -102,22 +112,31 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     stage: 'release',
     run: async () => {
       const killed = await tracker.killRemaining();
-      if (killed.length > 0) console.error(`[switchboard] ended ${killed.length} server process group(s) still running at shutdown`);
+      if (killed.length > 0) logger.warn('shutdown', `ended ${killed.length} server process group(s) still running at shutdown`);
     },
   });
+  attachHostLog(host, logger);
+  logger.info('app', `Switchboard ${opts.version} (${opts.mode}) started with data folder ${opts.settingsStore.dir}`);
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const auth = new AuthManager({
     host,
     opener: opts.authOpener ?? createPrintingOpener(),
     listen: listenForRedirect,
-    log: (id, level, text) => {
-      if (level !== 'info') console.error(`[switchboard] ${id}: ${text}`);
-    },
+    log: (id, level, text) => logger.log(level === 'info' ? 'info' : level === 'error' ? 'error' : 'warn', `auth ${id}`, text),
   });
   authRef.manager = auth;
   attachAuth(host, auth);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
-    console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
+    logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);
   });
-  return { host, dispatch };
+  // Last of all: the log itself, with the shutdown's own report in it.
+  host.onShutdown({
+    name: 'close the log',
+    stage: 'flush',
+    run: async () => {
+      logger.info('app', 'shutdown finished its steps');
+      await logger.close();
+    },
+  });
+  return { host, dispatch, logger };
 }

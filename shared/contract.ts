@@ -41,6 +41,8 @@ export interface AppInfo {
   platform: string;
   /** Folder holding the settings file. */
   dataDir: string;
+  /** The log file (rotating, in the data folder), or null when this shell keeps no log file. */
+  logFile: string | null;
   /** Notices the user should see. */
   notices: AppNotice[];
   /** Where credentials are kept, and whether they survive a restart. */

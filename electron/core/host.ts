@@ -57,6 +57,8 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** The shell's log file, shown in Settings/About. */
+  logFile?: string | null;
 }
 
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
@@ -185,6 +187,7 @@ export class Host {
       mode: this.#opts.mode,
       platform: process.platform,
       dataDir: this.#opts.settingsStore.dir,
+      logFile: this.#opts.logFile ?? null,
       notices: [...this.#notices],
       credentialStore: { kind: this.credentials.kind, persistent: this.credentials.persistent },
       offerDemo: !this.#settings.demoOffered && this.#settings.servers.length === 0 && this.#opts.demoServer !== undefined,
