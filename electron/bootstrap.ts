@@ -18,6 +18,9 @@ import { createLogger, type Logger } from './core/logging/logger.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
+import { withBuiltinServers } from './demo/builtin-transport.js';
+import { DEMO_COMMAND } from './demo/demo-config.js';
+import { createDemoServer } from './demo/demo-server.js';
 import { createPrintingOpener } from './platform/browser-opener.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
@@ -87,7 +90,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const store = redactingCredentials(chosen.store, logger);
   const notices = chosen.notices;
   const authRef: { manager?: AuthManager } = {};
-  const tracker = trackTransports(opts.transportFactory ?? createTransport);
+  // Built-in servers (the demo) open in-process; every transport is tracked so shutdown can account for it.
+  const tracker = trackTransports(withBuiltinServers(opts.transportFactory ?? createTransport, { [DEMO_COMMAND]: createDemoServer }));
   const host = new Host({
     mode: opts.mode,
     version: opts.version,

@@ -36,7 +36,7 @@ async function start(): Promise<void> {
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
     authOpener: opener,
     urlOpener: { open: (url) => opener.open(new URL(url)) },
-    demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
+    demoServer: () => demoServerConfig(),
   });
 
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
