@@ -1,7 +1,6 @@
 // Builds the Host the same way for the Electron app and headless mode.
 import { join } from 'node:path';
 import type { ServerConfigInput } from '../shared/config.js';
-import type { AppNotice } from '../shared/contract.js';
 import { attachAuth, AuthManager } from './core/auth/auth-manager.js';
 import type { BrowserOpener } from './core/auth/auth-ports.js';
 import { withTransportAuth } from './core/auth/transport-auth.js';
@@ -22,8 +21,7 @@ import { withBuiltinServers } from './demo/builtin-transport.js';
 import { DEMO_COMMAND } from './demo/demo-config.js';
 import { createDemoServer } from './demo/demo-server.js';
 import { createPrintingOpener } from './platform/browser-opener.js';
-import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
-import { MemoryCredentialStore } from './platform/memory-credential-store.js';
+import { chooseCredentialStore, type FallbackOpen } from './platform/credential-choice.js';
 import { listenForRedirect } from './platform/redirect-listener.js';
 
 /** The discovery cache's file name in the data folder. */
@@ -37,7 +35,7 @@ export interface BootstrapOptions {
   /** 'memory' skips the keychain (tests); 'auto' tries the keychain first. */
   credentials: 'auto' | 'memory' | CredentialStore;
   /** Fallback store when the keychain is unavailable (Electron passes safeStorage). */
-  fallbackCredentials?: () => CredentialStore | null;
+  fallbackCredentials?: () => Promise<FallbackOpen>;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
   /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
@@ -58,35 +56,14 @@ export interface Bootstrapped {
   logger: Logger;
 }
 
-/** Picks the credential store: keychain, then the shell's fallback, then memory. */
-export async function chooseCredentialStore(
-  choice: BootstrapOptions['credentials'],
-  fallback?: () => CredentialStore | null,
-): Promise<{ store: CredentialStore; notices: AppNotice[] }> {
-  if (typeof choice === 'object') return { store: choice, notices: [] };
-  if (choice === 'auto') {
-    const keychain = await KeytarCredentialStore.open();
-    if (keychain) return { store: keychain, notices: [] };
-    const alt = fallback?.();
-    if (alt)
-      return {
-        store: alt,
-        notices: [
-          {
-            id: 'credentials-fallback',
-            level: 'info',
-            message: 'The OS keychain is unavailable; secrets are encrypted with the platform key store instead.',
-          },
-        ],
-      };
-  }
-  return { store: new MemoryCredentialStore(), notices: [] };
-}
-
 /** Creates the host, loads settings and starts eager servers in the background. */
 export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const logger = opts.logger ?? createLogger();
-  const chosen = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const chosen = await chooseCredentialStore({
+    dir: opts.settingsStore.dir,
+    choice: opts.credentials,
+    ...(opts.fallbackCredentials ? { fallback: opts.fallbackCredentials } : {}),
+  });
   const store = redactingCredentials(chosen.store, logger);
   const notices = chosen.notices;
   const authRef: { manager?: AuthManager } = {};
