@@ -1,12 +1,20 @@
-// Electron main process: one secure window, the IPC bridge, single-instance lock.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
+// Electron main process: wiring only. Every rule lives in a module that takes Electron's objects through narrow
+// interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
+// (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
-import type { EventKey, EventMap } from '../shared/contract.js';
+import { installQuitHandler } from './app/quit.js';
+import { claimSingleInstance } from './app/single-instance.js';
+import { reportStartFailure } from './app/start-failure.js';
+import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
+import { createLogger, logFileIn, type Logger } from './core/logging/logger.js';
+import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { demoServerConfig } from './demo/demo-config.js';
 import { RENDERER_CSP } from './headless/static-files.js';
+import { EventForwarder } from './ipc/event-forwarder.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
@@ -15,16 +23,49 @@ import { createSettingsStore } from './platform/settings-store.js';
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
+const isAppUrl = appUrlChecker(pathToFileURL(rendererIndex).href);
 
-if (!app.requestSingleInstanceLock()) {
+let win: BrowserWindow | undefined;
+let logger: Logger | undefined;
+let lock: DataLock | undefined;
+
+// Before any window can exist: every web contents is hardened, and a second launch focuses ours.
+hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
+const instance = claimSingleInstance(app, () => win);
+if (!instance.acquired) {
   app.quit();
 } else {
-  void start();
+  start().catch((err: unknown) => {
+    const dataDir = app.isReady() ? app.getPath('userData') : undefined;
+    reportStartFailure(
+      {
+        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+        exit: (code) => app.exit(code),
+        log: (message) => logger?.error('app', message),
+        release: () => lock?.release(),
+      },
+      err,
+      logger?.file ?? (dataDir && lock ? logFileIn(dataDir) : null),
+    );
+  });
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
+  lock = acquireDataLock(dataDir, { mode: 'electron' });
+  logger = createLogger({ dataDir });
+  const log = logger;
+  process.on('uncaughtException', (err) => log.error('app', `uncaught exception: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (reason) =>
+    log.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+  );
+
+  installPermissionPolicy(session.defaultSession, isAppUrl);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
+
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
   // for sign-in pages and for URL elicitations the user consented to.
   const opener = createBrowserOpener((url) => shell.openExternal(url));
@@ -37,15 +78,44 @@ async function start(): Promise<void> {
     authOpener: opener,
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(),
+    logger: log,
   });
+  const held = lock;
+  host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
+  installQuitHandler(app, () => host.shutdown(), { log: (level, message) => log.log(level, 'app', message) });
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  // Events wait until the page has attached its listeners (app.listening); a reload holds them again.
+  const events = new EventForwarder(
+    () => (win && !win.isDestroyed() ? win.webContents : undefined),
+    (message) => log.warn('window', message),
+  );
+  host.events.subscribe((event, payload) => {
+    if (EVENT_KEYS.includes(event)) events.push(event, payload);
   });
+  registerIpc(
+    ipcMain,
+    dispatch,
+    createFrameGuard(() => win, isAppUrl),
+    { onListening: () => events.markListening() },
+  );
 
-  const win = new BrowserWindow({
+  const open = async (): Promise<void> => {
+    const created = createWindow(events);
+    win = created;
+    await created.loadFile(rendererIndex);
+  };
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (!win || win.isDestroyed()) void open();
+  });
+  await open();
+  void host.start();
+}
+
+function createWindow(events: EventForwarder): BrowserWindow {
+  const created = new BrowserWindow({
     width: 1280,
     height: 820,
     title: 'Switchboard',
@@ -59,38 +129,13 @@ async function start(): Promise<void> {
       webviewTag: false,
     },
   });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.once('ready-to-show', () => win.show());
-
-  const trusted = (frame: unknown): boolean => {
-    const f = frame as WebFrameMain | null;
-    return f !== null && f === win.webContents.mainFrame && f.url.startsWith('file://');
-  };
-  registerIpc(ipcMain, dispatch, trusted);
-
-  // Queue pushes until the renderer has loaded, then deliver in order.
-  let ready = false;
-  const queue: [EventKey, unknown][] = [];
-  win.webContents.on('did-finish-load', () => {
-    ready = true;
-    for (const [event, payload] of queue.splice(0)) win.webContents.send(event, payload);
+  created.webContents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) events.reset();
   });
-  host.events.subscribe(<E extends EventKey>(event: E, payload: EventMap[E]) => {
-    if (!EVENT_KEYS.includes(event) || win.isDestroyed()) return;
-    if (ready) win.webContents.send(event, payload);
-    else queue.push([event, payload]);
+  created.webContents.on('render-process-gone', () => events.reset());
+  created.once('ready-to-show', () => {
+    created.show();
+    instance.windowReady(created);
   });
-
-  app.on('second-instance', () => {
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  });
-  app.on('web-contents-created', (_e, contents) => {
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-  });
-  app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void host.shutdown());
-  await win.loadFile(rendererIndex);
-  void host.start();
+  return created;
 }

@@ -22,6 +22,7 @@ const MAX_IMPORT_TEXT = 4 * 1024 * 1024;
 export const invokeArgSchemas = {
   'app.info': empty,
   'app.dismissNotice': byId,
+  'app.listening': empty,
   'servers.list': empty,
   'servers.get': byId,
   'servers.add': z.object({ config: ServerConfigInputSchema }).strict(),

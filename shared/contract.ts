@@ -224,6 +224,8 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'app.info': (args: Record<string, never>) => Promise<AppInfo>;
   /** Dismisses a notice by id. */
   'app.dismissNotice': (args: { id: string }) => Promise<void>;
+  /** The renderer has attached its event listeners: events held back since its page (re)loaded may be sent now. */
+  'app.listening': (args: Record<string, never>) => Promise<void>;
   /** Lists all servers with their status. */
   'servers.list': (args: Record<string, never>) => Promise<ServerSummary[]>;
   /** One server's full detail. */

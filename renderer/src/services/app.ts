@@ -6,6 +6,8 @@ export const appService = {
   connect: connectBridge,
   info: () => bridge().api['app.info']({}),
   dismissNotice: (id: string) => bridge().api['app.dismissNotice']({ id }),
+  /** Tells the core's shell our event listeners are attached (Electron holds events back until then). */
+  listening: () => bridge().api['app.listening']({}),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),
   onDisconnect: (listener: () => void) => bridge().onDisconnect(listener),
 };
