@@ -3,17 +3,17 @@
 // (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { installQuitHandler } from './app/quit.js';
 import { claimSingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
+import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
 import { createLogger, logFileIn, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { demoServerConfig } from './demo/demo-config.js';
-import { RENDERER_CSP } from './headless/static-files.js';
 import { EventForwarder } from './ipc/event-forwarder.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
@@ -22,14 +22,16 @@ import { createSettingsStore } from './platform/settings-store.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
-const rendererIndex = join(here, '..', 'renderer', 'index.html');
-const isAppUrl = appUrlChecker(pathToFileURL(rendererIndex).href);
+const rendererRoot = join(here, '..', 'renderer');
+const isAppUrl = appUrlChecker(RENDERER_ORIGIN);
 
 let win: BrowserWindow | undefined;
 let logger: Logger | undefined;
 let lock: DataLock | undefined;
 
-// Before any window can exist: every web contents is hardened, and a second launch focuses ours.
+// Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
+// and the single-instance claim (a second launch focuses ours).
+registerRendererScheme();
 hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
 const instance = claimSingleInstance(app, () => win);
 if (!instance.acquired) {
@@ -62,9 +64,8 @@ async function start(): Promise<void> {
   );
 
   installPermissionPolicy(session.defaultSession, isAppUrl);
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
-  });
+  // The renderer comes from app://switchboard through the same asset loader (and policy) as headless mode.
+  handleRendererProtocol(rendererRoot);
 
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
   // for sign-in pages and for URL elicitations the user consented to.
@@ -102,7 +103,7 @@ async function start(): Promise<void> {
   const open = async (): Promise<void> => {
     const created = createWindow(events);
     win = created;
-    await created.loadFile(rendererIndex);
+    await created.loadURL(`${RENDERER_ORIGIN}/index.html`);
   };
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

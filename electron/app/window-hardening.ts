@@ -3,9 +3,9 @@
 // app needs (writing to the clipboard for the Copy buttons) and only for the app's page; and the frame check the IPC
 // layer uses (only the app window's top frame showing the app's page may call the core).
 
-/** The app's page: the renderer's index.html, whatever its hash route. */
-export function appUrlChecker(indexUrl: string): (url: string) => boolean {
-  const base = new URL(indexUrl);
+/** The app's own pages: anything served from the renderer's origin (`app://switchboard`), whatever its route. */
+export function appUrlChecker(origin: string): (url: string) => boolean {
+  const base = new URL(origin);
   return (url) => {
     let u: URL;
     try {
@@ -13,7 +13,7 @@ export function appUrlChecker(indexUrl: string): (url: string) => boolean {
     } catch {
       return false;
     }
-    return u.protocol === base.protocol && u.host === base.host && u.pathname === base.pathname && u.search === '';
+    return u.protocol === base.protocol && u.host === base.host && u.username === '' && u.password === '';
   };
 }
 

@@ -13,8 +13,8 @@ import {
   type PermissionSession,
 } from '../../electron/app/window-hardening.js';
 
-const index = 'file:///opt/Switchboard/resources/app.asar/dist/renderer/index.html';
-const isAppUrl = appUrlChecker(index);
+const index = 'app://switchboard/index.html';
+const isAppUrl = appUrlChecker('app://switchboard');
 
 class FakeContents extends EventEmitter {
   openHandler: ((d: { url: string }) => { action: 'deny' }) | undefined;
@@ -30,13 +30,14 @@ class FakeContents extends EventEmitter {
 }
 
 describe('the app page', () => {
-  it('is the renderer index with any hash route, and nothing else', () => {
+  it('is anything served from the renderer origin, with any route, and nothing else', () => {
     expect(isAppUrl(index)).toBe(true);
     expect(isAppUrl(`${index}#/servers/demo`)).toBe(true);
-    expect(isAppUrl(`${index}?x=1`)).toBe(false);
-    expect(isAppUrl('file:///opt/Switchboard/resources/app.asar/dist/renderer/other.html')).toBe(false);
-    expect(isAppUrl('file:///etc/passwd')).toBe(false);
-    expect(isAppUrl('https://example.com/index.html')).toBe(false);
+    expect(isAppUrl('app://switchboard/')).toBe(true);
+    expect(isAppUrl('app://other/index.html')).toBe(false);
+    expect(isAppUrl('app://user@switchboard/index.html')).toBe(false);
+    expect(isAppUrl('file:///opt/Switchboard/resources/app.asar/dist/renderer/index.html')).toBe(false);
+    expect(isAppUrl('https://switchboard/index.html')).toBe(false);
     expect(isAppUrl('not a url')).toBe(false);
   });
 });
@@ -75,8 +76,8 @@ describe('permissions', () => {
     request!({}, 'clipboard-sanitized-write', (g) => answers.push(g), { requestingUrl: index });
     request!({}, 'media', (g) => answers.push(g), { requestingUrl: index });
     expect(answers).toEqual([true, false]);
-    expect(check!({}, 'clipboard-sanitized-write', 'file://', { requestingUrl: index })).toBe(true);
-    expect(check!({}, 'clipboard-read', 'file://', { requestingUrl: index })).toBe(false);
+    expect(check!({}, 'clipboard-sanitized-write', 'app://switchboard', { requestingUrl: index })).toBe(true);
+    expect(check!({}, 'clipboard-read', 'app://switchboard', { requestingUrl: index })).toBe(false);
   });
 });
 
