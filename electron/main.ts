@@ -2,7 +2,7 @@
 // interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
 // (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { installQuitHandler } from './app/quit.js';
@@ -28,6 +28,11 @@ const isAppUrl = appUrlChecker(RENDERER_ORIGIN);
 let win: BrowserWindow | undefined;
 let logger: Logger | undefined;
 let lock: DataLock | undefined;
+
+// SWITCHBOARD_DATA_DIR picks another data folder (portable use, tests); it must be set before the single-instance
+// lock, which Electron keys on it.
+const dataDirOverride = process.env['SWITCHBOARD_DATA_DIR'];
+if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
 
 // Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
 // and the single-instance claim (a second launch focuses ours).
@@ -74,7 +79,7 @@ async function start(): Promise<void> {
     mode: 'electron',
     version: __APP_VERSION__,
     settingsStore: createSettingsStore(dataDir),
-    credentials: 'auto',
+    credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
     authOpener: opener,
     urlOpener: { open: (url) => opener.open(new URL(url)) },
