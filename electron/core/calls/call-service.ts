@@ -14,6 +14,7 @@ import { sanitizeText } from '../text.js';
 import { runToolCall, toolErrorResult, type ElicitationHandler } from './call-runner.js';
 import { HistoryStore } from './history-store.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
+import { jsonByteLength } from './result-size.js';
 import { CallScheduler } from './scheduler.js';
 import { isObject, type JsonObject } from '../json.js';
 
@@ -232,12 +233,8 @@ export class CallService {
   }
 
   #keepEnvelope(envelope: AuditedEnvelope): number {
-    let bytes: number;
-    try {
-      bytes = Buffer.byteLength(JSON.stringify(envelope.result) ?? '', 'utf8');
-    } catch {
-      bytes = 0;
-    }
+    // Counted without building the JSON text (an 8 MiB result would be copied on the main thread just to count it).
+    const bytes = jsonByteLength(envelope.result);
     this.#envelopes.set(envelope.callId, { envelope, bytes });
     this.#envelopeBytes += bytes;
     for (const [id, kept] of this.#envelopes) {

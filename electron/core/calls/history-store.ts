@@ -254,13 +254,11 @@ export class HistoryStore {
 
   #persist(): void {
     if (this.#memoryOnly) return;
-    this.#writer?.schedule(
-      () =>
-        new JsonText(
-          `{"version":1,"entries":[${this.#all()
-            .map((e) => this.#serialise(e))
-            .join(',')}]}`,
-        ),
-    );
+    this.#writer?.schedule(() => {
+      const parts = ['{"version":1,"entries":['];
+      this.#all().forEach((e, i) => (i === 0 ? parts.push(this.#serialise(e)) : parts.push(',', this.#serialise(e))));
+      parts.push(']}');
+      return new JsonText(parts);
+    });
   }
 }

@@ -19,6 +19,9 @@ import {
 import { open, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
+/** Characters handed to one write() of a piece-by-piece write. */
+const WRITE_CHUNK = 1024 * 1024;
+
 let tmpCounter = 0;
 const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now()}-${(tmpCounter += 1)}`;
 
@@ -26,24 +29,45 @@ const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now
 export const tmpPrefix = (file: string): string => `${basename(file)}.tmp-`;
 
 /**
- * JSON text serialised ahead of time, written as-is. A store whose parts rarely change (call history entries)
- * keeps each part's text and joins them, so a write does not re-serialise everything on the main thread.
+ * JSON text serialised ahead of time, written as-is: one string, or a list of pieces written one after another. A
+ * store whose parts rarely change (call history entries) keeps each part's text and hands over the pieces, so a
+ * write neither re-serialises nor joins the whole file on the main thread.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly parts: readonly string[];
+  constructor(text: string | readonly string[]) {
+    this.parts = typeof text === 'string' ? [text] : text;
+  }
+  /** The whole text (joined). */
+  get text(): string {
+    return this.parts.join('');
+  }
 }
 
 const serialise = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));
+const pieces = (value: unknown): readonly string[] => (value instanceof JsonText ? value.parts : [JSON.stringify(value)]);
 
 /** Writes `value` as JSON to `file` atomically: a reader sees the old file or the new one, never a torn one. */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  const text = serialise(value);
+  const parts = pieces(value);
   await mkdir(dirname(file), { recursive: true });
   const tmp = tmpName(file);
   try {
     const handle = await open(tmp, 'w', 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      // About 1 MiB at a time: no join or encoding of the whole file in one go, and the loop yields between writes.
+      let chunk: string[] = [];
+      let size = 0;
+      for (const part of parts) {
+        chunk.push(part);
+        size += part.length;
+        if (size >= WRITE_CHUNK) {
+          await handle.write(chunk.join(''), null, 'utf8');
+          chunk = [];
+          size = 0;
+        }
+      }
+      if (size > 0) await handle.write(chunk.join(''), null, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
