@@ -41,3 +41,6 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
 
 /** Notices currently shown. */
 export const selectNotices = (s: Store): AppNotice[] => s.notices;
+
+/** Facts about the running app (null until connected). */
+export const selectAppInfo = (s: Store): AppInfo | null => s.info;
