@@ -80,13 +80,17 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
 
   return new Promise<number>((done) => {
     let stopping = false;
+    let firstSignalAt = 0;
     const stop = (signal: string): void => {
       if (stopping) {
+        // Ctrl-C reaches us twice at once through npm and scripts/headless.mjs: only a deliberate second one counts.
+        if (firstSignalAt === 0 || Date.now() - firstSignalAt < 1000) return;
         say('Switchboard: stopping now without waiting.');
         lock.release();
         process.exit(130);
       }
       stopping = true;
+      firstSignalAt = Date.now();
       logger.info('app', `${signal}: shutting down`);
       void host.shutdown().then((report) => {
         const slow = report.steps.filter((s) => s.outcome !== 'ok').map((s) => `${s.name} ${s.outcome}`);

@@ -11,7 +11,7 @@ import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
-import { createLogger, logFileIn, type Logger } from './core/logging/logger.js';
+import { createLogger, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { demoServerConfig } from './demo/demo-config.js';
 import { EventForwarder } from './ipc/event-forwarder.js';
@@ -43,7 +43,6 @@ if (!instance.acquired) {
   app.quit();
 } else {
   start().catch((err: unknown) => {
-    const dataDir = app.isReady() ? app.getPath('userData') : undefined;
     reportStartFailure(
       {
         showErrorBox: (title, content) => dialog.showErrorBox(title, content),
@@ -52,7 +51,7 @@ if (!instance.acquired) {
         release: () => lock?.release(),
       },
       err,
-      logger?.file ?? (dataDir && lock ? logFileIn(dataDir) : null),
+      logger?.file ?? null,
     );
   });
 }
@@ -60,9 +59,11 @@ if (!instance.acquired) {
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
-  lock = acquireDataLock(dataDir, { mode: 'electron' });
+  // The log first, so that even a refused start (another Switchboard holds the folder) is recorded and its path
+  // can be shown in the failure dialog.
   logger = createLogger({ dataDir });
   const log = logger;
+  lock = acquireDataLock(dataDir, { mode: 'electron' });
   process.on('uncaughtException', (err) => log.error('app', `uncaught exception: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (reason) =>
     log.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
