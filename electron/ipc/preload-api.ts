@@ -32,6 +32,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'app.info': call('app.info'),
     'app.dismissNotice': call('app.dismissNotice'),
     'app.listening': call('app.listening'),
+    'app.openLink': call('app.openLink'),
     'servers.list': call('servers.list'),
     'servers.get': call('servers.get'),
     'servers.add': call('servers.add'),
@@ -76,6 +77,15 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'protocol.traffic': call('protocol.traffic'),
+    'protocol.clear': call('protocol.clear'),
+    'protocol.features': call('protocol.features'),
+    'protocol.setFeatures': call('protocol.setFeatures'),
+    'protocol.setConsent': call('protocol.setConsent'),
+    'roots.set': call('roots.set'),
+    'protocol.tasks': call('protocol.tasks'),
+    'sampling.pending': call('sampling.pending'),
+    'sampling.respond': call('sampling.respond'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -91,6 +101,11 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'protocol.traffic': sub('protocol.traffic'),
+    'protocol.cleared': sub('protocol.cleared'),
+    'protocol.featuresChanged': sub('protocol.featuresChanged'),
+    'sampling.requested': sub('sampling.requested'),
+    'sampling.settled': sub('sampling.settled'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }
