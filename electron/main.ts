@@ -42,18 +42,19 @@ const instance = claimSingleInstance(app, () => win);
 if (!instance.acquired) {
   app.quit();
 } else {
-  start().catch((err: unknown) => {
+  start().catch((err: unknown) =>
     reportStartFailure(
       {
         showErrorBox: (title, content) => dialog.showErrorBox(title, content),
         exit: (code) => app.exit(code),
         log: (message) => logger?.error('app', message),
         release: () => lock?.release(),
+        flushLog: () => logger?.flush() ?? Promise.resolve(),
       },
       err,
       logger?.file ?? null,
-    );
-  });
+    ),
+  );
 }
 
 async function start(): Promise<void> {
