@@ -119,10 +119,16 @@ const { jsonByteLength } = await import('../electron/core/calls/result-size.js')
 const line = Buffer.from(
   JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(RESULT_BYTES) }] } }),
 );
+// Each step runs three times and its fastest run is shown, so a step measured first does not pay for warm-up.
 const step = (f: () => unknown): [number, unknown] => {
-  const s = performance.now();
-  const r = f();
-  return [performance.now() - s, r];
+  let best = Infinity;
+  let r: unknown;
+  for (let i = 0; i < 3; i++) {
+    const s = performance.now();
+    r = f();
+    best = Math.min(best, performance.now() - s);
+  }
+  return [best, r];
 };
 const [decodeMs, str] = step(() => line.toString('utf8'));
 const [parseMs, obj] = step(() => JSON.parse(str as string));
@@ -130,7 +136,7 @@ const [validateMs, msg] = step(() => parseJSONRPCMessage(obj));
 const [countMs] = step(() => jsonByteLength((msg as { result: unknown }).result));
 const [stringifyMs] = step(() => JSON.stringify((msg as { result: unknown }).result).length);
 console.log(
-  `one 8 MiB response on the main thread: decode ${ms(decodeMs)}, JSON.parse ${ms(parseMs)}, JSON-RPC check ${ms(validateMs)} ` +
+  `one 8 MiB response on the main thread (fastest of 3): decode ${ms(decodeMs)}, JSON.parse ${ms(parseMs)}, JSON-RPC check ${ms(validateMs)} ` +
     `(stdio transport); size count ${ms(countMs)} (was JSON.stringify: ${ms(stringifyMs)})`,
 );
 await host.shutdown();
