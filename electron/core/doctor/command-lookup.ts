@@ -1,8 +1,11 @@
-// Finds a command the way spawn() will: a path is checked as given, a bare name is searched in PATH (with the
-// PATHEXT extensions on Windows). Reports the first executable match, or the first match that is not executable.
-import { constants } from 'node:fs';
+// Finds a command the way spawn() will: a path is checked as given, a bare name is searched in PATH. On Windows the
+// stdio transport's own resolver decides (PATHEXT from the child's environment, the current folder never searched),
+// so the walk reports the very file a connection would run. Reports the first executable match, or the first match
+// that is not executable.
+import { constants, statSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_PATHEXT, findWindowsCommand } from '../transports/windows-command.js';
 
 /** What looking a command up found. */
 export interface CommandLookup {
@@ -28,9 +31,17 @@ export interface LookupOptions {
   platform?: NodeJS.Platform;
   /** PATHEXT on Windows (defaults to the usual list). */
   pathext?: string;
+  /** Windows only: whether a regular file exists at a path (tests simulate Windows with it). */
+  isFile?: (file: string) => boolean;
 }
 
-const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+const isRegularFile = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
 
 /** True when the command names a file by path rather than a program looked up in PATH. */
 export function isPathLike(command: string, platform: NodeJS.Platform = process.platform): boolean {
@@ -40,31 +51,20 @@ export function isPathLike(command: string, platform: NodeJS.Platform = process.
 /** Looks a command up as spawn() would. */
 export async function lookupCommand(command: string, opts: LookupOptions): Promise<CommandLookup> {
   const platform = opts.platform ?? process.platform;
-  const win = platform === 'win32';
-  const names = win ? withExtensions(command, opts.pathext ?? DEFAULT_PATHEXT) : [command];
-  if (isPathLike(command, platform)) {
-    const base = opts.cwd ?? process.cwd();
-    const candidates = names.map((n) => (path.isAbsolute(n) ? n : path.resolve(base, n)));
-    return { command, searched: [], ...(await firstUsable(candidates, win)) };
+  if (platform === 'win32') {
+    const env = { PATH: opts.pathEnv, PATHEXT: opts.pathext ?? DEFAULT_PATHEXT };
+    const found = findWindowsCommand(command, env, opts.cwd, opts.isFile ?? isRegularFile);
+    const searched = isPathLike(command, platform) ? [] : opts.pathEnv.split(';').filter((d) => d !== '');
+    return { command, searched, ...(found !== undefined ? { path: found } : {}), executable: found !== undefined };
   }
-  const delimiter = win ? ';' : ':';
-  const dirs = opts.pathEnv.split(delimiter).filter((d) => d !== '');
-  const candidates = dirs.flatMap((dir) => names.map((n) => path.join(dir, n)));
-  return { command, searched: dirs, ...(await firstUsable(candidates, win)) };
+  if (isPathLike(command, platform)) {
+    return { command, searched: [], ...(await firstUsable([path.resolve(opts.cwd ?? process.cwd(), command)])) };
+  }
+  const dirs = opts.pathEnv.split(':').filter((d) => d !== '');
+  return { command, searched: dirs, ...(await firstUsable(dirs.map((dir) => path.join(dir, command)))) };
 }
 
-/** The command itself (when it already has a PATHEXT extension) or the command with each extension appended. */
-function withExtensions(command: string, pathext: string): string[] {
-  const exts = pathext
-    .split(';')
-    .map((e) => e.trim())
-    .filter((e) => e !== '');
-  const lower = command.toLowerCase();
-  if (exts.some((e) => lower.endsWith(e.toLowerCase()))) return [command];
-  return exts.map((e) => `${command}${e}`);
-}
-
-async function firstUsable(candidates: string[], win: boolean): Promise<Omit<CommandLookup, 'command' | 'searched'>> {
+async function firstUsable(candidates: string[]): Promise<Omit<CommandLookup, 'command' | 'searched'>> {
   let fallback: Omit<CommandLookup, 'command' | 'searched'> | undefined;
   for (const file of candidates) {
     let info;
@@ -81,7 +81,6 @@ async function firstUsable(candidates: string[], win: boolean): Promise<Omit<Com
       fallback ??= { path: file, executable: false, problem: 'it is not a regular file' };
       continue;
     }
-    if (win) return { path: file, executable: true };
     try {
       await access(file, constants.X_OK);
       return { path: file, executable: true };
