@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'stale_route'
   | 'tool_changed'
   | 'catalog_invalid'
+  | 'app_invalid'
   | 'server_error'
   | 'storage_failed'
   | 'internal';

@@ -13,6 +13,8 @@ import type {
   ServerSummary,
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
+import { createHostApps } from './apps/host-apps.js';
+import type { AppsService } from './apps/apps-service.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
@@ -60,6 +62,8 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  /** MCP Apps: launches, the requests apps make and per-server grants. */
+  readonly apps: AppsService;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -76,6 +80,7 @@ export class Host {
     }
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
+    this.apps = createHostApps(this, opts.settingsStore.dir);
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
     this.calls.setElicitationHandler(async (serverId, params, signal) => {
       const request = parseElicitParams(params);
@@ -99,6 +104,7 @@ export class Host {
   async shutdown(): Promise<void> {
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
     await this.calls.dispose();
+    await this.apps.dispose().catch(() => undefined);
     await this.sessions.shutdown();
   }
 

@@ -75,6 +75,14 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'apps.open': call('apps.open'),
+    'apps.close': call('apps.close'),
+    'apps.callTool': call('apps.callTool'),
+    'apps.readResource': call('apps.readResource'),
+    'apps.openLink': call('apps.openLink'),
+    'apps.openWindow': call('apps.openWindow'),
+    'apps.server': call('apps.server'),
+    'apps.setGrants': call('apps.setGrants'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -90,6 +98,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'apps.grantsChanged': sub('apps.grantsChanged'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

@@ -5,7 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { AuditedEnvelope, CallOutcome, CallProgress, CallStatus, HistoryEntry, Presentation } from '../../../shared/domains/calls.js';
+import type {
+  AuditedEnvelope,
+  CallOrigin,
+  CallOutcome,
+  CallProgress,
+  CallStatus,
+  HistoryEntry,
+  Presentation,
+} from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
 import type { EventBus } from '../event-bus.js';
@@ -82,8 +90,16 @@ export class CallService {
     return this.callRoute(route, args.arguments, args.callId);
   }
 
-  /** Runs a call on a resolved route (the catalog validates it again once the call is admitted). */
-  async callRoute(route: ToolRoute, args: Record<string, unknown>, callId: string = randomUUID()): Promise<CallOutcome> {
+  /**
+   * Runs a call on a resolved route (the catalog validates it again once the call is admitted). `origin` says who
+   * started it (an MCP App, a gateway client; absent: the person) and is recorded in the history.
+   */
+  async callRoute(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    callId: string = randomUUID(),
+    opts: { origin?: CallOrigin } = {},
+  ): Promise<CallOutcome> {
     if (this.#running.has(callId)) throw new AppError('invalid_request', `A call with id ${callId} is already running`);
     const config = this.#deps.config(route.serverId);
     const started = Date.now();
@@ -166,7 +182,7 @@ export class CallService {
       resultBytes: bytes,
       ...(error ? { error } : {}),
     };
-    this.history.add(this.#historyEntry(route, args, started, outcome));
+    this.history.add(this.#historyEntry(route, args, started, outcome, opts.origin));
     this.#deps.events.emit('call.finished', outcome);
     return outcome;
   }
@@ -207,7 +223,13 @@ export class CallService {
     this.#history?.flush();
   }
 
-  #historyEntry(route: ToolRoute, args: Record<string, unknown>, startedAt: number, outcome: CallOutcome): HistoryEntry {
+  #historyEntry(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    startedAt: number,
+    outcome: CallOutcome,
+    origin: CallOrigin | undefined,
+  ): HistoryEntry {
     const media = outcome.presentation.media.map((m) => (m.bytes > HISTORY_MEDIA_BYTES ? { ...m, data: '' } : m));
     return {
       callId: outcome.callId,
@@ -220,6 +242,7 @@ export class CallService {
       status: outcome.status,
       presentation: { ...outcome.presentation, media },
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(origin && origin.kind !== 'person' ? { origin } : {}),
     };
   }
 

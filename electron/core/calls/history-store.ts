@@ -98,6 +98,7 @@ export class HistoryStore {
         e.serverId,
         e.savedAs ?? '',
         e.status,
+        e.origin?.kind === 'app' ? 'from app' : e.origin?.kind === 'gateway' ? `from ${e.origin.clientName}` : '',
         JSON.stringify(e.arguments),
         e.presentation.text.slice(0, 4096),
       ].some((s) => s.toLowerCase().includes(needle));

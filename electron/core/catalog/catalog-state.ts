@@ -67,10 +67,10 @@ export class CatalogState {
     return owner === undefined ? undefined : this.entries.get(owner);
   }
 
-  /** A published tool by local name; throws `not_found` when there is none. */
+  /** A published tool (catalog or app-only table) by local name; throws `not_found` when there is none. */
   find(localName: string): { entry: Entry; published: Published } {
     const entry = this.entryForName(localName);
-    const published = entry?.tools.get(localName);
+    const published = entry?.tools.get(localName) ?? entry?.appTools.get(localName);
     if (!entry || !published) throw new AppError('not_found', `No tool named "${localName}"`);
     return { entry, published };
   }

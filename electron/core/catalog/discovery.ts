@@ -8,6 +8,7 @@ import type {
   ToolSummary,
 } from '../../../shared/domains/catalog.js';
 import { AppError } from '../../../shared/errors.js';
+import { toolUi } from '../apps/tool-ui.js';
 import { sanitizeText } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Entry, Published } from './entry.js';
@@ -53,7 +54,7 @@ export class Discovery {
       memberCount: members.length,
       ...(withMembers ? { members } : {}),
       ...(entry.stale ? { stale: { ...entry.stale } } : {}),
-      toolCount: entry.tools.size,
+      toolCount: entry.tools.size + entry.appTools.size,
     };
   }
 
@@ -70,6 +71,7 @@ export class Discovery {
     const tool = p.route.tool;
     const record = this.#state.pins.get(pinKey(entry.id, p.route.originalName));
     const diff = p.route.pin === 'changed' && record ? pinDiff(record.definition, pinnedDefinition(tool)) : [];
+    const ui = toolUi(tool);
     return {
       ...p.summary,
       ...(entry.stale ? { stale: true } : {}),
@@ -80,6 +82,7 @@ export class Discovery {
       fingerprint: p.fingerprint,
       diff,
       ...(p.schemaOmitted ? { schemaOmitted: true } : {}),
+      ...(ui ? { ui } : {}),
     };
   }
 

@@ -2,6 +2,7 @@
 // elicitation broker, the URL opener port, and the hooks the session manager installs on each new Client.
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import { APPS_CLIENT_CAPABILITIES } from '../apps/capability.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
@@ -88,6 +89,8 @@ export class Interaction implements ClientHooks {
   /** Session hook: installs elicitation and notification handlers on a fresh Client before it connects. */
   prepare(client: Client, config: ServerConfig): void {
     installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
+    // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
+    client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
   }
 
   /**
