@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
+import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
+import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './paths.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
 
@@ -37,7 +39,20 @@ async function main(): Promise<void> {
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), {}),
   });
   const token = randomBytes(32).toString('base64url');
-  const server = await startBridgeServer({ dispatch, events: host.events, staticDir: join(here, '..', 'renderer'), token, port });
+  // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
+  // sandbox page may be framed only by the renderer.
+  let rendererOrigins: string[] = [];
+  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => host.apps.sandboxInput(id) });
+  const server = await startBridgeServer({
+    dispatch,
+    events: host.events,
+    staticDir: join(here, '..', 'renderer'),
+    token,
+    port,
+    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin] }),
+  });
+  rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
+  host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id) });
   const url = `${server.origin}/#token=${token}`;
   if (values.json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
   else process.stdout.write(`Switchboard is running at ${url}\n`);
@@ -49,6 +64,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await server.close();
+    await sandbox.close();
     await host.shutdown();
     process.exit(0);
   };
