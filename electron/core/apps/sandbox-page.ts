@@ -47,8 +47,8 @@ export function sandboxPage(input: SandboxPageInput, shell: SandboxShell): { bod
   const config = { hosts: shell.hostOrigins, sandbox: innerSandboxFlags(input.popups), allow: allowAttribute(input.permissions) };
   const body = [
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>App sandbox</title></head>',
-    '<body style="margin:0;overflow:hidden">',
+    '<html lang="en" style="height:100%"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>App sandbox</title></head>',
+    '<body style="margin:0;height:100%;overflow:hidden">',
     `<script type="application/json" id="sandbox-config">${escapeJsonForHtml(config)}</script>`,
     `<script src="${SANDBOX_SCRIPT_PATH}"></script>`,
     '</body></html>',

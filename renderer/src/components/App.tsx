@@ -1,10 +1,11 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { AppWindowView } from '../apps/AppWindowView';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
 import { useStore } from '../store';
-import { selectDialog, selectView } from '../store/ui-slice';
+import { selectDialog, selectRoute, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
 import { ExportDialog } from './ExportDialog';
@@ -76,6 +77,7 @@ export function App() {
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
+  const route = useStore(selectRoute);
   useHashRoute();
   useEffect(() => {
     void start();
@@ -109,6 +111,8 @@ export function App() {
       </main>
     );
   }
+  // One call's MCP App on a page of its own ("open in its own window").
+  if (route.view === 'app') return <AppWindowView callId={route.segments[0]} />;
   const navbar = view.navbar;
   return (
     <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: 300, breakpoint: 0 } } : {})} padding="md">

@@ -16,7 +16,7 @@ function useTool(name: string | null, attempt: number): { tool: CallableTool | n
     if (!name) return setState({ tool: null, error: null });
     let live = true;
     callsService.toolDetail(name).then(
-      (d) => live && setState({ tool: { name: d.name, inputSchema: d.inputSchema }, error: null }),
+      (d) => live && setState({ tool: { name: d.name, inputSchema: d.inputSchema, hasApp: d.hasApp === true }, error: null }),
       (err: unknown) =>
         live &&
         setState({
@@ -42,6 +42,11 @@ function Row({ entry, onReplay }: { entry: HistoryEntry; onReplay: () => void })
         <strong>{entry.savedAs ?? entry.tool}</strong>
         {entry.savedAs && <span className="badge">{entry.tool}</span>}
         <span className="badge">{entry.status}</span>
+        {entry.origin?.kind === 'app' && (
+          <span className="badge" data-testid="from-app" title={`Called by the app of ${entry.origin.tool}`}>
+            from app
+          </span>
+        )}
         <span className="hint">
           {new Date(entry.startedAt).toLocaleString()} · {entry.durationMs} ms · {entry.serverId}
         </span>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { CallOutcome, Presentation } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
+import { AppView } from '../apps/AppView';
 import { saveFile } from '../lib/save-file';
 import { callsService } from '../services/calls';
 
@@ -81,8 +82,8 @@ export function PresentationView({ p }: { p: Presentation }) {
   );
 }
 
-/** A finished call: status, error, presentation and the full result on demand. */
-export function ResultView({ outcome }: { outcome: CallOutcome }) {
+/** A finished call: status, error, its MCP App when the tool has one, presentation and the full result on demand. */
+export function ResultView({ outcome, hasApp = false }: { outcome: CallOutcome; hasApp?: boolean }) {
   const [full, setFull] = useState<string | null>(null);
   const [fullError, setFullError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState<string | null>(null);
@@ -136,6 +137,7 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
           {signIn && <span className="hint">{signIn}</span>}
         </div>
       )}
+      {hasApp && <AppView key={outcome.callId} callId={outcome.callId} />}
       <PresentationView p={outcome.presentation} />
       <div className="row actions">
         <button type="button" onClick={() => void openFull(false)}>

@@ -1,3 +1,4 @@
+import { ServerAppsSection } from '../apps/ServerAppsSection';
 import { useStore } from '../store';
 import { routes } from '../router/route';
 import { selectServerTab, type ServerTab } from '../store/ui-slice';
@@ -16,6 +17,7 @@ const TABS: { id: ServerTab; label: string }[] = [
   { id: 'tools', label: 'Tools' },
   { id: 'resources', label: 'Resources' },
   { id: 'prompts', label: 'Prompts' },
+  { id: 'apps', label: 'Apps' },
   { id: 'auth', label: 'Sign-in' },
 ];
 
@@ -95,6 +97,7 @@ export function ServerPage() {
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
+      {tab === 'apps' && <ServerAppsSection serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>

@@ -9,6 +9,8 @@ export interface CallableTool {
   name: string;
   /** The tool's inputSchema. */
   inputSchema: unknown;
+  /** The tool has an MCP App: its results are shown in it. */
+  hasApp?: boolean;
 }
 
 /** Form, progress and result for one tool. */
@@ -73,7 +75,7 @@ export function ToolCallPanel({
           {state.error}
         </p>
       )}
-      {!running && state?.outcome && <ResultView outcome={state.outcome} />}
+      {!running && state?.outcome && <ResultView outcome={state.outcome} hasApp={tool.hasApp === true} />}
     </section>
   );
 }

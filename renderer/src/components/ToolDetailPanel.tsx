@@ -79,6 +79,11 @@ export function ToolDetailPanel({ tool, onApprove, approving, renderCallForm }: 
       </dl>
       {tool.stale && <p className="stale-note">The server&apos;s latest tool list was rejected; this is the last good definition.</p>}
       {tool.appOnly && <p className="hint">App-only: the server marked this tool as not meant for the model.</p>}
+      {tool.ui?.resourceUri && (
+        <p className="hint" data-testid="tool-has-app">
+          Has an app: its results are shown in <span className="mono">{tool.ui.resourceUri}</span>, in a sandbox.
+        </p>
+      )}
       {tool.pin === 'changed' && <PinBanner tool={tool} onApprove={onApprove} {...(approving !== undefined ? { approving } : {})} />}
       <h3>Description</h3>
       <p className="tool-desc-full">{tool.fullDescription || <span className="hint">No description.</span>}</p>

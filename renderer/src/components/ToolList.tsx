@@ -26,6 +26,7 @@ function Chips({ tool }: { tool: ToolSummary }) {
       {tool.pin === 'changed' && <span className="chip chip-warn">changed</span>}
       {tool.stale && <span className="chip chip-warn">stale</span>}
       {tool.appOnly && <span className="chip">app-only</span>}
+      {tool.hasApp && <span className="chip">app</span>}
       {a.readOnlyHint && <span className="chip">read-only</span>}
       {a.destructiveHint && <span className="chip chip-danger">destructive</span>}
       {a.openWorldHint && <span className="chip">open world</span>}

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createAppSlice } from './app-slice';
+import { createAppsSlice } from './apps-slice';
 import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
@@ -17,6 +18,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createAppsSlice(...a),
 }));
 
 export type { Store };

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AppSlice } from './app-slice';
+import type { AppsSlice } from './apps-slice';
 import type { AuthSlice } from './auth-slice';
 import type { CallsSlice } from './calls-slice';
 import type { CatalogSlice } from './catalog-slice';
@@ -8,6 +9,6 @@ import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
 
 /** The whole store: one object made of slices. */
-export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice;
+export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice & AppsSlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;
