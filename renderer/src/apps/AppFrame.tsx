@@ -104,7 +104,11 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
 
     bridge.oncalltool = async (params) => (await callTool(launch.launchId, params.name, params.arguments ?? {})).result as CallToolResult;
     bridge.onreadresource = async (params) => (await readResource(launch.launchId, params.uri)) as ReadResourceResult;
-    bridge.onopenlink = async ({ url }) => ((await p().onOpenLink(url)) ? {} : { isError: true });
+    // Declined or refused links are a JSON-RPC error, as the extension's specification describes.
+    bridge.onopenlink = async ({ url }) => {
+      if (!(await p().onOpenLink(url))) throw new Error('Link opening denied by the user');
+      return {};
+    };
     bridge.onmessage = async ({ content }) => {
       p().onAppEvent({ kind: 'message', at: Date.now(), content });
       return {};

@@ -35,11 +35,17 @@ export function AppPermissionPrompt({ launch, onReload }: { launch: AppLaunch; o
   };
 
   return (
-    <Alert color="yellow" m="sm" title="The app asks for more access" role="status" aria-label="App permissions">
+    <Alert color="yellow" m="sm" title="The app asks for more access" role="status">
       <Text size="sm">
         It requests {missing.map((p) => PERMISSION_LABELS[p]).join(', ')}. This is denied unless you allow it for {launch.serverName}; the
         browser may then ask you again.
       </Text>
+      {missing.some((p) => p === 'camera' || p === 'microphone') && (
+        <Text size="xs" c="dimmed" mt={4}>
+          Chromium does not give the camera or microphone to a page with an opaque origin, which is how apps run here, so these stay
+          unavailable even when allowed.
+        </Text>
+      )}
       <Group mt="xs" gap="xs">
         <Button size="xs" loading={busy} onClick={() => void allow()}>
           Allow for {launch.serverName} and reload

@@ -131,7 +131,8 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
         </Title>
         <Text size="sm" c="dimmed">
           Apps run in a sandbox with no access to Switchboard. Everything below is denied unless you allow it; an app that is open takes a
-          change when it is reloaded.
+          change when it is reloaded. Chromium gives the camera and microphone only to pages with an origin of their own, and apps run with
+          an opaque one, so those two stay unavailable.
         </Text>
         <Group gap="lg">
           {PERMISSIONS.map((p) => (
