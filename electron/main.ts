@@ -7,6 +7,7 @@ import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import type { EventKey, EventMap } from '../shared/contract.js';
 import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
+import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
 import { handleRendererProtocol, isRendererUrl, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
@@ -17,7 +18,7 @@ declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = join(here, '..', 'renderer');
 
-registerRendererScheme();
+registerRendererScheme([APPS_SANDBOX_SCHEME]);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -43,7 +44,8 @@ async function start(): Promise<void> {
 
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
-  handleRendererProtocol(rendererRoot);
+  handleRendererProtocol(rendererRoot, appsRendererCsp);
+  const apps = installAppsSandbox({ host, rendererRoot, preload: join(here, 'preload.cjs') });
 
   const win = new BrowserWindow({
     width: 1280,
@@ -65,7 +67,7 @@ async function start(): Promise<void> {
 
   const trusted = (frame: unknown): boolean => {
     const f = frame as WebFrameMain | null;
-    return f !== null && f === win.webContents.mainFrame && isRendererUrl(f.url);
+    return (f !== null && f === win.webContents.mainFrame && isRendererUrl(f.url)) || apps.isAppWindowFrame(f);
   };
   registerIpc(ipcMain, dispatch, trusted);
 
