@@ -2,6 +2,7 @@
 // server-basic-react app, in headless mode with real Chromium (median of 10; target <= 500 ms). The baseline in the
 // same run: the same app HTML in a bare page that runs AppBridge over one sandboxed srcdoc iframe (no core round
 // trip, no sandbox proxy, no checks), so the ratio is what Switchboard's safety and plumbing cost.
+import type { Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -36,7 +37,7 @@ window.bare = (html) => new Promise((resolve) => {
 });
 `;
 
-async function bare(browser: import('@playwright/test').Browser): Promise<number[]> {
+async function bare(browser: Browser): Promise<number[]> {
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(root, '.tmp', 'bench-apps-'));
   writeFileSync(join(dir, 'entry.js'), BARE_ENTRY);
@@ -89,7 +90,7 @@ const MEASURE = `new Promise((resolve, reject) => {
   [...panel.querySelectorAll('button')].find((b) => b.textContent === 'Call').click();
 })`;
 
-async function switchboard(browser: import('@playwright/test').Browser): Promise<number[]> {
+async function switchboard(browser: Browser): Promise<number[]> {
   const { startHeadless, tempDataDir } = await import('../test/e2e/support/headless-host.js');
   const dataDir = tempDataDir();
   const server = {
