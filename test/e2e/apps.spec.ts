@@ -1,6 +1,7 @@
 // MCP Apps in headless mode with real Chromium: the published app servers render in the double-iframe sandbox, their
 // own buttons call tools through the bridge and those calls are in the history "from app"; a hostile fixture app
 // tries to escape in every way the issue lists and each attempt fails visibly (Inspector) without reaching the bridge.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type FrameLocator, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -222,11 +223,12 @@ test.describe('a hostile app cannot escape', () => {
       },
     ]);
     // The browser itself would give this page its location: only the sandbox's policy can refuse it.
-    page = await browser.newPage({
+    const context = await browser.newContext({
       viewport: { width: 1400, height: 900 },
       geolocation: { latitude: 48.85, longitude: 2.35 },
       permissions: ['geolocation'],
     });
+    page = await context.newPage();
     page.on('request', (r) => {
       if (r.frame() !== page.mainFrame()) frameRequests.push(r.url());
     });
@@ -234,7 +236,7 @@ test.describe('a hostile app cannot escape', () => {
     await page.goto(host.url);
   });
   test.afterAll(async () => {
-    await page?.close();
+    await page?.context().close();
     await host?.stop();
     await new Promise((r) => scripts?.close(r));
   });
@@ -404,7 +406,35 @@ test.describe('a hostile app cannot escape', () => {
     await expect(app.locator('#log')).toContainText('model_only: BLOCKED');
     await app.getByRole('button', { name: 'Call app_echo' }).click();
     await expect(app.locator('#echoed')).toHaveText('echo: echo 1');
+    await app.getByRole('button', { name: 'Read note' }).click();
+    await expect(app.locator('#log')).toContainText('read: OK (A note for the app)');
+
+    // Size changes resize the frame, within bounds.
+    const frame = page.locator('iframe.sb-app-frame');
+    const before = (await frame.boundingBox())!.height;
+    await app.getByRole('button', { name: 'Grow' }).click();
+    await expect(async () => expect((await frame.boundingBox())!.height).toBeGreaterThan(before + 200)).toPass({ timeout: 10_000 });
+    expect((await frame.boundingBox())!.height).toBeLessThanOrEqual(1200);
+
+    // The app's region passes an accessibility check (the app's own document is the server's).
+    const axe = await new AxeBuilder({ page }).include('[aria-label="App: Hello app"]').exclude('iframe').analyze();
+    expect(
+      axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('; ')})`),
+    ).toEqual([]);
     await shots(page, 'hello');
+
+    // The app may ask for full screen; the bar's button (or Escape outside the app) returns it inline.
+    const region = page.getByRole('region', { name: 'App: Hello app' });
+    await app.getByRole('button', { name: 'Full screen' }).click();
+    await expect(app.locator('#log')).toContainText('display mode: OK (fullscreen)');
+    await expect(region).toHaveAttribute('data-fullscreen', 'true');
+    await page.screenshot({ path: join(SHOTS, 'fullscreen-1400.png') });
+    await region.getByRole('button', { name: 'Leave full screen' }).click();
+    await expect(region).not.toHaveAttribute('data-fullscreen', 'true');
+    await region.getByRole('button', { name: 'Full screen' }).click();
+    await expect(region).toHaveAttribute('data-fullscreen', 'true');
+    await page.keyboard.press('Escape');
+    await expect(region).not.toHaveAttribute('data-fullscreen', 'true');
   });
 });
 

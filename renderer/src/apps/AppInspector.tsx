@@ -56,7 +56,7 @@ export function AppInspector({ log, launch, startedAt, initMs }: AppInspectorPro
           <Text fw={600} size="sm">
             Inspector
           </Text>
-          <Text size="xs" c="dimmed" data-testid="inspector-count">
+          <Text size="xs" className="sb-dim" data-testid="inspector-count">
             {entries.length} message{entries.length === 1 ? '' : 's'}
           </Text>
           {initMs !== null && (
@@ -96,24 +96,24 @@ export function AppInspector({ log, launch, startedAt, initMs }: AppInspectorPro
                   onClick={() => setSelected(selected === e.seq ? null : e.seq)}
                   style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                 >
-                  <Text span size="xs" c="dimmed" className="sb-mono sb-col-time">
+                  <Text span size="xs" className="sb-dim sb-mono sb-col-time">
                     {formatTime(e.at, startedAt)}
                   </Text>
                   <Icon size={14} aria-label={d.label} color={`var(--mantine-color-${d.color}-6)`} />
                   <Text span size="xs" className="sb-mono sb-col-method" truncate="end">
                     {e.direction === 'refused' ? e.summary : e.method}
                     {e.direction !== 'refused' && e.summary && (
-                      <Text span size="xs" c="dimmed" inherit>
+                      <Text span size="xs" className="sb-dim" inherit>
                         {' '}
                         — {e.summary}
                       </Text>
                     )}
                   </Text>
-                  <Text span size="xs" c="dimmed" className="sb-col-kind">
+                  <Text span size="xs" className="sb-dim sb-col-kind">
                     {e.kind}
                     {e.id !== undefined ? ` #${String(e.id)}` : ''}
                   </Text>
-                  <Text span size="xs" c="dimmed" className="sb-col-size">
+                  <Text span size="xs" className="sb-dim sb-col-size">
                     {formatBytes(e.bytes)}
                   </Text>
                 </UnstyledButton>

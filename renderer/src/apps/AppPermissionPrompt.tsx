@@ -41,7 +41,7 @@ export function AppPermissionPrompt({ launch, onReload }: { launch: AppLaunch; o
         browser may then ask you again.
       </Text>
       {missing.some((p) => p === 'camera' || p === 'microphone') && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" className="sb-dim" mt={4}>
           Chromium does not give the camera or microphone to a page with an opaque origin, which is how apps run here, so these stay
           unavailable even when allowed.
         </Text>

@@ -30,7 +30,7 @@ export function AppSidePanel({ events }: { events: AppEvent[] }) {
   if (messages.length === 0 && !context) return null;
   return (
     <Stack gap="xs" p="sm" className="sb-app-side" role="complementary" aria-label="For the model">
-      <Text size="xs" c="dimmed">
+      <Text size="xs" className="sb-dim">
         What the app sent for the model. Switchboard has no model, so it is shown here.
       </Text>
       {context && (
@@ -61,7 +61,7 @@ export function AppSidePanel({ events }: { events: AppEvent[] }) {
           </Text>
           {messages.map((m, i) => (
             <Stack key={i} gap={0}>
-              <Text size="xs" c="dimmed">
+              <Text size="xs" className="sb-dim">
                 {new Date(m.at).toLocaleTimeString()}
               </Text>
               {m.content.map((b, j) => (

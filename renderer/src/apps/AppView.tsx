@@ -1,7 +1,7 @@
 // A call's MCP App where its result is shown: opening the launch (or the clear error in place of the app), the
 // sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
 // sent for the model, and the Inspector. Closing the view tears the app down.
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
 import { useElementSize, useViewportSize } from '@mantine/hooks';
 import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -145,7 +145,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   if (closed) {
     return (
       <Group gap="xs" className="sb-app-closed">
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="sb-dim">
           The app was closed.
         </Text>
         <Button size="xs" onClick={() => (setClosed(false), setAttempt((a) => a + 1))}>
@@ -188,14 +188,14 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
           <Text fw={600} size="sm" truncate="end">
             {title}
           </Text>
-          <Text size="xs" c="dimmed" truncate="end" visibleFrom="sm">
+          <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
             {launch.serverName} · {launch.resourceUri}
           </Text>
           {running === 'starting' && <Loader size={12} aria-label="Starting" />}
           {running === 'running' && (
-            <Badge size="xs" variant="light" color="green" data-testid="app-status">
+            <Text size="xs" fw={600} className="sb-ok" data-testid="app-status">
               running
-            </Badge>
+            </Text>
           )}
         </Group>
         <Group gap={2} wrap="nowrap">

@@ -55,7 +55,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
           Tools with an app
         </Title>
         {apps.apps.length === 0 ? (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" className="sb-dim">
             None of this server&apos;s tools has an MCP App.
           </Text>
         ) : (
@@ -74,7 +74,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
                     <Text size="sm" fw={500}>
                       {a.title ?? a.originalName}
                     </Text>
-                    <Text size="xs" c="dimmed" className="sb-mono">
+                    <Text size="xs" className="sb-dim sb-mono">
                       {a.tool}
                     </Text>
                   </Table.Td>
@@ -98,11 +98,11 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
         <Title order={3} size="h4">
           Tools only its app may call
         </Title>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="sb-dim">
           Their visibility leaves out the model, so they stay out of the catalog; the server&apos;s own app can still call them.
         </Text>
         {apps.appOnlyTools.length === 0 ? (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" className="sb-dim">
             None.
           </Text>
         ) : (
@@ -114,7 +114,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
                     <Text size="sm" fw={500}>
                       {t.title ?? t.originalName}
                     </Text>
-                    <Text size="xs" c="dimmed" className="sb-mono">
+                    <Text size="xs" className="sb-dim sb-mono">
                       {t.tool}
                     </Text>
                   </Table.Td>
@@ -129,7 +129,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
         <Title order={3} size="h4">
           What its apps may do
         </Title>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="sb-dim">
           Apps run in a sandbox with no access to Switchboard. Everything below is denied unless you allow it; an app that is open takes a
           change when it is reloaded. Chromium gives the camera and microphone only to pages with an origin of their own, and apps run with
           an opaque one, so those two stay unavailable.
