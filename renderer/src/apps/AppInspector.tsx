@@ -3,7 +3,7 @@
 import { Badge, Button, Code, Group, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconBan } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AppLaunch } from '../../../shared/domains/apps';
 import type { MessageEntry, MessageLog } from './message-log';
 
@@ -48,6 +48,11 @@ export function AppInspector({ log, launch, startedAt, initMs }: AppInspectorPro
     overscan: 8,
   });
   const chosen = shown.find((e) => e.seq === selected) ?? null;
+  // Follow new messages while the list is scrolled to its end (scrolling up stops following).
+  const following = useRef(true);
+  useEffect(() => {
+    if (following.current && shown.length > 0) virtualizer.scrollToIndex(shown.length - 1, { align: 'end' });
+  }, [shown.length, virtualizer]);
 
   return (
     <Stack gap="xs" p="sm" className="sb-app-inspector" aria-label="App inspector" role="region">
@@ -79,7 +84,16 @@ export function AppInspector({ log, launch, startedAt, initMs }: AppInspectorPro
         </Group>
       </Group>
       <Table.ScrollContainer minWidth={560} type="native">
-        <div ref={parent} className="sb-app-inspector-list" role="list" aria-label="App messages">
+        <div
+          ref={parent}
+          className="sb-app-inspector-list"
+          role="list"
+          aria-label="App messages"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT;
+          }}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => {
               const e = shown[v.index]!;
