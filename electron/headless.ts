@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     staticDir: join(here, '..', 'renderer'),
     token,
     port,
-    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin] }),
+    // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
+    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
   });
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
   host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id) });

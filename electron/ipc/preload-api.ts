@@ -76,6 +76,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
     'apps.open': call('apps.open'),
+    'apps.prefetch': call('apps.prefetch'),
     'apps.close': call('apps.close'),
     'apps.callTool': call('apps.callTool'),
     'apps.readResource': call('apps.readResource'),

@@ -22,6 +22,7 @@ export const AppGrantsSchema = z
 /** Validators for the apps domain's arguments. */
 export const appsArgSchemas = {
   'apps.open': z.object({ callId: z.string().min(1).max(200) }).strict(),
+  'apps.prefetch': z.object({ tool: z.string().min(1).max(512) }).strict(),
   'apps.close': z.object({ launchId }).strict(),
   'apps.callTool': z
     .object({ launchId, name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()).optional() })

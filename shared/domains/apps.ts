@@ -124,6 +124,8 @@ export interface ServerApps {
 export interface AppsInvokeMap {
   /** Reads and checks the app of a finished call's tool and opens a launch for it. */
   'apps.open': (args: { callId: string }) => Promise<AppLaunch>;
+  /** Reads and checks a tool's app while a call of it runs, so the app opens quickly after the result (nothing is returned). */
+  'apps.prefetch': (args: { tool: string }) => Promise<void>;
   /** Ends a launch (its frame was torn down); later requests naming it are refused. */
   'apps.close': (args: { launchId: string }) => Promise<void>;
   /** A `tools/call` from an app: routed like a person's call (catalog or app-only table, pins, concurrency) and recorded as "from app". */

@@ -7,6 +7,7 @@ import type { Host } from '../host.js';
 export function appsHandlers(host: Host): Pick<Handlers, keyof AppsInvokeMap> {
   return {
     'apps.open': ({ callId }) => host.apps.open(callId),
+    'apps.prefetch': ({ tool }) => host.apps.prefetch(tool),
     'apps.close': async ({ launchId }) => host.apps.close(launchId),
     'apps.callTool': ({ launchId, name, arguments: args }) => host.apps.callTool(launchId, name, args ?? {}),
     'apps.readResource': ({ launchId, uri }) => host.apps.readResource(launchId, uri),

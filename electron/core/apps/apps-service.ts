@@ -22,7 +22,8 @@ import { GrantsStore } from './grants-store.js';
 import { Launches, type Launch } from './launches.js';
 import type { SandboxPageInput } from './sandbox-page.js';
 import { toolResourceUri, toolVisibility } from './tool-ui.js';
-import { readUiResource } from './ui-resource.js';
+import { UiCache } from './ui-cache.js';
+import { readUiResource, type UiResource } from './ui-resource.js';
 
 /** The catalog operations apps use. */
 export interface AppsCatalog {
@@ -48,12 +49,15 @@ export interface AppsServiceDeps {
   opener(): UrlOpener;
   /** Folder for the grants file; undefined keeps grants in memory. */
   dataDir?: string;
+  /** Ids of every server (to find a tool by local name). */
+  serverIds?: () => string[];
 }
 
 /** The apps feature of one host. */
 export class AppsService {
   readonly #deps: AppsServiceDeps;
   readonly #launches = new Launches();
+  readonly #cache = new UiCache();
   readonly grants: GrantsStore;
   #sandbox: SandboxLocation | undefined;
   #windowOpener: ((callId: string) => Promise<void>) | undefined;
@@ -89,8 +93,7 @@ export class AppsService {
     const resourceUri = toolResourceUri(route.tool);
     if (resourceUri === undefined) throw new AppError('app_invalid', `${route.localName} has no app`, { serverId: entry.serverId });
     const config = this.#deps.config(entry.serverId);
-    const client = await this.#deps.client(entry.serverId);
-    const ui = await readUiResource(client, config, resourceUri);
+    const ui = await this.#uiResource(entry.serverId, resourceUri);
     const grants = this.grants.get(entry.serverId);
     const granted = ui.requested.filter((p) => grants.permissions.includes(p));
     const cspPolicy = buildCspPolicy(ui.csp);
@@ -121,6 +124,19 @@ export class AppsService {
       sandboxUrl: sandbox.pageUrl(launch.launchId),
       call: this.#callView(entry, config),
     };
+  }
+
+  /** apps.prefetch: reads and checks a tool's app ahead of its result (while the call runs), for a quick open. */
+  async prefetch(localName: string): Promise<void> {
+    const route = this.#anyRoute(localName);
+    const uri = route ? toolResourceUri(route.tool) : undefined;
+    if (!route || uri === undefined) return;
+    await this.#uiResource(route.serverId, uri).catch(() => undefined);
+  }
+
+  /** The session of a server changed (connect, close, list changes) or one resource was updated: re-read its apps. */
+  invalidate(serverId: string, uri?: string): void {
+    this.#cache.forget(serverId, uri);
   }
 
   /** apps.close: the frame was torn down. */
@@ -245,6 +261,7 @@ export class AppsService {
 
   /** A server was removed: its launches end and its grants are forgotten. */
   forgetServer(serverId: string): void {
+    this.#cache.forget(serverId);
     this.#launches.closeServer(serverId);
     this.grants.forget(serverId);
   }
@@ -276,6 +293,25 @@ export class AppsService {
       .find((t) => t.route.localName === entry.tool);
     if (!found) throw new AppError('not_found', `${entry.tool} is no longer offered by its server`, { serverId: entry.serverId });
     return found.route;
+  }
+
+  #uiResource(serverId: string, uri: string): Promise<UiResource> {
+    return this.#cache.get(serverId, uri, async () => readUiResource(await this.#deps.client(serverId), this.#deps.config(serverId), uri));
+  }
+
+  /** A published route by local name on any server (local names do not always carry the server id verbatim). */
+  #anyRoute(localName: string): ToolRoute | undefined {
+    const catalog = this.#deps.catalog();
+    if (!catalog) return undefined;
+    for (const id of this.#serverIds()) {
+      const found = catalog.serverTools(id).find((t) => t.route.localName === localName);
+      if (found) return found.route;
+    }
+    return undefined;
+  }
+
+  #serverIds(): string[] {
+    return this.#deps.serverIds?.() ?? [];
   }
 
   #callView(entry: HistoryEntry, config: ServerConfig): AppLaunch['call'] {

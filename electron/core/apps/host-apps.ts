@@ -20,10 +20,19 @@ export function createHostApps(host: Host, dataDir: string | undefined): AppsSer
     catalog: () => (host as { catalog?: AppsCatalog }).catalog,
     calls: host.calls,
     opener: () => host.interaction.urlOpener,
+    serverIds: () => host.configs().map((c) => c.id),
     ...(dataDir !== undefined ? { dataDir } : {}),
   });
   host.sessionEvents.subscribe((event) => {
     if (event.type === 'removed') apps.forgetServer(event.id);
+    else if (event.type === 'resourceUpdated') apps.invalidate(event.id, event.uri);
+    else if (
+      event.type === 'connected' ||
+      event.type === 'closed' ||
+      event.type === 'resourcesListChanged' ||
+      event.type === 'toolsListChanged'
+    )
+      apps.invalidate(event.id);
   });
   return apps;
 }

@@ -14,6 +14,7 @@ import { useStore } from '../store';
 import type { AppDisplayMode } from './host-context';
 import { LoggedTransport } from './logged-transport';
 import type { MessageLog } from './message-log';
+import { sandboxSrc } from './sandbox-url';
 
 /** Smallest and largest inline height the app may ask for (pixels). */
 export const MIN_APP_HEIGHT = 48;
@@ -185,13 +186,12 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
   const height = 'fixed' in h ? h.fixed : Math.min(h.max, Math.max(MIN_APP_HEIGHT, reported ?? 360));
   const sandboxFlags = 'allow-scripts allow-same-origin allow-forms' + (launch.popups ? ' allow-popups' : '');
   const allow = buildAllowAttribute(permissionsObject(launch.permissions.granted));
-  const hostOrigin = window.location.origin === 'null' ? 'file://' : window.location.origin;
   return (
     <iframe
       ref={iframe}
       className="sb-app-frame"
       title={`App: ${launch.toolInfo.title ?? launch.toolInfo.name}`}
-      src={`${launch.sandboxUrl}#host=${encodeURIComponent(hostOrigin)}`}
+      src={sandboxSrc(launch.sandboxUrl, window.location)}
       // The proxy runs on its own origin (allow-same-origin keeps that origin, not ours); the app inside it gets
       // an opaque origin (allow-scripts allow-forms only). Never top navigation, never modals.
       sandbox={sandboxFlags}

@@ -26,6 +26,7 @@ export function ToolCallPanel({
   const state = useStore((s) => s.callsByTool[tool.name]);
   const callTool = useStore((s) => s.callTool);
   const cancelCall = useStore((s) => s.cancelCall);
+  const prefetchApp = useStore((s) => s.prefetchApp);
   const running = state?.running;
   const p = running?.progress;
   const pct = p?.progress !== undefined && p.total ? Math.min(100, Math.round((p.progress / p.total) * 100)) : undefined;
@@ -38,7 +39,11 @@ export function ToolCallPanel({
         inputSchema={tool.inputSchema}
         {...(initialArgs ? { initial: initialArgs } : {})}
         busy={running !== undefined}
-        onCall={(args) => void callTool(tool.name, args)}
+        onCall={(args) => {
+          // A tool with an app: the core reads the app while the call runs, so it shows as soon as the result is in.
+          if (tool.hasApp) prefetchApp(tool.name);
+          void callTool(tool.name, args);
+        }}
       />
       {running && (
         <div role="status" aria-label="Call progress" className="approval">

@@ -5,6 +5,7 @@ import { bridge } from '../bridge';
 
 export const appsService = {
   open: (callId: string) => bridge().api['apps.open']({ callId }),
+  prefetch: (tool: string) => bridge().api['apps.prefetch']({ tool }),
   close: (launchId: string) => bridge().api['apps.close']({ launchId }),
   callTool: (launchId: string, name: string, args: Record<string, unknown>) =>
     bridge().api['apps.callTool']({ launchId, name, arguments: args }),

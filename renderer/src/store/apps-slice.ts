@@ -13,6 +13,8 @@ export interface AppsSlice {
   serverAppsError: Record<string, string>;
   loadServerApps: (serverId: string) => Promise<void>;
   setAppGrants: (serverId: string, grants: AppGrants) => Promise<boolean>;
+  /** Has the core read a tool's app while its call runs (best effort). */
+  prefetchApp: (tool: string) => void;
   /** Opens a launch for a finished call; rejects with the AppError to show in place of the app. */
   openApp: (callId: string) => Promise<AppLaunch>;
   closeApp: (launchId: string) => Promise<void>;
@@ -60,6 +62,9 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     }
   },
 
+  prefetchApp: (tool) => {
+    appsService.prefetch(tool).catch(() => undefined);
+  },
   openApp: (callId) => appsService.open(callId),
   closeApp: async (launchId) => {
     await appsService.close(launchId).catch(() => undefined);

@@ -211,3 +211,32 @@ describe('grants', () => {
     expect(env).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 });
+
+describe('prefetch and cache', () => {
+  const reads = async (): Promise<number> => {
+    const outcome = await t.call('tools.call', { name: 'mcp__fx__ui_reads', arguments: {} });
+    return (JSON.parse(outcome.presentation.text) as Record<string, number>)['ui://apps/hello.html'] ?? 0;
+  };
+
+  it('reads an app once while its call runs and reuses it; a new session reads it again', async () => {
+    await t.call('servers.restart', { id: 'fx' });
+    await t.call('catalog.refresh', { id: 'fx' });
+    expect(await reads()).toBe(0);
+    await t.call('apps.prefetch', { tool: 'mcp__fx__hello' });
+    expect(await reads()).toBe(1);
+    const callId = await personCall('mcp__fx__hello');
+    await t.call('apps.open', { callId });
+    await t.call('apps.open', { callId });
+    expect(await reads()).toBe(1);
+    // A restart is a new server process (its counter starts again) and a new session: the app is read again.
+    await t.call('servers.restart', { id: 'fx' });
+    await t.call('catalog.refresh', { id: 'fx' });
+    expect((await t.call('apps.open', { callId })).html).toContain('Hello app');
+    expect(await reads()).toBe(1);
+  });
+
+  it('is quiet for a tool without an app or an unknown one', async () => {
+    await expect(t.call('apps.prefetch', { tool: 'mcp__fx__ui_capability' })).resolves.toBeFalsy();
+    await expect(t.call('apps.prefetch', { tool: 'mcp__nope__nothing' })).resolves.toBeFalsy();
+  });
+});
