@@ -13,6 +13,12 @@ import { ResourceService } from './resource-service.js';
 /** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
 export interface InteractionHost {
   readonly events: EventBus;
+  /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
+  readonly clientFeatures?: {
+    prepareClient(client: Client, config: ServerConfig): void;
+    closed(id: string): void;
+    store: { consent(id: string): 'ask' | 'allow' | 'deny' };
+  };
   readonly sessionEvents: SessionEvents;
   readonly sessions: SessionController;
   config(id: string): ServerConfig;
@@ -25,10 +31,12 @@ export class Interaction implements ClientHooks {
   readonly resources: ResourceService;
   readonly elicitation: ElicitationBroker;
   readonly #sessionEvents: SessionEvents;
+  readonly #host: InteractionHost;
   #opener: UrlOpener = new PrintingUrlOpener();
 
   constructor(host: InteractionHost) {
     this.#sessionEvents = host.sessionEvents;
+    this.#host = host;
     this.resources = new ResourceService({
       config: (id) => host.config(id),
       client: (id) => {
@@ -61,6 +69,7 @@ export class Interaction implements ClientHooks {
         }
       },
       opener: () => this.#opener,
+      consent: (id) => host.clientFeatures?.store.consent(id) ?? 'allow',
     });
     host.sessionEvents.subscribe((event) => {
       switch (event.type) {
@@ -91,6 +100,7 @@ export class Interaction implements ClientHooks {
     installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
     // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
     client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
+    this.#host.clientFeatures?.prepareClient(client, config);
   }
 
   /**
@@ -104,6 +114,7 @@ export class Interaction implements ClientHooks {
   /** Session hook: a session closed; its pending elicitations are cancelled. */
   closed(id: string): void {
     this.elicitation.cancelServer(id, 'The server’s session closed');
+    this.#host.clientFeatures?.closed(id);
   }
 
   /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
-import { AppWindowView } from '../apps/AppWindowView';
 import { IconMoon, IconSun } from '@tabler/icons-react';
+import { AppWindowView } from '../apps/AppWindowView';
 import { useEffect } from 'react';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
@@ -13,6 +13,9 @@ import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
+import { Announcer } from '../ui/Announcer';
+import { ViewBoundary } from '../ui/ViewBoundary';
+import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -77,6 +80,7 @@ export function App() {
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
+  const routeKey = useStore((s) => formatRoute(s.route));
   const route = useStore(selectRoute);
   useHashRoute();
   useEffect(() => {
@@ -115,7 +119,7 @@ export function App() {
   if (route.view === 'app') return <AppWindowView callId={route.segments[0]} />;
   const navbar = view.navbar;
   return (
-    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: 300, breakpoint: 0 } } : {})} padding="md">
+    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
           <Group gap="lg" wrap="nowrap">
@@ -134,19 +138,17 @@ export function App() {
           </Group>
         </Group>
       </AppShell.Header>
-      {navbar && (
-        <AppShell.Navbar className="legacy" aria-label={`${view.label} navigation`}>
-          {navbar()}
-        </AppShell.Navbar>
-      )}
+      {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main">
         <Notices />
-        <div className="legacy">{view.main()}</div>
+        <ViewBoundary resetKey={routeKey}>{view.main()}</ViewBoundary>
       </AppShell.Main>
-      <div className="legacy">
+      <ViewBoundary resetKey={routeKey}>
         <Dialogs />
-        <ElicitationHost />
-      </div>
+      </ViewBoundary>
+      <ElicitationHost />
+      <SamplingHost />
+      <Announcer />
     </AppShell>
   );
 }
