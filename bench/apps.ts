@@ -71,12 +71,12 @@ async function bare(browser: Browser): Promise<number[]> {
 
 /** One call of the open tool: ms from its result appearing to the app saying it is initialized (badge "running"). */
 const MEASURE = `new Promise((resolve, reject) => {
-  const panel = document.querySelector('section[aria-label="Call tool"]');
+  const panel = document.querySelector('[aria-label="Call tool"]');
   let phase = 'running';
   let t0 = 0;
   const timer = setTimeout(() => reject(new Error('no initialized app within 30 s (phase ' + phase + ')')), 30000);
   const check = () => {
-    const result = panel.querySelector('section[aria-label="Call result"]');
+    const result = document.querySelector('[aria-label="Call result"]');
     if (phase === 'running' && !result) phase = 'waiting';
     if (phase === 'waiting' && result) { phase = 'result'; t0 = performance.now(); }
     if (phase === 'result' && result && result.querySelector('[data-testid="app-status"]')) {
@@ -86,7 +86,7 @@ const MEASURE = `new Promise((resolve, reject) => {
     }
   };
   const obs = new MutationObserver(check);
-  obs.observe(panel, { childList: true, subtree: true, attributes: true });
+  obs.observe(document.body, { childList: true, subtree: true, attributes: true });
   [...panel.querySelectorAll('button')].find((b) => b.textContent === 'Call').click();
 })`;
 
@@ -112,17 +112,9 @@ async function switchboard(browser: Browser): Promise<number[]> {
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(host.url);
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
-    await page.getByLabel('Tool name').fill('mcp__react__get_time');
-    for (let i = 0; i < 60; i++) {
-      await page.getByRole('button', { name: 'Open tool' }).click();
-      // Until the catalog has the tool (the server connects at start): then its app is known.
-      const ready =
-        (await page.getByRole('region', { name: 'Call tool' }).isVisible()) &&
-        !(await page.getByText(/schema could not be loaded/).isVisible());
-      if (ready) break;
-      await page.waitForTimeout(500);
-    }
+    // The tool's deep link; its form shows once the server is connected and the catalog has the tool (and its app).
+    await page.evaluate(`location.hash = '#/servers/react/tools/mcp__react__get_time'`);
+    await page.getByRole('region', { name: 'Call tool' }).waitFor({ timeout: 60_000 });
     await page.evaluate(MEASURE); // warm-up (connects the server, loads the bundle paths)
     const samples: number[] = [];
     for (let i = 0; i < ROUNDS; i++) samples.push((await page.evaluate(MEASURE)) as number);

@@ -2,7 +2,7 @@
 // own buttons call tools through the bridge and those calls are in the history "from app"; a hostile fixture app
 // tries to escape in every way the issue lists and each attempt fails visibly (Inspector) without reaching the bridge.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type FrameLocator, type Locator, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS } from './playwright.config';
 import { connectBridge } from './support/bridge-client';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { openTool as openToolByLink } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resolve = createRequire(import.meta.url).resolve;
@@ -50,22 +51,18 @@ async function addServers(
   }
 }
 
-/** Opens a tool by its local name from the history page. */
+/** Opens a tool by its local name (`mcp__<server id>__<tool>`) through its deep link on the server's Tools tab. */
 async function openTool(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
-  await page.getByLabel('Tool name').fill(name);
-  await expect(async () => {
-    await page.getByRole('button', { name: 'Open tool' }).click();
-    await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 1000 });
-    await expect(page.getByText(/schema could not be loaded/)).toBeHidden({ timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+  const serverId = /^mcp__(.+?)__/.exec(name)?.[1];
+  if (!serverId) throw new Error(`not a local tool name: ${name}`);
+  await openToolByLink(page, serverId, name);
 }
 
 /** Calls the open tool and waits for its result. */
 async function call(page: Page, fields: Record<string, string> = {}): Promise<void> {
   const panel = page.getByRole('region', { name: 'Call tool' });
   for (const [field, value] of Object.entries(fields)) await panel.locator(`#root_${field}`).fill(value);
-  await panel.getByRole('button', { name: 'Call' }).click();
+  await panel.getByRole('button', { name: 'Call', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Call result' }).getByTestId('call-status')).toHaveText('Succeeded', { timeout: 30_000 });
 }
 
@@ -137,11 +134,9 @@ test.describe('published MCP App servers', () => {
     expect(rows.some((r) => r.startsWith('Switchboard → App tools/call response'))).toBe(true);
     await shots(page, 'react');
 
-    await page.getByLabel('Search history').fill('from app');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const entry = page.getByRole('list', { name: 'History entries' }).getByRole('listitem').first();
+    const entry = await historyRow(page, 'from app');
     await expect(entry).toContainText('mcp__react__get_time');
-    await expect(entry.getByTestId('from-app')).toHaveText('from app');
+    await expect(entry).toContainText('From app (');
   });
 
   test('system-monitor’s app polls its app-only tool, which stays out of the catalog', async ({ page }) => {
@@ -160,11 +155,9 @@ test.describe('published MCP App servers', () => {
     await app.getByRole('button', { name: 'Start' }).click();
     await expect(async () => expect(await polls()).toBeGreaterThan(stopped)).toPass({ timeout: 60_000 });
     await shots(page, 'monitor');
-    await page.getByLabel('Search history').fill('poll');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const entry = page.getByRole('list', { name: 'History entries' }).getByRole('listitem').first();
+    const entry = await historyRow(page, 'poll');
     await expect(entry).toContainText('mcp__monitor__poll_system_stats');
-    await expect(entry.getByTestId('from-app')).toBeVisible();
+    await expect(entry).toContainText('From app (');
 
     // The server page lists the app and the app-only tool.
     await page.goto(`${host.url.split('#')[0]}#/servers/monitor/apps`);
@@ -316,7 +309,7 @@ test.describe('a hostile app cannot escape', () => {
     expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
     // The app is still the same one (the forged resource-ready did not replace it).
     await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
-    expect(await historyCount(page)).toBe(before + 1);
+    await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);
   });
 
   test('a script from a domain not in its CSP is not loaded (and one from a declared domain is)', async () => {
@@ -440,11 +433,21 @@ test.describe('a hostile app cannot escape', () => {
   });
 });
 
+/** The newest row of the history's Recent calls table matching a search. */
+async function historyRow(page: Page, search: string): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
+  await page.getByLabel('Search history').fill(search);
+  const rows = page.getByRole('table', { name: 'Recent calls' }).getByRole('row');
+  // Row 0 is the header; the search is applied after a short pause, so wait for a matching first row.
+  await expect(rows.nth(1)).toContainText(search === 'from app' ? 'From app' : search, { timeout: 30_000 });
+  return rows.nth(1);
+}
+
 /** How many calls the history holds (the forged call must not add one). */
 async function historyCount(page: Page): Promise<number> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
   await page.getByLabel('Search history').fill('');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  const text = (await page.getByText(/^\d+ calls?$/).textContent()) ?? '0';
-  return Number.parseInt(text, 10);
+  const text = (await page.getByTestId('history-total').textContent()) ?? '';
+  const n = /^([\d,]+) calls?/.exec(text)?.[1];
+  return n ? Number.parseInt(n.replace(/,/g, ''), 10) : 0;
 }
