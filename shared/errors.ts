@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'app_invalid'
   | 'server_error'
   | 'storage_failed'
+  | 'data_locked'
   | 'internal';
 
 /** Extra facts a failed connection carries so the connection doctor can explain it. */

@@ -30,6 +30,8 @@ export interface AppsSandboxOptions {
   rendererRoot: string;
   /** The preload script of renderer windows. */
   preload: string;
+  /** The renderer page's own permission policy (kept for the renderer's documents in both sessions). */
+  rendererAllows(permission: string, requestingUrl: string | undefined): boolean;
 }
 
 /** What main uses afterwards. */
@@ -62,10 +64,15 @@ function handleSandboxProtocol(ses: Session, host: Host): void {
   });
 }
 
-/** Lets app frames use what they were delegated and nothing else; everything else stays denied. */
-function guardPermissions(ses: Session): void {
-  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(fromAppFrame(permission, details)));
-  ses.setPermissionCheckHandler((_wc, permission, _origin, details) => fromAppFrame(permission, details));
+/**
+ * Lets app frames use what they were delegated and nothing else; the renderer's own pages keep their policy;
+ * everything else stays denied.
+ */
+function guardPermissions(ses: Session, rendererAllows: AppsSandboxOptions['rendererAllows']): void {
+  const allowed = (permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean =>
+    fromAppFrame(permission, details) || rendererAllows(permission, details.requestingUrl);
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(allowed(permission, details)));
+  ses.setPermissionCheckHandler((_wc, permission, _origin, details) => allowed(permission, details));
 }
 
 /** Installs the sandbox (call once the app is ready, after the renderer protocol). */
@@ -75,7 +82,7 @@ export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
   const appsSession = session.fromPartition(APPS_PARTITION);
   for (const ses of [session.defaultSession, appsSession]) {
     handleSandboxProtocol(ses, host);
-    guardPermissions(ses);
+    guardPermissions(ses, opts.rendererAllows);
   }
   // App windows show the same renderer from their own session.
   appsSession.protocol.handle('app', async (request) => {
