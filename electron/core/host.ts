@@ -25,6 +25,9 @@ import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './serve
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
+import { EventsService } from './events/events-service.js';
+import type { EventsTuning } from './events/tuning.js';
+import { join } from 'node:path';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -42,6 +45,8 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** Timings of the events client (tests shorten the stream silence timeout and the like). */
+  eventsTuning?: Partial<EventsTuning>;
 }
 
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
@@ -60,6 +65,8 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  /** MCP Events extension: event types, subscriptions and the feed (`<data>/events`). */
+  readonly mcpEvents: EventsService;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -76,6 +83,14 @@ export class Host {
     }
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
+    this.mcpEvents = new EventsService(this, {
+      dir: join(opts.settingsStore.dir, 'events'),
+      ...(opts.eventsTuning ? { tuning: opts.eventsTuning } : {}),
+      log: (id, level, text) => {
+        if (id !== '') this.sessions.note?.(id, level, text);
+      },
+    });
+    this.mcpEvents.start();
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
     this.calls.setElicitationHandler(async (serverId, params, signal) => {
       const request = parseElicitParams(params);
@@ -99,6 +114,8 @@ export class Host {
   async shutdown(): Promise<void> {
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
     await this.calls.dispose();
+    // Event streams are cancelled while their sessions are still up, then the feed and positions are written.
+    await this.mcpEvents.shutdown();
     await this.sessions.shutdown();
   }
 
@@ -112,6 +129,11 @@ export class Host {
     const found = this.#settings.servers.find((s) => s.id === id);
     if (!found) throw new AppError('not_found', `No server with id "${id}"`, { serverId: id });
     return found;
+  }
+
+  /** Names of the event types a server offers, when listed (its catalog group card shows them). */
+  eventTypeNames(id: string): readonly string[] | undefined {
+    return this.mcpEvents?.knownTypes(id)?.map((t) => t.name);
   }
 
   /** Whether a stdio server's exact launch is approved. */

@@ -75,6 +75,13 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'events.types': call('events.types'),
+    'events.subscribe': call('events.subscribe'),
+    'events.subscriptions': call('events.subscriptions'),
+    'events.pause': call('events.pause'),
+    'events.resume': call('events.resume'),
+    'events.remove': call('events.remove'),
+    'events.feed': call('events.feed'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -90,6 +97,8 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'events.occurred': sub('events.occurred'),
+    'events.subscriptionStatus': sub('events.subscriptionStatus'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }
