@@ -109,6 +109,16 @@ export async function stats(host: Host, id: string): Promise<FixtureStats> {
   return s;
 }
 
+/** Waits until an async check passes (each check runs after the previous one settled). */
+export async function untilAsync(check: () => Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Pids of fixture processes seen through `stats` (checked gone after each test). */
 export const seenPids = new Set<number>();
 
