@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { readJsonFile, writeJsonAtomic, writeJsonAtomicSync } from '../storage/json-file.js';
+import { parseFileShape } from './file-shape.js';
 
 /** One stored feed entry (internal form: raw event id, compact payload JSON). */
 export interface StoredEntry {
@@ -126,7 +127,7 @@ export class SegmentLog {
       .sort((a, b) => a - b);
     let lastSeq = 0;
     for (const no of numbers) {
-      const read = readJsonFile(this.#file(no), (raw) => SegmentSchema.parse(raw));
+      const read = readJsonFile(this.#file(no), (raw) => parseFileShape(SegmentSchema, raw));
       if (read.kind === 'quarantined') {
         notices.push(`A feed file was unreadable (${read.reason}) and was moved aside to ${read.backup}`);
         continue;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { EventDeliveryMode } from '../../../shared/domains/events.js';
 import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';
+import { parseFileShape } from './file-shape.js';
 
 /** One stored subscription. */
 export interface StoredSubscription {
@@ -101,11 +102,11 @@ export class SubscriptionStore {
   /** Loads both files; returns notices for files moved aside. */
   load(): string[] {
     const notices: string[] = [];
-    const subs = readJsonFile(join(this.#dir, 'subscriptions.json'), (raw) => SubscriptionsFileSchema.parse(raw));
+    const subs = readJsonFile(join(this.#dir, 'subscriptions.json'), (raw) => parseFileShape(SubscriptionsFileSchema, raw));
     if (subs.kind === 'quarantined')
       notices.push(`The event subscriptions file was unreadable (${subs.reason}) and was moved aside to ${subs.backup}`);
     if (subs.kind === 'ok') for (const s of subs.value.subscriptions) this.#subs.set(s.id, s as StoredSubscription);
-    const cursors = readJsonFile(join(this.#dir, 'cursors.json'), (raw) => CursorsFileSchema.parse(raw));
+    const cursors = readJsonFile(join(this.#dir, 'cursors.json'), (raw) => parseFileShape(CursorsFileSchema, raw));
     if (cursors.kind === 'quarantined')
       notices.push(
         `The event positions file was unreadable (${cursors.reason}) and was moved aside to ${cursors.backup}; subscriptions resume from now`,
