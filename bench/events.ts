@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { FeedStore } from '../electron/core/events/feed-store.js';
 import { checkOccurrence, isRefused } from '../electron/core/events/payload.js';
 import { addStdio, benchHost, bundleFixture, median, tempDir } from './support.js';
@@ -107,7 +108,10 @@ async function hosted(
   const client = await host.sessions.client('ev');
   const t = performance.now();
   await client.callTool({ name: 'flood', arguments: { name: 'tick.push', count: COUNT, raw } }, { timeout: 600_000 });
-  await until(() => view().status.received >= COUNT, 600_000, 'every event stored');
+  await until(() => view().status.received >= COUNT, 600_000, 'every event stored').catch((err: unknown) => {
+    const lines = host.logs('ev').map((l) => l.text);
+    throw new Error(`${String(err)}; status ${JSON.stringify(view().status)}; log: ${lines.slice(-10).join(' | ')}`);
+  });
   await host.mcpEvents.flush();
   const elapsed = performance.now() - t;
   global.gc?.();
@@ -144,6 +148,7 @@ async function main(): Promise<void> {
       `  host process RSS before ${mib(last.rssBefore)}, after ${mib(last.rssAfter)} (growth ${mib(last.rssAfter - last.rssBefore)}; target <= 100 MiB), heap used after ${mib(last.heapAfter)}, feed files ${mib(last.feedBytes)}`,
     );
   }
+  console.log(`\nload average during the run: ${loadavg()[0]?.toFixed(1)} (2 cores, shared)`);
   if (args.includes('--no-paint')) console.log('\nevents view first paint: skipped (--no-paint)');
   else await paint();
 }

@@ -137,7 +137,7 @@ export function App() {
       )}
       <AppShell.Main className="sb-main">
         <Notices />
-        <div className="legacy">{view.main()}</div>
+        {view.modern ? view.main() : <div className="legacy">{view.main()}</div>}
       </AppShell.Main>
       <div className="legacy">
         <Dialogs />

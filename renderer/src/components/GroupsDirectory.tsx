@@ -1,6 +1,8 @@
 import type { GroupCard } from '../../../shared/domains/catalog';
+import { formatRoute, routes } from '../router/route';
+import { countLabel } from '../ui/count';
 
-/** The capability groups directory: one card per server (title, description, member count, instructions). */
+/** The capability groups directory: one card per server (title, description, member count, event types, instructions). */
 export function GroupsDirectory({ groups, onPick }: { groups: GroupCard[]; onPick: (serverId: string) => void }) {
   if (groups.length === 0) return <p className="hint">No server has published tools yet. Connect a server to see its tools here.</p>;
   return (
@@ -17,6 +19,15 @@ export function GroupsDirectory({ groups, onPick }: { groups: GroupCard[]; onPic
             <button type="button" className="link" onClick={() => onPick(g.serverId)}>
               Show tools
             </button>
+            {g.eventTypeCount !== undefined && (
+              <a
+                href={formatRoute(routes.servers(g.serverId, 'events'))}
+                data-testid={`group-events-${g.serverId}`}
+                title={`Event types: ${(g.eventTypes ?? []).join(', ')}${g.eventTypeCount > (g.eventTypes?.length ?? 0) ? ', …' : ''}`}
+              >
+                {countLabel(g.eventTypeCount, 'event type')}
+              </a>
+            )}
           </div>
           {g.stale && (
             <p className="stale-note" role="status">

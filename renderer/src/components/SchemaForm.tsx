@@ -40,10 +40,12 @@ export interface SchemaFormProps {
   busy: boolean;
   /** Called with validated arguments. */
   onCall: (args: Args) => void;
+  /** The submit button's text (default "Call"). */
+  submitLabel?: string;
 }
 
 /** The generated form and its raw-JSON twin. */
-export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormProps) {
+export function SchemaForm({ inputSchema, initial, busy, onCall, submitLabel = 'Call' }: SchemaFormProps) {
   const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
   const [formError, setFormError] = useState<string | null>(prepared.formable ? null : 'This schema cannot be shown as a form.');
   const [mode, setMode] = useState<'form' | 'json'>(prepared.formable ? 'form' : 'json');
@@ -122,7 +124,7 @@ export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormPro
             onSubmit={(e) => onCall((e.formData ?? {}) as Args)}
           >
             <button type="submit" className="primary" disabled={busy}>
-              Call
+              {submitLabel}
             </button>
           </Form>
         </FormBoundary>
@@ -141,7 +143,7 @@ export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormPro
             </ul>
           )}
           <button type="button" className="primary" disabled={busy || rawError !== null} onClick={sendRaw}>
-            Call
+            {submitLabel}
           </button>
         </div>
       )}

@@ -4,6 +4,7 @@ import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
+import { ServerEventsTab } from './events/ServerEventsTab';
 import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
 import { ResourcesTab } from './ResourcesTab';
@@ -16,6 +17,7 @@ const TABS: { id: ServerTab; label: string }[] = [
   { id: 'tools', label: 'Tools' },
   { id: 'resources', label: 'Resources' },
   { id: 'prompts', label: 'Prompts' },
+  { id: 'events', label: 'Events' },
   { id: 'auth', label: 'Sign-in' },
 ];
 
@@ -94,6 +96,7 @@ export function ServerPage() {
       {tab === 'tools' && <ToolsTab serverId={detail.id} renderCallForm={renderToolCall} />}
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
+      {tab === 'events' && <ServerEventsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">

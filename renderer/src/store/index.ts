@@ -3,6 +3,7 @@ import { createAppSlice } from './app-slice';
 import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
+import { createEventsSlice } from './events-slice';
 import { createResourcesSlice } from './resources-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
@@ -17,6 +18,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createEventsSlice(...a),
 }));
 
 export type { Store };
