@@ -59,7 +59,7 @@ export function EntryDetail({
             <Table.Tbody>
               {rows.map(([k, v]) => (
                 <Table.Tr key={k}>
-                  <Table.Th w={150} fw={500} c="dimmed" fz="sm">
+                  <Table.Th w={150} fw={500} className="sb-muted" fz="sm">
                     {k}
                   </Table.Th>
                   <Table.Td fz="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -105,7 +105,7 @@ export function EntryDetail({
             </Stack>
           )}
           {entry.kind === 'error' && entry.subscriptionId !== undefined && (
-            <Text size="xs" c="dimmed">
+            <Text size="xs" className="sb-muted">
               The subscription goes on unless this says it ended. See the server’s{' '}
               <a href={formatRoute(routes.servers(entry.serverId, 'events'))}>Events tab</a>.
             </Text>

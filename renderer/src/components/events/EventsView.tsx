@@ -69,7 +69,7 @@ export function EventsView() {
           <Title order={1} id="events-title" size="h2">
             Events
           </Title>
-          <Text size="sm" c="dimmed" aria-live="polite">
+          <Text size="sm" className="sb-muted" aria-live="polite">
             {countLabel(entries.length, 'entry', 'entries', 'No entries')} shown · arriving live
           </Text>
         </Group>
@@ -92,11 +92,11 @@ export function EventsView() {
             </Alert>
           )}
           {shown.length === 0 ? (
-            <Text size="sm" c="dimmed">
+            <Text size="sm" className="sb-muted">
               {subscriptions.length === 0
                 ? 'No subscriptions yet. Open a server and its '
                 : 'No subscriptions on the chosen servers. Open a server’s '}
-              <Anchor href="#/servers" size="sm">
+              <Anchor href="#/servers" size="sm" underline="always">
                 Events tab
               </Anchor>{' '}
               to subscribe to an event type.

@@ -1,7 +1,7 @@
 // The timeline: one virtualized list, newest first. New entries arriving while the person reads further down do
 // not move what they are reading (the scroll offset follows the rows added above) and are counted in an "N new"
 // pill that jumps to the top. Older pages load as the end comes into view.
-import { Badge, Box, Button, Center, Group, Loader, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Button, Center, Group, Loader, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconActivity, IconAlertTriangle, IconArrowUp, IconBell, IconCut } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
@@ -36,13 +36,13 @@ function Row({ entry, now, selected, onOpen }: { entry: FeedEntry; now: number; 
       className="sb-feed-row mantine-focus-auto"
       data-selected={selected || undefined}
       data-kind={entry.kind}
-      aria-label={`${KIND_WORD[entry.kind]}: ${title}, ${entry.serverId || 'Switchboard'}, ${new Date(entry.time).toLocaleString()}`}
     >
+      <VisuallyHidden>{KIND_WORD[entry.kind]}: </VisuallyHidden>
       <Group gap="sm" wrap="nowrap" h="100%" px="sm">
         <Icon size={18} color={KIND_COLOR[entry.kind]} aria-hidden style={{ flex: 'none' }} />
         <Box style={{ minWidth: 0, flex: 1 }}>
           <Group gap={8} wrap="nowrap">
-            <Text size="xs" c="dimmed" ff="monospace" style={{ flex: 'none' }}>
+            <Text size="xs" className="sb-muted" ff="monospace" style={{ flex: 'none' }}>
               {clock(entry.time, now)}
             </Text>
             <Badge size="xs" variant="light" color="gray" tt="none" style={{ flex: 'none', maxWidth: 140 }}>
@@ -52,12 +52,12 @@ function Row({ entry, now, selected, onOpen }: { entry: FeedEntry; now: number; 
               {title}
             </Text>
             {entry.eventId && (
-              <Text size="xs" c="dimmed" ff="monospace" truncate="end" style={{ minWidth: 0, maxWidth: 200 }}>
+              <Text size="xs" className="sb-muted" ff="monospace" truncate="end" style={{ minWidth: 0, maxWidth: 200 }}>
                 {visible(entry.eventId)}
               </Text>
             )}
           </Group>
-          <Text size="xs" c="dimmed" ff={entry.kind === 'event' ? 'monospace' : undefined} truncate="end">
+          <Text size="xs" className="sb-muted" ff={entry.kind === 'event' ? 'monospace' : undefined} truncate="end">
             {visible(preview(entry))}
           </Text>
         </Box>
@@ -142,7 +142,7 @@ export function FeedTimeline({ now, selected, onOpen }: { now: number; selected:
             {feed.loading ? (
               <Loader size="sm" aria-label="Loading the feed" />
             ) : (
-              <Text c="dimmed" ta="center" data-testid="feed-empty">
+              <Text className="sb-muted" ta="center" data-testid="feed-empty">
                 {feed.error ?? 'Nothing here yet. Subscribe to an event type on a server’s Events tab, or change the filters.'}
               </Text>
             )}
@@ -176,7 +176,7 @@ export function FeedTimeline({ now, selected, onOpen }: { now: number; selected:
           </Button>
         )}
         {feed.cursor === undefined && entries.length > 0 && (
-          <Text size="xs" c="dimmed">
+          <Text size="xs" className="sb-muted">
             {countLabel(entries.length, 'entry', 'entries')} · start of the stored feed
           </Text>
         )}

@@ -54,7 +54,7 @@ function SubscribeForm({ serverId, type, onDone }: { serverId: string; type: Eve
           data={type.delivery.map((m) => ({ value: m, label: MODE_LABEL[m] }))}
           w="fit-content"
         />
-        <Text size="xs" c="dimmed">
+        <Text size="xs" className="sb-muted">
           {MODE_HINT[mode]}
         </Text>
       </Stack>
@@ -94,7 +94,11 @@ function TypeCard({ serverId, type, open, onToggle }: { serverId: string; type: 
             <Text fw={600} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
               {visible(type.name)}
             </Text>
-            <Text size="sm" c={type.description ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+            <Text
+              size="sm"
+              className={type.description ? undefined : 'sb-muted'}
+              style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+            >
               {type.description ? visible(type.description) : 'No description.'}
             </Text>
             <Group gap={4}>
@@ -152,14 +156,14 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
           </Button>
         </Group>
       </Group>
-      {state?.loading && !result && <Text c="dimmed">Listing event types…</Text>}
+      {state?.loading && !result && <Text className="sb-muted">Listing event types…</Text>}
       {state?.error && (
         <Alert color="red" role="alert" title="The event types could not be listed">
           {state.error}
         </Alert>
       )}
       {result && !result.supported && (
-        <Text c="dimmed" data-testid="no-events">
+        <Text className="sb-muted" data-testid="no-events">
           This server offers no events.
         </Text>
       )}
@@ -176,7 +180,7 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
       )}
       {result?.supported && (
         <>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" className="sb-muted">
             {countLabel(result.types.length, 'event type')} offered. Event data comes from the server and is shown as text; receiving an
             event never makes Switchboard act.
           </Text>
@@ -202,7 +206,7 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
         </Alert>
       )}
       {subs.length === 0 ? (
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="sb-muted">
           None yet.
         </Text>
       ) : (
@@ -213,7 +217,9 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
         </Stack>
       )}
       <Text size="sm">
-        <Anchor href={feedLink}>See these events in the feed</Anchor>
+        <Anchor href={feedLink} underline="always">
+          See these events in the feed
+        </Anchor>
       </Text>
     </Stack>
   );

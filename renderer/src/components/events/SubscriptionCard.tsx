@@ -33,8 +33,8 @@ export function SubscriptionCard({ sub, now, onShowInFeed }: { sub: Subscription
             <Text fw={600} truncate="end" title={sub.name}>
               {visible(sub.name)}
             </Text>
-            <Text size="xs" c="dimmed" truncate="end">
-              <Anchor href={formatRoute(routes.servers(sub.serverId, 'events'))} size="xs">
+            <Text size="xs" className="sb-muted" truncate="end">
+              <Anchor href={formatRoute(routes.servers(sub.serverId, 'events'))} size="xs" underline="always">
                 {sub.serverId}
               </Anchor>
               {' · '}
@@ -49,13 +49,13 @@ export function SubscriptionCard({ sub, now, onShowInFeed }: { sub: Subscription
         <Text size="sm" data-testid="subscription-status" style={{ overflowWrap: 'anywhere' }}>
           {statusLine(sub, now)}
         </Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" className="sb-muted">
           {countLabel(st.received, 'event')} received
           {st.lastCursorAt !== undefined ? ` · position advanced ${duration(now - st.lastCursorAt)} ago` : ' · no position yet'}
           {st.deliveryError ? ` · last delivery problem: ${st.deliveryError}` : ''}
         </Text>
         {sub.webhookUrl && (
-          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          <Text size="xs" className="sb-muted" style={{ overflowWrap: 'anywhere' }}>
             Delivers to {visible(sub.webhookUrl)}
           </Text>
         )}
