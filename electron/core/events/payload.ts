@@ -35,6 +35,13 @@ export function label(text: string, max = LABEL_CHARS): string {
   return truncate(sanitizeText(text).replace(/\s+/g, ' ').trim(), max);
 }
 
+let lastName: [string, string] | undefined;
+/** The label of an event type name; a burst of one type labels it once. */
+function nameLabel(name: string): string {
+  if (lastName?.[0] !== name) lastName = [name, label(name)];
+  return lastName[1];
+}
+
 /** True when a value nests deeper than `max` (iterative: a hostile depth cannot exhaust the stack). */
 function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
@@ -138,7 +145,7 @@ export function checkOccurrence(raw: unknown, fallbackName: string, now: number)
   if (Buffer.byteLength(id, 'utf8') > MAX_EVENT_ID_BYTES) {
     return { reason: `An occurrence's eventId is over ${MAX_EVENT_ID_BYTES} bytes; it was skipped`, eventId: label(id, 80), ...withCursor };
   }
-  const name = typeof raw['name'] === 'string' && raw['name'].length > 0 ? label(raw['name']) : label(fallbackName);
+  const name = nameLabel(typeof raw['name'] === 'string' && raw['name'].length > 0 ? raw['name'] : fallbackName);
   const payload = storePayload(raw['data']);
   if ('tooLarge' in payload) {
     const size = payload.tooLarge === Number.MAX_SAFE_INTEGER ? 'too deeply nested to measure' : formatSize(payload.tooLarge);

@@ -9,6 +9,8 @@ import type { SliceCreator, Store } from './types';
 
 /** Feed entries per page. */
 export const FEED_PAGE = 200;
+/** Entries of the first page after a filter change: a screenful and some, so the first paint is quick. */
+export const FIRST_PAGE = 60;
 /** Newest entries fetched to fill a burst the live push only counted; past this the list restarts from the top. */
 const HEAD_FILL_LIMIT = 1000;
 
@@ -205,7 +207,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const request = ++feedRequest;
       setFeed({ filter, loading: true, error: null, unseen: 0 });
       try {
-        const page = await eventsService.feed(filter, FEED_PAGE);
+        const page = await eventsService.feed(filter, FIRST_PAGE);
         if (request !== feedRequest) return;
         setFeed({
           entries: page.entries,

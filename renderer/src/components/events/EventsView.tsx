@@ -14,7 +14,6 @@ import { FeedTimeline } from './FeedTimeline';
 import { visible } from './feed-logic';
 import { EMPTY_QUERY, feedFilterOf, paramsFromQuery, queryFromParams, type FeedQuery } from './feed-query';
 import { SubscriptionCard } from './SubscriptionCard';
-import { useNow } from './use-now';
 
 /** The top-level Events view. */
 export function EventsView() {
@@ -27,7 +26,6 @@ export function EventsView() {
   const serverList = useStore((s) => s.servers);
   const servers = useMemo(() => serverList.map((x) => ({ value: x.id, label: `${x.name} (${x.id})` })), [serverList]);
   const entries = useStore((s) => s.feed.entries);
-  const now = useNow(1000);
   const [open, setOpen] = useState<FeedEntry | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -74,7 +72,7 @@ export function EventsView() {
           </Text>
         </Group>
         <FeedFilters query={query} choices={choices} onChange={onChange} />
-        <FeedTimeline now={now} selected={open?.seq ?? null} onOpen={setOpen} />
+        <FeedTimeline selected={open?.seq ?? null} onOpen={setOpen} />
       </section>
       <aside className="sb-events-side" aria-labelledby="subscriptions-title">
         <Stack gap="sm">
@@ -102,9 +100,7 @@ export function EventsView() {
               to subscribe to an event type.
             </Text>
           ) : (
-            shown.map((sub) => (
-              <SubscriptionCard key={sub.id} sub={sub} now={now} onShowInFeed={() => onChange({ ...EMPTY_QUERY, sub: sub.id })} />
-            ))
+            shown.map((sub) => <SubscriptionCard key={sub.id} sub={sub} onShowInFeed={() => onChange({ ...EMPTY_QUERY, sub: sub.id })} />)
           )}
         </Stack>
       </aside>

@@ -9,6 +9,7 @@ import type { FeedEntry, FeedEntryKind } from '../../../../shared/domains/events
 import { useStore } from '../../store';
 import { countLabel } from '../../ui/count';
 import { clock, preview, visible } from './feed-logic';
+import { useNow } from './use-now';
 
 /** Height of one row (px); rows are single-line so the list can be virtualized with a fixed size. */
 export const ROW_HEIGHT = 58;
@@ -67,7 +68,9 @@ function Row({ entry, now, selected, onOpen }: { entry: FeedEntry; now: number; 
 }
 
 /** The virtualized feed; `selected` is the open entry's seq. */
-export function FeedTimeline({ now, selected, onOpen }: { now: number; selected: number | null; onOpen: (entry: FeedEntry) => void }) {
+export function FeedTimeline({ selected, onOpen }: { selected: number | null; onOpen: (entry: FeedEntry) => void }) {
+  // Rows only need the day to pick a time format: a minute's resolution is plenty.
+  const now = useNow(60_000);
   const feed = useStore((s) => s.feed);
   const loadOlder = useStore((s) => s.loadOlderFeed);
   const setAtTop = useStore((s) => s.setFeedAtTop);

@@ -13,7 +13,6 @@ import { countLabel } from '../../ui/count';
 import { SchemaForm } from '../SchemaForm';
 import { visible } from './feed-logic';
 import { SubscriptionCard } from './SubscriptionCard';
-import { useNow } from './use-now';
 
 const MODE_LABEL: Record<EventDeliveryMode, string> = { poll: 'Poll', push: 'Push', webhook: 'Webhook' };
 const MODE_HINT: Record<EventDeliveryMode, string> = {
@@ -128,7 +127,6 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
   const subscriptionError = useStore((s) => s.subscriptionError);
   const subs = useMemo(() => all.filter((s) => s.serverId === serverId), [all, serverId]);
   const [open, setOpen] = useState<string | null>(null);
-  const now = useNow(1000);
   useEffect(() => {
     void startEvents().catch(() => undefined);
     void load(serverId);
@@ -212,7 +210,7 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
       ) : (
         <Stack gap="xs">
           {subs.map((s) => (
-            <SubscriptionCard key={s.id} sub={s} now={now} />
+            <SubscriptionCard key={s.id} sub={s} />
           ))}
         </Stack>
       )}

@@ -8,11 +8,13 @@ import { formatRoute, routes } from '../../router/route';
 import { useStore } from '../../store';
 import { countLabel } from '../../ui/count';
 import { duration, stateColor, statusLine, visible } from './feed-logic';
+import { useNow } from './use-now';
 
 const MODE_LABEL = { poll: 'Poll', push: 'Push', webhook: 'Webhook' } as const;
 
 /** A subscription's card; `onShowInFeed` filters the feed to it (Events view only). */
-export function SubscriptionCard({ sub, now, onShowInFeed }: { sub: SubscriptionView; now: number; onShowInFeed?: () => void }) {
+export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView; onShowInFeed?: () => void }) {
+  const now = useNow(1000);
   const pause = useStore((s) => s.pauseSubscription);
   const resume = useStore((s) => s.resumeSubscription);
   const remove = useStore((s) => s.removeSubscription);
