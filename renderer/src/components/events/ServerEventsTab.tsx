@@ -70,10 +70,13 @@ function SubscribeForm({ serverId, type, onDone }: { serverId: string; type: Eve
       <Text size="sm" fw={500}>
         Arguments
       </Text>
-      {/* The legacy-styled form component shared with tool calls. */}
-      <div className="legacy">
-        <SchemaForm inputSchema={type.inputSchema} busy={busy} onCall={submit} submitLabel="Subscribe" />
-      </div>
+      <SchemaForm
+        inputSchema={type.inputSchema}
+        busy={busy}
+        onCall={submit}
+        submitLabel="Subscribe"
+        emptyNote="This event type takes no arguments."
+      />
       {error && (
         <Alert color="red" role="alert" data-testid="subscribe-error">
           {error}
@@ -135,7 +138,7 @@ export function ServerEventsTab({ serverId }: { serverId: string }) {
   const result = state?.result;
   const feedLink = formatRoute({ view: 'events', segments: [], query: { server: serverId } });
   return (
-    <Stack gap="md" aria-label="Events" data-testid="events-tab" className="sb-modern">
+    <Stack gap="md" aria-label="Events" data-testid="events-tab">
       <Group justify="space-between" wrap="wrap">
         <Title order={2} size="h4">
           Event types
