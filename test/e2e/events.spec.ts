@@ -10,6 +10,7 @@ import { SettingsSchema } from '../../shared/config';
 import { launchFingerprint } from '../../electron/core/servers/approval';
 import { confSettingsStore } from '../shared/support/harness';
 import { startHeadless, tempDataDir } from './support/headless-host';
+import { serverRow } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,10 +56,7 @@ async function subscribeFromTab(
   fill?: (form: ReturnType<Page['getByTestId']>) => Promise<void>,
 ) {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Servers' }).click();
-  await page
-    .getByRole('list', { name: 'Server list' })
-    .getByRole('button', { name: new RegExp(name) })
-    .click();
+  await serverRow(page, name).click();
   await page.getByRole('tab', { name: 'Events' }).click();
   const card = page.getByLabel(`Event type ${type}`, { exact: true });
   await card.getByRole('button', { name: 'Subscribe…' }).click();
@@ -82,9 +80,8 @@ test('subscribe from the Events tab, watch events arrive live, filter by server,
   try {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(host.url);
-    await expect(page.getByRole('list', { name: 'Server list' }).getByRole('button', { name: /Ops alerts/ })).toContainText('Connected', {
-      timeout: 60_000,
-    });
+    await expect(serverRow(page, 'Ops alerts')).toContainText('Connected', { timeout: 60_000 });
+    await expect(serverRow(page, 'Beta ticks')).toContainText('Connected', { timeout: 60_000 });
 
     // The generated form: only high-severity alerts, by push.
     await subscribeFromTab(page, 'ops', 'Ops alerts', 'alert', 'Push', async (form) => {
@@ -111,10 +108,10 @@ test('subscribe from the Events tab, watch events arrive live, filter by server,
     await page.keyboard.press('Escape');
     await expect(page).toHaveURL(/server=ops/);
     await expect.poll(async () => (await rows(page)).every((r) => r.text.includes('ops') && !r.text.includes('beta'))).toBe(true);
-    await expect.poll(async () => (await rows(page)).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await rows(page)).length, { timeout: 30_000 }).toBeGreaterThan(0);
     await page.reload();
     await expect(page.getByRole('search', { name: 'Filter the feed' })).toContainText('Ops alerts (ops)');
-    await expect.poll(async () => (await rows(page)).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await rows(page)).length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect((await rows(page)).every((r) => !r.text.includes('beta'))).toBe(true);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect(page).not.toHaveURL(/server=/);
