@@ -72,6 +72,7 @@ export class EventsService {
   readonly #off: (() => void)[] = [];
   #started = false;
   #closed = false;
+  #stopping: Promise<void> | undefined;
 
   constructor(host: EventsHost, o: EventsServiceOptions) {
     this.#host = host;
@@ -212,14 +213,25 @@ export class EventsService {
     return this.#persistence.flush();
   }
 
+  /** Cancels every stream and loop (while the sessions are still up) and sends the last live entries; idempotent. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      await this.#manager.shutdown();
+      for (const off of this.#off.splice(0)) off();
+      this.#live.flush();
+      this.#live.dispose();
+    })();
+    return this.#stopping;
+  }
+
   /** Stops every delivery loop (streams cancelled while sessions are still up), then writes everything. */
   async shutdown(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#manager.shutdown();
-    for (const off of this.#off.splice(0)) off();
-    this.#live.flush();
-    this.#live.dispose();
+    // A stop that hangs (a server that never lets go) must not keep the feed from being written.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.stop(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
     this.#persistence.dispose();
     try {
       await this.#persistence.flush();
