@@ -38,6 +38,9 @@ import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './serve
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
+import { EventsService } from './events/events-service.js';
+import type { EventsTuning } from './events/tuning.js';
+import { join } from 'node:path';
 import { ClientFeatures } from './protocol/client-features.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 
@@ -62,6 +65,8 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** Timings of the events client (tests shorten the stream silence timeout and the like). */
+  eventsTuning?: Partial<EventsTuning>;
   /** The shell's log file, shown in Settings/About. */
   logFile?: string | null;
 }
@@ -84,6 +89,8 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  /** MCP Events extension: event types, subscriptions and the feed (`<data>/events`). */
+  readonly mcpEvents: EventsService;
   /** Tool approvals (pins), kept next to the settings. */
   readonly pins: PinStore;
   readonly #hooks = new ShutdownHooks();
@@ -123,6 +130,17 @@ export class Host {
     this.pins = new JsonFilePinStore(opts.settingsStore.dir, { onNotice: (n) => this.notify(n) });
     this.catalog = createHostCatalog(this, opts.settingsStore.dir, this.pins);
     this.apps = createHostApps(this, opts.settingsStore.dir);
+    this.mcpEvents = new EventsService(this, {
+      dir: join(opts.settingsStore.dir, 'events'),
+      ...(opts.eventsTuning ? { tuning: opts.eventsTuning } : {}),
+      log: (id, level, text) => {
+        if (id !== '') this.sessions.note?.(id, level, text);
+      },
+    });
+    this.mcpEvents.start();
+    // Event streams are cancelled while their sessions are still up; the feed and positions are written last.
+    this.onShutdown({ name: 'close event streams', stage: 'stop', timeoutMs: 3000, run: () => this.mcpEvents.stop() });
+    this.onShutdown({ name: 'write the event feed', stage: 'flush', timeoutMs: 5000, run: () => this.mcpEvents.shutdown() });
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
     this.calls.setElicitationHandler(async (serverId, params, signal) => {
       const request = parseElicitParams(params);
@@ -205,6 +223,11 @@ export class Host {
     const found = this.#settings.servers.find((s) => s.id === id);
     if (!found) throw new AppError('not_found', `No server with id "${id}"`, { serverId: id });
     return found;
+  }
+
+  /** Names of the event types a server offers, when listed (its catalog group card shows them). */
+  eventTypeNames(id: string): readonly string[] | undefined {
+    return this.mcpEvents?.knownTypes(id)?.map((t) => t.name);
   }
 
   /** Whether a stdio server's exact launch is approved. */

@@ -92,6 +92,10 @@ export interface GroupCard {
   stale?: { reason: string; since: number };
   /** Tools shown for this server (members plus app-only and changed tools). */
   toolCount: number;
+  /** Number of event types the server offers (MCP Events extension), when it offers any. */
+  eventTypeCount?: number;
+  /** Names of the first 20 of those event types (sanitized, cut to 80 characters). */
+  eventTypes?: string[];
 }
 
 /** Filters for a catalog search. */

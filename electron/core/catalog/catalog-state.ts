@@ -22,6 +22,8 @@ export interface CatalogDeps {
   clearResponseCache?: (id: string) => void;
   /** Approved definitions. */
   pins: PinStore;
+  /** Names of the event types a server offers (MCP Events extension), when listed; shown on its group card. */
+  eventTypes?: (id: string) => readonly string[] | undefined;
   /** Clock (tests). */
   now?: () => number;
   /** Delay before a list_changed-driven refresh, so a burst coalesces (ms, default 50). */

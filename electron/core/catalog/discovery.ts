@@ -9,12 +9,15 @@ import type {
 } from '../../../shared/domains/catalog.js';
 import { AppError } from '../../../shared/errors.js';
 import { toolUi } from '../apps/tool-ui.js';
-import { sanitizeText } from '../text.js';
+import { sanitizeText, truncate } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Entry, Published } from './entry.js';
 import { pinDiff, pinKey, pinnedDefinition } from './pins.js';
 import { ANN_DESTRUCTIVE, ANN_IDEMPOTENT, ANN_OPEN_WORLD, ANN_READ_ONLY, searchIndexes, type SearchHit } from './search-index.js';
 import { utf8 } from './server-meta.js';
+
+/** Event type names shown on a group card at most. */
+export const EVENT_TYPE_NAMES = 20;
 
 /** Discovery output budget (seed 000): 256 KiB, at most 128 schemas. */
 export const SELECT_BUDGET_BYTES = 256 * 1024;
@@ -45,6 +48,7 @@ export class Discovery {
   /** A server's group card; `withMembers` adds the members' local names (what is callable now). */
   group(entry: Entry, withMembers = true): GroupCard {
     const members = membersOf(entry);
+    const eventTypes = this.#state.deps.eventTypes?.(entry.id);
     return {
       id: `mcp:${entry.id}`,
       serverId: entry.id,
@@ -55,6 +59,9 @@ export class Discovery {
       ...(withMembers ? { members } : {}),
       ...(entry.stale ? { stale: { ...entry.stale } } : {}),
       toolCount: entry.tools.size + entry.appTools.size,
+      ...(eventTypes && eventTypes.length > 0
+        ? { eventTypeCount: eventTypes.length, eventTypes: eventTypes.slice(0, EVENT_TYPE_NAMES).map((n) => truncate(sanitizeText(n), 80)) }
+        : {}),
     };
   }
 

@@ -11,6 +11,7 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { ServerAppsSection } from '../apps/ServerAppsSection';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
+import { ServerEventsTab } from './events/ServerEventsTab';
 import { PromptsTab } from './PromptsTab';
 import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
 import { ProtocolView } from './protocol/ProtocolView';
@@ -32,6 +33,7 @@ export function serverTabs(transport: string): TabDef[] {
     { id: 'resources', label: 'Resources' },
     { id: 'prompts', label: 'Prompts' },
     { id: 'apps', label: 'Apps' },
+    { id: 'events', label: 'Events' },
     ...(transport === 'stdio' ? [] : [{ id: 'auth', label: 'Sign-in' }]),
     { id: 'features', label: 'Client features' },
     { id: 'protocol', label: 'Protocol' },
@@ -164,6 +166,9 @@ export function ServerPage() {
         </Tabs.Panel>
         <Tabs.Panel value="apps" pt="md">
           <ServerAppsSection serverId={detail.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="events" pt="md">
+          <ServerEventsTab serverId={detail.id} />
         </Tabs.Panel>
         {detail.transport !== 'stdio' && (
           <Tabs.Panel value="auth" pt="md">

@@ -4,6 +4,7 @@ import { createAppsSlice } from './apps-slice';
 import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
+import { createEventsSlice } from './events-slice';
 import { createResourcesSlice } from './resources-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
@@ -20,6 +21,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
   ...createAppsSlice(...a),
+  ...createEventsSlice(...a),
   ...createProtocolSlice(...a),
 }));
 
