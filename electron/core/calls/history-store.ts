@@ -97,6 +97,7 @@ export class HistoryStore {
         e.originalName,
         e.serverId,
         e.savedAs ?? '',
+        e.origin?.kind === 'gateway' ? e.origin.clientName : '',
         e.status,
         JSON.stringify(e.arguments),
         e.presentation.text.slice(0, 4096),
