@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'catalog_invalid'
   | 'server_error'
   | 'storage_failed'
+  | 'port_in_use'
   | 'internal';
 
 /** Extra facts a failed connection carries so the connection doctor can explain it. */

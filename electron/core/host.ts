@@ -25,6 +25,8 @@ import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './serve
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
+import { Gateway } from './gateway/gateway-service.js';
+import type { GatewayLauncher } from './gateway/setup-help.js';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -42,6 +44,8 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** How other apps start the gateway's stdio entry point (absent: the `switchboard-gateway` command). */
+  gatewayLauncher?: () => GatewayLauncher | undefined;
 }
 
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
@@ -60,6 +64,8 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  /** Serves these connections to the person's other MCP apps (off until turned on). */
+  readonly gateway: Gateway;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -81,10 +87,18 @@ export class Host {
       const request = parseElicitParams(params);
       return request ? this.interaction.elicitation.request(serverId, request, signal) : { action: 'decline' };
     });
+    // A server's requests and log lines during a gateway client's call go to that client.
+    this.interaction.setCallRelay((serverId) => this.calls.relayFor(serverId));
+    this.gateway = new Gateway(this, {
+      dataDir: opts.settingsStore.dir,
+      version: opts.version,
+      ...(opts.gatewayLauncher ? { launcher: opts.gatewayLauncher } : {}),
+    });
   }
 
   /** Connects enabled servers per their startup policy. */
   async start(): Promise<void> {
+    await this.gateway.resume();
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
       this.#pushNotice({
@@ -97,7 +111,9 @@ export class Host {
 
   /** Releases every session. */
   async shutdown(): Promise<void> {
-    // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
+    // The gateway first (no new calls arrive), then calls: tasks the app walks away from are cancelled
+    // best-effort while sessions are still up.
+    await this.gateway.shutdown();
     await this.calls.dispose();
     await this.sessions.shutdown();
   }
@@ -254,6 +270,11 @@ export class Host {
       status: this.sessions.status(config.id),
       needsApproval: !this.isLaunchApproved(config),
     };
+  }
+
+  /** Raises (or replaces) a notice for the person. */
+  notice(notice: AppNotice): void {
+    this.#pushNotice(notice);
   }
 
   #pushNotice(notice: AppNotice): void {

@@ -75,6 +75,18 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'gateway.status': call('gateway.status'),
+    'gateway.enable': call('gateway.enable'),
+    'gateway.disable': call('gateway.disable'),
+    'gateway.clients': call('gateway.clients'),
+    'gateway.addClient': call('gateway.addClient'),
+    'gateway.updateClient': call('gateway.updateClient'),
+    'gateway.removeClient': call('gateway.removeClient'),
+    'gateway.rotateToken': call('gateway.rotateToken'),
+    'gateway.decide': call('gateway.decide'),
+    'gateway.activity': call('gateway.activity'),
+    'gateway.setupPreview': call('gateway.setupPreview'),
+    'gateway.setupInstall': call('gateway.setupInstall'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -90,6 +102,8 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'gateway.request': sub('gateway.request'),
+    'gateway.activity': sub('gateway.activity'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

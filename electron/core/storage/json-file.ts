@@ -9,11 +9,18 @@ const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now
 
 /** Writes `value` as JSON to `file` atomically: a reader sees the old file or the new one, never a torn one. */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  const text = JSON.stringify(value);
+  await writeTextAtomic(file, JSON.stringify(value));
+}
+
+/**
+ * Writes text to `file` atomically (temp file in the same folder, fsync, rename), with `mode` (default 0600) —
+ * for the few files that are not plain JSON values, e.g. another app's JSONC config edited in place.
+ */
+export async function writeTextAtomic(file: string, text: string, mode = 0o600): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const tmp = tmpName(file);
   try {
-    const handle = await open(tmp, 'w', 0o600);
+    const handle = await open(tmp, 'w', mode);
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
