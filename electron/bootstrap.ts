@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
+import type { GatewayLauncher } from './core/gateway/setup-help.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { SessionManager } from './core/sessions/session-manager.js';
 import { createTransport } from './core/transports/create-transport.js';
@@ -36,6 +37,8 @@ export interface BootstrapOptions {
   authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
+  /** How other apps start the gateway's stdio entry point. */
+  gatewayLauncher?: () => GatewayLauncher | undefined;
 }
 
 /** A ready host with its dispatcher. */
@@ -88,6 +91,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
         clientInfo: { name: 'switchboard', version: opts.version },
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
+    ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
   });
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const auth = new AuthManager({

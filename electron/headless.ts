@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     settingsStore: createSettingsStore(dataDir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), {}),
+    gatewayLauncher: () => ({ command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] }),
   });
   const token = randomBytes(32).toString('base64url');
   const server = await startBridgeServer({ dispatch, events: host.events, staticDir: join(here, '..', 'renderer'), token, port });
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     await host.shutdown();
     process.exit(0);
   };
+  // The gateway's endpoint file must not outlive the process, whatever ends it.
+  process.on('exit', () => host.gateway.exitSync());
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 }

@@ -38,6 +38,11 @@ async function start(): Promise<void> {
     authOpener: opener,
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
+    gatewayLauncher: () => ({
+      command: process.execPath,
+      args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    }),
   });
 
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
@@ -92,6 +97,8 @@ async function start(): Promise<void> {
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => void host.shutdown());
+  // The gateway's endpoint file must not outlive the process.
+  process.on('exit', () => host.gateway.exitSync());
   await win.loadFile(rendererIndex);
   void host.start();
 }

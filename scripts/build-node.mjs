@@ -1,4 +1,5 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry and the demo server.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry, the gateway's stdio entry
+// point (dist/bin/switchboard-gateway.mjs, the package's bin) and the demo server.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -28,6 +29,15 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts' },
+    outdir: 'dist/bin',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
   }),
   build({
     ...common,

@@ -88,13 +88,17 @@ class Parked {
     this.clientId = round.client.id;
   }
 
-  /** Attaches a request (round) to the call: its signal cancels the call, progress and logs go to it. */
-  attach(round: RoundContext): void {
+  /**
+   * Attaches a request (round) to the call: its signal cancels the call, progress and logs go to it. Returns the
+   * detach function, run when the round ends by asking for input (its exchange then closes normally).
+   */
+  attach(round: RoundContext): () => void {
     this.round = round;
     this.#lastProgress = -Infinity;
     const onAbort = (): void => this.abort.abort();
     if (round.signal.aborted) onAbort();
     else round.signal.addEventListener('abort', onAbort, { once: true });
+    return () => round.signal.removeEventListener('abort', onAbort);
   }
 
   /** Resolves once the call finished or needs input. */
@@ -218,7 +222,7 @@ export class GatewayCalls {
     if (this.running(round.client.id) >= MAX_PARKED_PER_CLIENT)
       return toolError(`This client already has ${MAX_PARKED_PER_CLIENT} calls running; wait for some to finish.`);
     const parked = new Parked(round);
-    parked.attach(round);
+    const detach = parked.attach(round);
     this.#parked.set(parked.token, parked);
     const relay: CallRelay = {
       log: (params) => parked.log(params),
@@ -239,7 +243,7 @@ export class GatewayCalls {
         parked.wake();
         setTimeout(() => this.#parked.delete(parked.token), 0);
       });
-    return this.#await(parked);
+    return this.#await(parked, detach);
   }
 
   /** The next round of a call that asked the client for input. */
@@ -247,7 +251,7 @@ export class GatewayCalls {
     const parked = this.#parked.get(round.requestState ?? '');
     if (!parked || parked.clientId !== round.client.id || parked.finished)
       return toolError('This call is no longer waiting for input (it ended or timed out). Call the tool again.');
-    parked.attach(round);
+    const detach = parked.attach(round);
     const wait = parked.input;
     if (wait) {
       const response = round.inputResponses?.[wait.key];
@@ -257,12 +261,13 @@ export class GatewayCalls {
           : { action: 'cancel' };
       wait.answer(answer);
     }
-    return this.#await(parked);
+    return this.#await(parked, detach);
   }
 
-  async #await(parked: Parked): Promise<CallToolResult> {
+  async #await(parked: Parked, detach: () => void): Promise<CallToolResult> {
     await parked.next();
     if (!parked.finished && parked.input) {
+      detach();
       return {
         resultType: 'input_required',
         inputRequests: { [parked.input.key]: parked.input.request },
