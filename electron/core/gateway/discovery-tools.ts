@@ -171,6 +171,48 @@ function groups(ctx: DiscoveryContext): CallToolResult {
   });
 }
 
+/**
+ * Fits a selection into `budget`: group member lists shrink first, then schemas move (from the end) to the
+ * omitted names, and the omitted names themselves are listed only as far as they fit (`omitted_count` gives all).
+ */
+function fitSelection(defs: Tool[], omitted: string[], groupsFor: (members: number) => GroupOut[], budget: number) {
+  const build = (kept: number, members: number, shown: number) => {
+    const all = [...defs.slice(kept).map((d) => d.name), ...omitted];
+    return {
+      tools: defs.slice(0, kept),
+      omitted: all.slice(0, shown),
+      ...(shown < all.length ? { omitted_count: all.length, omitted_truncated: true } : {}),
+      groups: groupsFor(members),
+    };
+  };
+  const everything = defs.length + omitted.length;
+  for (const members of [200, 50, 10]) {
+    const out = build(defs.length, members, everything);
+    if (bytesOf(out) <= budget) return out;
+  }
+  // Schemas in order while they fit (sizes summed, not re-serialized per step), then checked once.
+  let kept = 0;
+  let used = bytesOf(build(0, 0, 0));
+  for (const d of defs) {
+    const cost = bytesOf(d) + 1;
+    if (used + cost > budget) break;
+    used += cost;
+    kept++;
+  }
+  while (kept > 0 && bytesOf(build(kept, 0, 0)) > budget) kept--;
+  const base = bytesOf(build(kept, 0, 0));
+  const names = [...defs.slice(kept).map((d) => d.name), ...omitted];
+  let room = budget - base - 64;
+  let shown = 0;
+  for (const n of names) {
+    const cost = Buffer.byteLength(n, 'utf8') + 3;
+    if (cost > room) break;
+    room -= cost;
+    shown++;
+  }
+  return build(kept, 0, shown);
+}
+
 /** tools_select: schemas of a group or of named tools, added to the session within its budget. */
 function select(rawArgs: unknown, ctx: DiscoveryContext): CallToolResult {
   const parsed = SelectArgs.safeParse(rawArgs ?? {});
@@ -196,19 +238,7 @@ function select(rawArgs: unknown, ctx: DiscoveryContext): CallToolResult {
   const defs = details.map((d) => toolDefinition(d, d.name));
   const omitted = [...selection.omitted.filter((n) => visible.byLocal.has(n))];
   const cards = selection.groups.filter((g) => ctx.view.sees(g.serverId));
-  // Fit the output: group members shrink first, then schemas move to `omitted`.
-  const reserve = 8 * 1024;
-  let kept = defs.length;
-  const build = (members: number) => ({
-    tools: defs.slice(0, kept),
-    omitted: [...defs.slice(kept).map((d) => d.name), ...omitted],
-    groups: cards.map((c) => groupOut(c, ctx, members)),
-  });
-  let out = fitGroups(build, SELECT_BUDGET_BYTES - reserve);
-  while (bytesOf(out) > SELECT_BUDGET_BYTES - reserve && kept > 0) {
-    kept--;
-    out = build(0);
-  }
+  const out = fitSelection(defs, omitted, (members) => cards.map((c) => groupOut(c, ctx, members)), SELECT_BUDGET_BYTES - 8 * 1024);
   const outcome = ctx.scope.add(out.tools.map((d) => ({ name: d.name, bytes: visible.byLocal.get(d.name)?.bytes ?? bytesOf(d) })));
   const usage = ctx.scope.usage();
   return textResult({

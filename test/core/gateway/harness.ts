@@ -61,10 +61,26 @@ export class GatewayWorld {
   }
 
   /** An SDK v2 client over HTTP: `modern` negotiates 2026-07-28, `legacy` a 2025-11-25 session. */
-  async http(token: string, era: 'modern' | 'legacy', capabilities: ClientCapabilities = {}, setup?: (c: Client) => void): Promise<Client> {
-    const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: era === 'legacy' ? 'legacy' : 'auto' } });
+  async http(
+    token: string,
+    era: 'modern' | 'legacy',
+    capabilities: ClientCapabilities = {},
+    setup?: (c: Client) => void,
+    onToolsChanged?: () => void,
+  ): Promise<Client> {
+    const client = new Client(
+      { name: 'gateway-test', version: '1.0.0' },
+      {
+        capabilities,
+        versionNegotiation: { mode: era === 'legacy' ? 'legacy' : 'auto' },
+        // On 2026-07-28 this also opens the subscriptions/listen stream the change arrives on.
+        ...(onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: onToolsChanged } } } : {}),
+      },
+    );
     setup?.(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(this.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(this.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
     this.#open.push(client);
     return client;
   }
@@ -90,7 +106,10 @@ export class GatewayWorld {
     capabilities: ClientCapabilities = {},
     setup?: (c: Client) => void,
   ): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
-    const client = new Client({ name: 'gateway-test-stdio', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: era === 'legacy' ? 'legacy' : 'auto' } });
+    const client = new Client(
+      { name: 'gateway-test-stdio', version: '1.0.0' },
+      { capabilities, versionNegotiation: { mode: era === 'legacy' ? 'legacy' : 'auto' } },
+    );
     setup?.(client);
     const transport = new StdioClientTransport({ command: process.execPath, args: this.cliArgs(name), cwd: ROOT, stderr: 'pipe' });
     let err = '';

@@ -39,16 +39,23 @@ describe.each(['modern', 'legacy'] as const)('SDK v2 client, %s', (era) => {
     const c = await w.http(token, era);
     const seen: number[] = [];
     const controller = new AbortController();
-    const call = c.callTool({ name: 'mcp__fx__slow', arguments: { ms: 20_000, steps: 200 } }, {
-      signal: controller.signal,
-      onprogress: (p) => seen.push(p.progress),
-    });
+    const call = c.callTool(
+      { name: 'mcp__fx__slow', arguments: { ms: 20_000, steps: 200 } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
     await until(() => seen.length >= 2, 20_000, 'progress');
     expect(seen[1]!).toBeGreaterThan(seen[0]!);
     const before = w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length;
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before, 20_000, 'server-side cancel');
+    await until(
+      () => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before,
+      20_000,
+      'server-side cancel',
+    );
     await until(() => w.host.calls.history.search({}).entries.some((e) => e.tool === 'mcp__fx__slow' && e.status === 'cancelled'));
   });
 
@@ -105,6 +112,10 @@ describe('v1 SDK client (2025-11-25 session)', () => {
     const before = w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length;
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before, 20_000, 'server-side cancel');
+    await until(
+      () => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before,
+      20_000,
+      'server-side cancel',
+    );
   });
 });

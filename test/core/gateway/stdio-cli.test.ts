@@ -44,15 +44,22 @@ describe.each(['modern', 'legacy'] as const)('SDK v2 client through switchboard-
 
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = c.callTool({ name: 'mcp__fx__slow', arguments: { ms: 20_000, steps: 200 } }, {
-      signal: controller.signal,
-      onprogress: (p) => progress.push(p.progress),
-    });
+    const call = c.callTool(
+      { name: 'mcp__fx__slow', arguments: { ms: 20_000, steps: 200 } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => progress.push(p.progress),
+      },
+    );
     await until(() => progress.length >= 1, 30_000, 'progress');
     const before = w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length;
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before, 30_000, 'server-side cancel');
+    await until(
+      () => w.h.sessions.logs('fx').filter((l) => l.text.includes('cancelled slow')).length > before,
+      30_000,
+      'server-side cancel',
+    );
 
     const { prompts } = await c.listPrompts();
     expect(prompts.map((p) => p.name)).toContain('mcp__res__review');
@@ -81,7 +88,12 @@ describe('v1 SDK client through switchboard-gateway', () => {
 
 describe('when it cannot start', () => {
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', `${ROOT}/electron/gateway-cli/main.ts`, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, input: '' });
+    spawnSync(process.execPath, ['--import', 'tsx', `${ROOT}/electron/gateway-cli/main.ts`, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      input: '',
+    });
 
   it('fails at once, saying to start Switchboard, when no gateway is running', () => {
     const empty = tempDir('sb-gw-none-');
