@@ -228,6 +228,9 @@ export class Forwarding {
       entry.count++;
       return target;
     }
+    const { config, client } = await this.#open(target.serverId, 'resources');
+    if (!client.getServerCapabilities()?.resources?.subscribe)
+      throw invalid(`${truncate(sanitizeText(config.name), 200)} does not offer resource subscriptions`);
     const already = this.#deps.subscriptions(target.serverId).includes(target.uri);
     if (!already) {
       try {

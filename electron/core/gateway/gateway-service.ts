@@ -461,8 +461,20 @@ export class Gateway {
   }
 
   #onEvent(event: string, payload: unknown): void {
-    if (this.#endpoints.size === 0) return;
     const p = payload as { id?: string; uri?: string; serverIds?: string[]; status?: { state: string } };
+    if (event === 'servers.status' && p.id !== undefined && p.status) {
+      const was = this.#lastState.get(p.id) === 'connected';
+      const now = p.status.state === 'connected';
+      this.#lastState.set(p.id, p.status.state);
+      if (was !== now)
+        this.#each(p.id, (e) => {
+          e.toolsChanged();
+          e.promptsChanged();
+          e.resourcesChanged();
+        });
+      return;
+    }
+    if (this.#endpoints.size === 0) return;
     switch (event) {
       case 'catalog.changed':
         for (const id of new Set(p.serverIds ?? [])) this.#each(id, (e) => e.toolsChanged());
@@ -474,19 +486,6 @@ export class Gateway {
           e.resourcesChanged();
         });
         return;
-      case 'servers.status': {
-        if (p.id === undefined || !p.status) return;
-        const was = this.#lastState.get(p.id) === 'connected';
-        const now = p.status.state === 'connected';
-        this.#lastState.set(p.id, p.status.state);
-        if (was === now) return;
-        this.#each(p.id, (e) => {
-          e.toolsChanged();
-          e.promptsChanged();
-          e.resourcesChanged();
-        });
-        return;
-      }
       case 'prompts.listChanged':
         if (p.id !== undefined) this.#each(p.id, (e) => e.promptsChanged());
         return;

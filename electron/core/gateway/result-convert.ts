@@ -5,6 +5,23 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { CallOutcome } from '../../../shared/domains/calls.js';
 import { isObject, type JsonObject } from '../json.js';
+import { sanitizeText } from '../text.js';
+
+/** Nesting accepted in structured content. */
+export const STRUCTURED_DEPTH = 64;
+
+/** A copy of JSON with control and bidi characters removed from every string; throws when nested too deep. */
+export function sanitizeJson(value: unknown, depth = 0): unknown {
+  if (depth > STRUCTURED_DEPTH) throw new RangeError('too deep');
+  if (typeof value === 'string') return sanitizeText(value);
+  if (Array.isArray(value)) return value.map((v) => sanitizeJson(v, depth + 1));
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) out[sanitizeText(k)] = sanitizeJson(v, depth + 1);
+    return out;
+  }
+  return value;
+}
 
 /** A tool-level error result with one text block. */
 export function toolError(message: string): CallToolResult {
@@ -49,11 +66,17 @@ export function toCallToolResult(
   const rawStructured = isObject(raw) ? raw.structuredContent : undefined;
   if (isObject(rawStructured)) {
     const size = Buffer.byteLength(JSON.stringify(rawStructured), 'utf8');
-    if (size <= opts.structuredBudget) structured = rawStructured;
-    else
+    if (size > opts.structuredBudget)
       notices.push(
         `Structured content (${size} bytes) is over the ${opts.structuredBudget}-byte budget and was left out; it is in Switchboard's call history.`,
       );
+    else {
+      try {
+        structured = sanitizeJson(rawStructured) as JsonObject;
+      } catch {
+        notices.push(`Structured content is nested deeper than ${STRUCTURED_DEPTH} levels and was left out.`);
+      }
+    }
   }
   if (notices.length > 0) content.push({ type: 'text', text: `[Switchboard] ${notices.join(' ')}` });
   const missingStructured = opts.outputSchema && structured === undefined && !p.isError;
