@@ -10,7 +10,7 @@ import { AppError } from '../../../shared/errors.js';
 import { isObject, type JsonObject } from '../json.js';
 import { requestError } from '../resources/request-error.js';
 import { sanitizeText, truncate } from '../text.js';
-import { parsePromptName, promptName, unwrapUri, wrapUri } from './namespacing.js';
+import { promptCandidates, promptName, unwrapUri, wrapUri } from './namespacing.js';
 import type { ProfileView } from './profile.js';
 
 /** What forwarding uses from the host. */
@@ -128,10 +128,26 @@ export class Forwarding {
     return { prompts };
   }
 
+  /** The server and original name of a gateway prompt name; an ambiguous name goes to the server that has it. */
+  async #resolvePrompt(view: ProfileView, name: string): Promise<{ serverId: string; name: string }> {
+    const candidates = promptCandidates(name, view.servers(), view.original);
+    if (candidates.length === 0) throw invalid(`Unknown prompt: ${truncate(sanitizeText(name), 200)}`);
+    if (candidates.length === 1) return candidates[0]!;
+    for (const c of candidates) {
+      try {
+        const { config, client } = await this.#open(c.serverId, 'prompts');
+        const listed = await client.listPrompts(undefined, { timeout: config.timeouts.listSecs * 1000 });
+        if (listed.prompts.some((p) => p.name === c.name)) return c;
+      } catch {
+        // try the next reading
+      }
+    }
+    return candidates[0]!;
+  }
+
   /** prompts/get of a prefixed prompt. */
   async getPrompt(view: ProfileView, name: string, args: Record<string, string> | undefined): Promise<JsonObject> {
-    const target = parsePromptName(name, view.servers(), view.original);
-    if (!target) throw invalid(`Unknown prompt: ${truncate(sanitizeText(name), 200)}`);
+    const target = await this.#resolvePrompt(view, name);
     const { config, client } = await this.#open(target.serverId, 'prompts');
     let result: Awaited<ReturnType<Client['getPrompt']>>;
     try {
@@ -264,8 +280,7 @@ export class Forwarding {
     let serverId: string;
     let upstreamRef: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const target = parsePromptName(ref.name, view.servers(), view.original);
-      if (!target) throw invalid('Unknown prompt');
+      const target = await this.#resolvePrompt(view, ref.name);
       serverId = target.serverId;
       upstreamRef = { type: 'ref/prompt', name: target.name };
     } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {

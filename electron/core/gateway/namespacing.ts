@@ -11,18 +11,26 @@ export function promptName(serverId: string, name: string, original: boolean): s
   return original ? name : `mcp__${serverId}__${name}`;
 }
 
-/** The server and original name of a gateway prompt name among the visible servers, or undefined. */
+/**
+ * Every reading of a gateway prompt name among the visible servers, longest server id first. Server ids may
+ * contain `__`, so `mcp__a__b__c` can be server `a`'s prompt `b__c` or server `a__b`'s prompt `c`; the caller
+ * asks the candidates in this order.
+ */
+export function promptCandidates(name: string, servers: readonly string[], original: boolean): { serverId: string; name: string }[] {
+  if (original) return servers.length === 1 ? [{ serverId: servers[0]!, name }] : [];
+  return servers
+    .filter((id) => name.startsWith(`mcp__${id}__`) && name.length > `mcp__${id}__`.length)
+    .sort((x, y) => y.length - x.length)
+    .map((id) => ({ serverId: id, name: name.slice(`mcp__${id}__`.length) }));
+}
+
+/** The first reading of a gateway prompt name (longest server id), or undefined. */
 export function parsePromptName(
   name: string,
   servers: readonly string[],
   original: boolean,
 ): { serverId: string; name: string } | undefined {
-  if (original) return servers.length === 1 ? { serverId: servers[0]!, name } : undefined;
-  let best: string | undefined;
-  for (const id of servers) {
-    if (name.startsWith(`mcp__${id}__`) && (best === undefined || id.length > best.length)) best = id;
-  }
-  return best === undefined ? undefined : { serverId: best, name: name.slice(`mcp__${best}__`.length) };
+  return promptCandidates(name, servers, original)[0];
 }
 
 /** A resource URI (or URI template) as the gateway serves it. */

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { GatewayProfile } from '../../../shared/domains/gateway.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
-import { addApproved, fixture, makeSessionHost, stdioServer, until, type SessionHarness } from '../sessions/helpers.js';
+import { addApproved, fixture, makeSessionHost, stdioServer, type SessionHarness } from '../sessions/helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
@@ -22,7 +22,16 @@ export const ROOT = join(here, '..', '..', '..');
 /** The stdio entry point run from source. */
 export const CLI = join(ROOT, 'electron', 'gateway-cli', 'main.ts');
 
-export { fixture, stdioServer, until };
+export { fixture, stdioServer };
+
+/** Waits until `check` (sync or async) holds, polling, or fails naming `what` after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 /** Anything with a close(). */
 interface Closable {
