@@ -82,6 +82,8 @@ class Parked {
   #wake: (() => void) | undefined;
   #lastProgress = -Infinity;
   #rounds = 0;
+  /** Progress notifications on their way to the client; the result waits for them (order on the wire). */
+  readonly #sending = new Set<Promise<void>>();
 
   constructor(round: RoundContext) {
     this.round = round;
@@ -120,7 +122,14 @@ class Parked {
     const params: JsonObject = { progressToken, progress: p.progress };
     if (p.total !== undefined) params.total = p.total;
     if (p.message !== undefined) params.message = p.message;
-    void notify({ method: 'notifications/progress', params }).catch(() => undefined);
+    const sent = notify({ method: 'notifications/progress', params }).catch(() => undefined);
+    this.#sending.add(sent);
+    void sent.finally(() => this.#sending.delete(sent));
+  }
+
+  /** Resolves once every progress notification sent so far is on its way. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.#sending]);
   }
 
   log(params: JsonObject): void {
@@ -274,7 +283,9 @@ export class GatewayCalls {
         requestState: parked.token,
       } as unknown as CallToolResult;
     }
-    return parked.done;
+    const result = await parked.done;
+    await parked.flushed();
+    return result;
   }
 
   #relayElicit(parked: Parked, config: ServerConfig): ElicitationHandler {

@@ -3,6 +3,7 @@
 import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { CallRelay } from '../calls/call-service.js';
+import { keepProgressBeforeResponse } from '../calls/progress-order.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
@@ -146,6 +147,7 @@ export interface InteractionHookTargets {
  */
 export function installInteractionHooks(client: Client, config: ServerConfig, targets: InteractionHookTargets): void {
   const id = config.id;
+  keepProgressBeforeResponse(client);
   const caps = interactionCapabilities(config);
   if (caps.elicitation) {
     client.registerCapabilities(caps);
