@@ -2,7 +2,7 @@
 // credentials, but the gateway accepts only a bearer token in the Authorization header. This adds the test
 // client's token to requests for the gateway's origin (global fetch, and undici's request used by the
 // DNS-rebinding scenario), the way a configured MCP client sends it. Nothing else is touched.
-/* global require, process, globalThis, URL, Headers, Request */
+/* global require, process, URL, Headers, Request */
 'use strict';
 const origin = process.env['SWITCHBOARD_GATEWAY_ORIGIN'];
 const token = process.env['SWITCHBOARD_GATEWAY_TOKEN'];

@@ -4,7 +4,7 @@
 // gateway-auth.cjs (its clients send the gateway client's token) preloaded. The host runs on the project's Node
 // and is stopped, and checked gone, at the end. Expected failures: expected-failures-server.yml.
 // Usage: node test/conformance/run-server.mjs [--scenario NAME]
-/* global process, console */
+/* global process, console, setTimeout, clearTimeout, URL */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
