@@ -26,7 +26,7 @@ export const STRUCTURED_BYTES = 256 * 1024;
 /** Characters of arguments shown in an ask dialog. */
 export const ASK_ARGUMENT_CHARS = 8 * 1024;
 /** Calls of one client that may wait for the client's input at once. */
-export const MAX_PARKED_PER_CLIENT = 32;
+export const MAX_PARKED_PER_CLIENT = 256;
 const MAX_LOG_BYTES = 16 * 1024;
 
 /** What the gateway's calls use from the host. */

@@ -10,8 +10,11 @@ import { hostAllowed, originAllowed } from '../../headless/guards.js';
 import { bearerOf } from './client-tokens.js';
 import { MAX_BODY_BYTES } from './client-endpoint.js';
 
-/** Open connections the front accepts at once (more are closed as they arrive). */
-export const MAX_CONNECTIONS = 256;
+/**
+ * Open connections the front accepts at once; more are closed as they arrive. Each in-flight HTTP/1.1 request
+ * holds one, so this allows ten clients with a hundred calls each in flight and then some.
+ */
+export const MAX_CONNECTIONS = 2048;
 /** The only path served. */
 export const MCP_PATH = '/mcp';
 
@@ -31,6 +34,8 @@ export interface FrontOptions {
   authenticate(token: string): FrontTarget | undefined;
   /** Every refusal (tests, diagnostics). */
   onRefused?(reason: FrontRefusal): void;
+  /** Connection cap (default MAX_CONNECTIONS). */
+  maxConnections?: number;
 }
 
 /** A listening front. */
@@ -101,7 +106,7 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
   let port = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer(
-    { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, requestTimeout: 120_000, keepAliveTimeout: 5_000 },
+    { maxHeaderSize: 16 * 1024, headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 10_000 },
     (req, res) => {
       const checked = screen(req, port, opts.authenticate);
       if ('refusal' in checked) {
@@ -116,7 +121,7 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
       });
     },
   );
-  server.maxConnections = MAX_CONNECTIONS;
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
