@@ -1,5 +1,6 @@
 import { useStore } from '../store';
-import type { ServerTab } from '../store/ui-slice';
+import { routes } from '../router/route';
+import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
@@ -24,8 +25,9 @@ export function ServerPage() {
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);
-  const tab = useStore((s) => s.serverTab);
-  const setTab = useStore((s) => s.setServerTab);
+  const tab = useStore(selectServerTab);
+  const navigate = useStore((s) => s.navigate);
+  const setTab = (t: ServerTab) => detail && navigate(routes.servers(detail.id, t === 'overview' ? undefined : t));
   if (!detail) return <section className="page" aria-busy="true" />;
   const st = detail.status;
   const busy = st.state === 'connecting';
