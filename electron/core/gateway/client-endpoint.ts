@@ -24,6 +24,10 @@ export const MAX_SESSIONS_PER_CLIENT = 32;
 export const MAX_LISTEN_PER_CLIENT = 32;
 /** SSE retry hint for resumable streams (ms). */
 const RETRY_MS = 1000;
+/** A session counts as live while it has an open stream or was used this recently. */
+export const SESSION_LIVE_MS = 10 * 60 * 1000;
+/** A session with no open stream and no request for this long is closed (its client has gone). */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;
 
 interface LegacySession {
   id: string;
@@ -32,6 +36,8 @@ interface LegacySession {
   scope: SessionScope;
   subscriptions: Map<string, { serverId: string; uri: string }>;
   lastUsed: number;
+  /** Open GET (notification) streams. */
+  streams: number;
 }
 
 /** What an endpoint reports back to the gateway. */
@@ -58,6 +64,7 @@ export class ClientEndpoint {
   readonly #bus = new InMemoryServerEventBus();
   readonly #modern: McpHttpHandler;
   readonly #sessions = new Map<string, LegacySession>();
+  readonly #sweeper: ReturnType<typeof setInterval>;
   #closed = false;
 
   constructor(deps: SurfaceDeps, client: SurfaceClient, hooks: EndpointHooks) {
@@ -75,11 +82,22 @@ export class ClientEndpoint {
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror: () => undefined,
     });
+    this.#sweeper = setInterval(() => this.#sweep(), 5 * 60 * 1000);
+    this.#sweeper.unref();
   }
 
-  /** Live sessions: 2025-11-25 sessions plus open listen streams. */
+  /** Live sessions: 2025-11-25 sessions with an open stream or recent use, plus open listen streams. */
   get sessions(): number {
-    return this.#sessions.size + this.#bus.listenerCount;
+    const now = Date.now();
+    let live = 0;
+    for (const s of this.#sessions.values()) if (s.streams > 0 || now - s.lastUsed < SESSION_LIVE_MS) live++;
+    return live + this.#bus.listenerCount;
+  }
+
+  /** Closes sessions whose client has gone (no open stream, unused for an hour). */
+  #sweep(): void {
+    const now = Date.now();
+    for (const s of [...this.#sessions.values()]) if (s.streams === 0 && now - s.lastUsed > SESSION_IDLE_MS) void this.#closeSession(s);
   }
 
   /** Serves one authenticated request of this client. */
@@ -91,7 +109,13 @@ export class ClientEndpoint {
       const session = this.#sessions.get(sessionId);
       if (!session) return jsonResponse(404, 'Session not found');
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(request);
+      const response = await session.transport.handleRequest(request);
+      if (request.method === 'GET' && response.ok && response.body) {
+        // A notification stream stays open until the client goes away (the request's signal aborts then).
+        session.streams++;
+        request.signal.addEventListener('abort', () => (session.streams = Math.max(0, session.streams - 1)), { once: true });
+      }
+      return response;
     }
     if (request.method !== 'POST') return jsonResponse(400, 'Bad Request: Mcp-Session-Id header is required');
     let body: unknown;
@@ -119,7 +143,7 @@ export class ClientEndpoint {
       retryInterval: RETRY_MS,
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
-        session = { id, transport, server, scope, subscriptions, lastUsed: Date.now() };
+        session = { id, transport, server, scope, subscriptions, lastUsed: Date.now(), streams: 0 };
         this.#sessions.set(id, session);
         this.#hooks.sessionChanged(this.client, true);
       },
@@ -176,6 +200,7 @@ export class ClientEndpoint {
   /** Closes every session and stream of this client. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#sweeper);
     await Promise.all([...this.#sessions.values()].map((s) => this.#closeSession(s)));
     await this.#modern.close().catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import { useStore } from '../store';
 import { selectDialog, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
+import { AskHost } from './gateway/AskHost';
 import { ExportDialog } from './ExportDialog';
 import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
@@ -137,12 +138,13 @@ export function App() {
       )}
       <AppShell.Main className="sb-main">
         <Notices />
-        <div className="legacy">{view.main()}</div>
+        {view.modern ? view.main() : <div className="legacy">{view.main()}</div>}
       </AppShell.Main>
       <div className="legacy">
         <Dialogs />
         <ElicitationHost />
       </div>
+      <AskHost />
     </AppShell>
   );
 }

@@ -4,6 +4,7 @@ import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
 import { createResourcesSlice } from './resources-slice';
+import { createGatewaySlice } from './gateway-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
@@ -17,6 +18,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createGatewaySlice(...a),
 }));
 
 export type { Store };
