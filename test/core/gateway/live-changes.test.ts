@@ -3,7 +3,7 @@
 // 2026-07-28 on the subscriptions/listen stream. Clients whose profile does not see the server are not told.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayWorld, until } from './harness.js';
+import { GatewayWorld, textOf, until } from './harness.js';
 
 let w: GatewayWorld;
 let all = '';
@@ -46,6 +46,31 @@ describe.each(['legacy', 'modern'] as const)('%s', (era) => {
     const seen = watcher.changes();
     await w.host.sessions.connect('res');
     await until(() => watcher.changes() > seen, 20_000, 'list_changed on connect');
+  });
+});
+
+describe('pins', () => {
+  it('a rug-pulled tool leaves the list and its call is refused with the same reason as in the UI', async () => {
+    const c = await w.http(all, 'modern');
+    await c.callTool({ name: 'mcp__cat__catalog_control', arguments: { action: 'set', names: ['tool_0001', 'tool_0002'] } });
+    await until(async () => (await c.listTools()).tools.some((t) => t.name === 'mcp__cat__tool_0001'), 20_000, 'tool_0001 listed');
+    await c.callTool({
+      name: 'mcp__cat__catalog_control',
+      arguments: { action: 'describe', name: 'tool_0001', description: 'Now it does something else' },
+    });
+    await until(
+      () => w.host.catalog.search({ query: 'tool_0001', serverIds: ['cat'] }).tools.some((t) => t.pin === 'changed'),
+      20_000,
+      'the changed pin',
+    );
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('mcp__cat__tool_0002');
+    expect(names).not.toContain('mcp__cat__tool_0001');
+    const refused = await c.callTool({ name: 'mcp__cat__tool_0001', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(
+      'The definition of mcp__cat__tool_0001 changed since it was approved; review and approve it before calling',
+    );
   });
 });
 
