@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
+import { addWithBearer } from './import/bearer.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
@@ -27,6 +28,8 @@ import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
 import { Gateway } from './gateway/gateway-service.js';
 import type { GatewayLauncher } from './gateway/setup-help.js';
+import { ClientFeatures } from './protocol/client-features.js';
+import type { TrafficSink } from './protocol/traffic-tap.js';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -60,6 +63,8 @@ export class Host {
   #settings: Settings;
   #notices: AppNotice[];
   readonly sessions: SessionController;
+  /** Sampling by hand, roots, elicitation consent and the protocol view's traffic. */
+  readonly clientFeatures: ClientFeatures;
   /** The tool catalog (also the CatalogPort tool calls use). */
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
@@ -80,6 +85,21 @@ export class Host {
         message: 'No OS keychain is available: secrets and sign-ins are kept in memory only and will not survive a restart.',
       });
     }
+    this.clientFeatures = new ClientFeatures(
+      {
+        events: this.events,
+        sessionEvents: this.sessionEvents,
+        credentials: this.credentials,
+        config: (id) => this.config(id),
+        update: (id, input) => this.update(id, input),
+        status: (id) => this.status(id),
+        elicitationBroker: () => this.interaction.elicitation,
+      },
+      opts.settingsStore.dir,
+    );
+    const featuresNotice = this.clientFeatures.notice();
+    if (featuresNotice) this.#notices.push(featuresNotice);
+    this.calls.setFeatureHooks(this.clientFeatures);
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
@@ -94,6 +114,11 @@ export class Host {
       version: opts.version,
       ...(opts.gatewayLauncher ? { launcher: opts.gatewayLauncher } : {}),
     });
+  }
+
+  /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */
+  get trafficSink(): TrafficSink {
+    return this.clientFeatures;
   }
 
   /** Connects enabled servers per their startup policy. */
@@ -115,6 +140,7 @@ export class Host {
     // best-effort while sessions are still up.
     await this.gateway.shutdown();
     await this.calls.dispose();
+    await this.clientFeatures.dispose();
     await this.sessions.shutdown();
   }
 
@@ -233,10 +259,10 @@ export class Host {
     secrets?: Record<string, Record<string, string>>;
   }): Promise<ImportResult> {
     const existing = new Set(this.#settings.servers.map((s) => s.id));
-    const { configs, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    const { configs, bearers, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
     for (const input of configs) {
       try {
-        await this.add(input);
+        await addWithBearer(this, input, bearers[input.id]);
         result.added.push(input.id);
       } catch (err) {
         result.skipped.push({ key: input.id, reason: err instanceof AppError ? err.message : 'Could not be saved' });

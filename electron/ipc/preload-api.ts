@@ -31,6 +31,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
   const invoke = {
     'app.info': call('app.info'),
     'app.dismissNotice': call('app.dismissNotice'),
+    'app.openLink': call('app.openLink'),
     'servers.list': call('servers.list'),
     'servers.get': call('servers.get'),
     'servers.add': call('servers.add'),
@@ -87,6 +88,15 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'gateway.activity': call('gateway.activity'),
     'gateway.setupPreview': call('gateway.setupPreview'),
     'gateway.setupInstall': call('gateway.setupInstall'),
+    'protocol.traffic': call('protocol.traffic'),
+    'protocol.clear': call('protocol.clear'),
+    'protocol.features': call('protocol.features'),
+    'protocol.setFeatures': call('protocol.setFeatures'),
+    'protocol.setConsent': call('protocol.setConsent'),
+    'roots.set': call('roots.set'),
+    'protocol.tasks': call('protocol.tasks'),
+    'sampling.pending': call('sampling.pending'),
+    'sampling.respond': call('sampling.respond'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -104,6 +114,11 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'elicitation.cancelled': sub('elicitation.cancelled'),
     'gateway.request': sub('gateway.request'),
     'gateway.activity': sub('gateway.activity'),
+    'protocol.traffic': sub('protocol.traffic'),
+    'protocol.cleared': sub('protocol.cleared'),
+    'protocol.featuresChanged': sub('protocol.featuresChanged'),
+    'sampling.requested': sub('sampling.requested'),
+    'sampling.settled': sub('sampling.settled'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

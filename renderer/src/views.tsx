@@ -1,10 +1,11 @@
 // The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
 // `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
-import { IconHistory, IconPlugConnected, IconSearch, IconServer2 } from '@tabler/icons-react';
+import { IconArrowsExchange, IconHistory, IconPlugConnected, IconSearch, IconServer2 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { CatalogView } from './components/CatalogView';
 import { GatewayView } from './components/gateway/GatewayView';
 import { HistoryView } from './components/HistoryView';
+import { ProtocolView } from './components/protocol/ProtocolView';
 import { ServersView } from './components/ServersView';
 import { Sidebar } from './components/Sidebar';
 
@@ -20,8 +21,6 @@ export interface ViewDef {
   main: () => ReactNode;
   /** Left column content, when the view has one. */
   navbar?: () => ReactNode;
-  /** Built on the component library (not scoped under the old stylesheet's .legacy). */
-  modern?: boolean;
 }
 
 /** Every view, in navigation order. */
@@ -29,7 +28,8 @@ export const VIEWS: ViewDef[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, main: () => <ServersView />, navbar: () => <Sidebar /> },
   { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
-  { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, main: () => <GatewayView />, modern: true },
+  { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView /> },
+  { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, main: () => <GatewayView /> },
 ];
 
 /** The view for an id (the servers view for an unknown one). */

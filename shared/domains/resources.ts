@@ -115,4 +115,6 @@ export interface ElicitationRequestView {
   urlWarnings?: string[];
   /** When the request times out (ms since epoch). */
   expiresAt: number;
+  /** "ask": the person has not yet said whether this server may ask questions; the dialog asks first. */
+  consent?: 'ask' | 'allow';
 }

@@ -14,6 +14,12 @@ import { ResourceService } from './resource-service.js';
 /** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
 export interface InteractionHost {
   readonly events: EventBus;
+  /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
+  readonly clientFeatures?: {
+    prepareClient(client: Client, config: ServerConfig): void;
+    closed(id: string): void;
+    store: { consent(id: string): 'ask' | 'allow' | 'deny' };
+  };
   readonly sessionEvents: SessionEvents;
   readonly sessions: SessionController;
   config(id: string): ServerConfig;
@@ -26,11 +32,13 @@ export class Interaction implements ClientHooks {
   readonly resources: ResourceService;
   readonly elicitation: ElicitationBroker;
   readonly #sessionEvents: SessionEvents;
+  readonly #host: InteractionHost;
   #opener: UrlOpener = new PrintingUrlOpener();
   #relay: ((serverId: string) => CallRelay | undefined) | undefined;
 
   constructor(host: InteractionHost) {
     this.#sessionEvents = host.sessionEvents;
+    this.#host = host;
     this.resources = new ResourceService({
       config: (id) => host.config(id),
       client: (id) => {
@@ -63,6 +71,7 @@ export class Interaction implements ClientHooks {
         }
       },
       opener: () => this.#opener,
+      consent: (id) => host.clientFeatures?.store.consent(id) ?? 'allow',
     });
     host.sessionEvents.subscribe((event) => {
       switch (event.type) {
@@ -95,6 +104,7 @@ export class Interaction implements ClientHooks {
       elicitation: this.elicitation,
       relay: (serverId) => this.#relay?.(serverId),
     });
+    this.#host.clientFeatures?.prepareClient(client, config);
   }
 
   /** Where a server's requests and log messages go while a relayed call (a gateway client's) is its only call. */
@@ -113,6 +123,7 @@ export class Interaction implements ClientHooks {
   /** Session hook: a session closed; its pending elicitations are cancelled. */
   closed(id: string): void {
     this.elicitation.cancelServer(id, 'The server’s session closed');
+    this.#host.clientFeatures?.closed(id);
   }
 
   /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */

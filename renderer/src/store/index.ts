@@ -8,6 +8,7 @@ import { createGatewaySlice } from './gateway-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
+import { createProtocolSlice } from './protocol-slice';
 
 /** The renderer's single store. */
 export const useStore = create<Store>()((...a) => ({
@@ -19,6 +20,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
   ...createGatewaySlice(...a),
+  ...createProtocolSlice(...a),
 }));
 
 export type { Store };

@@ -7,8 +7,17 @@ import type { GatewaySlice } from './gateway-slice';
 import type { ResourcesSlice } from './resources-slice';
 import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
+import type { ProtocolSlice } from './protocol-slice';
 
 /** The whole store: one object made of slices. */
-export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice & GatewaySlice;
+export type Store = AppSlice &
+  ServersSlice &
+  UiSlice &
+  CatalogSlice &
+  CallsSlice &
+  AuthSlice &
+  ResourcesSlice &
+  ProtocolSlice &
+  GatewaySlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;
