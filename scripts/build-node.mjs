@@ -1,5 +1,6 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry, the gateway's stdio entry
-// point (dist/bin/switchboard-gateway.mjs, the package's bin) and the demo server.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry and the gateway's stdio
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin). The demo server runs in-process, so it has no
+// entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -38,13 +39,5 @@ await Promise.all([
     outExtension: { '.js': '.mjs' },
     packages: 'external',
     banner: { js: '#!/usr/bin/env node' },
-  }),
-  build({
-    ...common,
-    entryPoints: { 'demo-server': 'electron/demo/demo-server.ts' },
-    outdir: 'dist/demo',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    packages: 'external',
   }),
 ]);

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'server_error'
   | 'storage_failed'
   | 'port_in_use'
+  | 'data_locked'
   | 'internal';
 
 /** Extra facts a failed connection carries so the connection doctor can explain it. */

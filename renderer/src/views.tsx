@@ -1,12 +1,13 @@
 // The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
 // `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
-import { IconArrowsExchange, IconHistory, IconPlugConnected, IconSearch, IconServer2 } from '@tabler/icons-react';
+import { IconArrowsExchange, IconHistory, IconPlugConnected, IconSearch, IconServer2, IconSettings } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { CatalogView } from './components/CatalogView';
 import { GatewayView } from './components/gateway/GatewayView';
 import { HistoryView } from './components/HistoryView';
 import { ProtocolView } from './components/protocol/ProtocolView';
 import { ServersView } from './components/ServersView';
+import { SettingsView } from './components/SettingsView';
 import { Sidebar } from './components/Sidebar';
 
 /** One top-level section of the app. */
@@ -30,6 +31,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
   { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView /> },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, main: () => <GatewayView /> },
+  { id: 'settings', label: 'Settings', icon: IconSettings, main: () => <SettingsView /> },
 ];
 
 /** The view for an id (the servers view for an unknown one). */

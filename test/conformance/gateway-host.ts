@@ -5,17 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Conf from 'conf';
 import { bootstrap } from '../../electron/bootstrap.js';
 import { launchFingerprint } from '../../electron/core/servers/approval.js';
-import { createSettingsStore, type ConfLike } from '../../electron/platform/settings-store.js';
+import { createSettingsStore } from '../../electron/platform/settings-store.js';
 
 const root = resolve(process.argv[2] ?? process.cwd());
 const dir = mkdtempSync(join(tmpdir(), 'sb-conformance-gateway-'));
 const { host } = await bootstrap({
   mode: 'headless',
   version: '0.0.0-conformance',
-  settingsStore: createSettingsStore(dir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
+  settingsStore: createSettingsStore(dir),
   credentials: 'memory',
 });
 await host.add({

@@ -57,7 +57,7 @@ export interface GatewayHost {
   config(id: string): ServerConfig;
   isLaunchApproved(config: ServerConfig): boolean;
   /** Raises a notice for the person. */
-  notice(notice: AppNotice): void;
+  notify(notice: AppNotice): void;
 }
 
 /** How the gateway is built. */
@@ -95,7 +95,7 @@ export class Gateway {
     this.#host = host;
     this.#opts = opts;
     this.#store = new GatewayStore(opts.dataDir);
-    if (this.#store.loadNotice) host.notice({ id: 'gateway-settings-corrupt', level: 'error', message: this.#store.loadNotice });
+    if (this.#store.loadNotice) host.notify({ id: 'gateway-settings-corrupt', level: 'error', message: this.#store.loadNotice });
     this.asks = new AskBroker(host.events);
     this.#activity = new ActivityFeed(host.events, (id, at, summary) => this.#store.touch(id, { at, summary }));
     this.#listing = new ToolListing(host.catalog);
@@ -143,7 +143,7 @@ export class Gateway {
       await this.#start(this.#store.settings.port ?? 0);
     } catch (err) {
       this.#error = err instanceof AppError ? err.message : 'The gateway could not start';
-      this.#host.notice({ id: 'gateway-start-failed', level: 'warning', message: `The gateway is on but could not start: ${this.#error}` });
+      this.#host.notify({ id: 'gateway-start-failed', level: 'warning', message: `The gateway is on but could not start: ${this.#error}` });
     }
   }
 
