@@ -8,6 +8,7 @@ import { endpointPath, readEndpoint } from '../../../electron/core/gateway/endpo
 import { GatewayWorld, ROOT, running, textOf, until } from './harness.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 
+// Each test launches the entry point through tsx (a cold compile, slow on a loaded machine): 120 s per test.
 let w: GatewayWorld;
 
 beforeAll(async () => {
@@ -71,7 +72,7 @@ describe.each(['modern', 'legacy'] as const)('SDK v2 client through switchboard-
     const child = pid()!;
     await c.close();
     await until(() => !running(child), 15_000, 'the entry point to exit');
-  });
+  }, 120_000);
 });
 
 describe('v1 SDK client through switchboard-gateway', () => {
@@ -83,7 +84,7 @@ describe('v1 SDK client through switchboard-gateway', () => {
     expect(result.structuredContent).toMatchObject({ label: 'v1-stdio' });
     const prompt = await c.getPrompt({ name: 'mcp__res__plain' });
     expect(JSON.stringify(prompt.messages)).toContain('Say hello.');
-  });
+  }, 120_000);
 });
 
 describe('when it cannot start', () => {
