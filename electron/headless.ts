@@ -68,6 +68,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(),
     logger,
+    gatewayLauncher: () => ({ command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] }),
   });
   const token = randomBytes(32).toString('base64url');
   // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
@@ -95,6 +96,8 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   for (const notice of host.info().notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
   void host.start();
 
+  // The gateway's endpoint file must not outlive the process, whatever ends it.
+  process.on('exit', () => host.gateway.exitSync());
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;

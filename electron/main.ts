@@ -88,6 +88,11 @@ async function start(): Promise<void> {
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(),
     logger: log,
+    gatewayLauncher: () => ({
+      command: process.execPath,
+      args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    }),
   });
   const held = lock;
   host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
@@ -99,6 +104,8 @@ async function start(): Promise<void> {
     preload: join(here, 'preload.cjs'),
     rendererAllows: (permission, url) => permissionAllowed(permission, url, isAppUrl),
   });
+  // The gateway's endpoint file must not outlive the process, whatever ends it.
+  process.on('exit', () => host.gateway.exitSync());
 
   // Events wait until the page has attached its listeners (app.listening); a reload holds them again.
   const events = new EventForwarder(

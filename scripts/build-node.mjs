@@ -1,5 +1,6 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed) and the headless entry. The demo server runs
-// in-process, so it has no entry of its own.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry and the gateway's stdio
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin). The demo server runs in-process, so it has no
+// entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -29,5 +30,14 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts' },
+    outdir: 'dist/bin',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
   }),
 ]);

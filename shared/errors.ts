@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'app_invalid'
   | 'server_error'
   | 'storage_failed'
+  | 'port_in_use'
   | 'data_locked'
   | 'internal';
 

@@ -41,6 +41,8 @@ import { Interaction } from './resources/interaction.js';
 import { EventsService } from './events/events-service.js';
 import type { EventsTuning } from './events/tuning.js';
 import { join } from 'node:path';
+import { Gateway } from './gateway/gateway-service.js';
+import type { GatewayLauncher } from './gateway/setup-help.js';
 import { ClientFeatures } from './protocol/client-features.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 
@@ -67,6 +69,8 @@ export interface HostOptions {
   notices?: AppNotice[];
   /** Timings of the events client (tests shorten the stream silence timeout and the like). */
   eventsTuning?: Partial<EventsTuning>;
+  /** How other apps start the gateway's stdio entry point (absent: the `switchboard-gateway` command). */
+  gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The shell's log file, shown in Settings/About. */
   logFile?: string | null;
 }
@@ -91,6 +95,8 @@ export class Host {
   readonly calls = createHostCalls(this);
   /** MCP Events extension: event types, subscriptions and the feed (`<data>/events`). */
   readonly mcpEvents: EventsService;
+  /** Serves these connections to the person's other MCP apps (off until turned on). */
+  readonly gateway: Gateway;
   /** Tool approvals (pins), kept next to the settings. */
   readonly pins: PinStore;
   readonly #hooks = new ShutdownHooks();
@@ -146,6 +152,15 @@ export class Host {
       const request = parseElicitParams(params);
       return request ? this.interaction.elicitation.request(serverId, request, signal) : { action: 'decline' };
     });
+    // A server's requests and log lines during a gateway client's call go to that client.
+    this.interaction.setCallRelay((serverId) => this.calls.relayFor(serverId));
+    this.gateway = new Gateway(this, {
+      dataDir: opts.settingsStore.dir,
+      version: opts.version,
+      ...(opts.gatewayLauncher ? { launcher: opts.gatewayLauncher } : {}),
+    });
+    // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.
+    this.onShutdown({ name: 'stop the gateway', stage: 'stop', run: () => this.gateway.shutdown() });
   }
 
   /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */
@@ -156,6 +171,7 @@ export class Host {
   /** Connects enabled servers per their startup policy (nothing once shutdown has begun). */
   async start(): Promise<void> {
     if (this.closing) return;
+    await this.gateway.resume();
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
       this.notify({

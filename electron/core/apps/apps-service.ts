@@ -149,7 +149,7 @@ export class AppsService {
     const launch = this.#launches.get(launchId);
     const catalog = this.#catalog();
     const route = await catalog.appRoute(launch.serverId, name);
-    const outcome = await this.#deps.calls.callRoute(route, args, undefined, {
+    const outcome = await this.#deps.calls.callRoute(route, args, {
       origin: { kind: 'app', serverId: launch.serverId, tool: launch.tool },
     });
     const config = this.#deps.config(launch.serverId);

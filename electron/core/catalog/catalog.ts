@@ -48,9 +48,12 @@ export class Catalog implements CatalogPort {
     this.#discovery = new Discovery(state);
     this.#unsubscribe.push(deps.sessionEvents.subscribe((e) => this.#onSession(e)));
     this.#unsubscribe.push(
-      deps.events.subscribe((event) => {
-        if (event === 'servers.changed') this.#syncConfigs();
-      }),
+      deps.events.subscribe(
+        (event) => {
+          if (event === 'servers.changed') this.#syncConfigs();
+        },
+        { internal: true },
+      ),
     );
   }
 

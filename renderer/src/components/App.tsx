@@ -8,6 +8,7 @@ import { useStore } from '../store';
 import { selectDialog, selectRoute, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
+import { AskHost } from './gateway/AskHost';
 import { ExportDialog } from './ExportDialog';
 import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
@@ -148,6 +149,7 @@ export function App() {
       </ViewBoundary>
       <ElicitationHost />
       <SamplingHost />
+      <AskHost />
       <Announcer />
     </AppShell>
   );

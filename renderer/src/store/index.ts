@@ -6,6 +6,7 @@ import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
 import { createEventsSlice } from './events-slice';
 import { createResourcesSlice } from './resources-slice';
+import { createGatewaySlice } from './gateway-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
@@ -22,6 +23,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createResourcesSlice(...a),
   ...createAppsSlice(...a),
   ...createEventsSlice(...a),
+  ...createGatewaySlice(...a),
   ...createProtocolSlice(...a),
 }));
 

@@ -5,6 +5,7 @@ import type { AuthSlice } from './auth-slice';
 import type { CallsSlice } from './calls-slice';
 import type { CatalogSlice } from './catalog-slice';
 import type { EventsSlice } from './events-slice';
+import type { GatewaySlice } from './gateway-slice';
 import type { ResourcesSlice } from './resources-slice';
 import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
@@ -20,6 +21,7 @@ export type Store = AppSlice &
   ResourcesSlice &
   ProtocolSlice &
   AppsSlice &
-  EventsSlice;
+  EventsSlice &
+  GatewaySlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;
