@@ -1,4 +1,5 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry and the demo server.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry, the demo server and the
+// Playwright kit exported as switchboard/testing (its types come from `npm run build:testing`).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -33,6 +34,14 @@ await Promise.all([
     ...common,
     entryPoints: { 'demo-server': 'electron/demo/demo-server.ts' },
     outdir: 'dist/demo',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: { index: 'testing/index.ts' },
+    outdir: 'dist/testing',
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     packages: 'external',
