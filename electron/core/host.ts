@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
+import { addWithBearer } from './import/bearer.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
@@ -242,10 +243,10 @@ export class Host {
     secrets?: Record<string, Record<string, string>>;
   }): Promise<ImportResult> {
     const existing = new Set(this.#settings.servers.map((s) => s.id));
-    const { configs, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    const { configs, bearers, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
     for (const input of configs) {
       try {
-        await this.add(input);
+        await addWithBearer(this, input, bearers[input.id]);
         result.added.push(input.id);
       } catch (err) {
         result.skipped.push({ key: input.id, reason: err instanceof AppError ? err.message : 'Could not be saved' });

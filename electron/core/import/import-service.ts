@@ -3,6 +3,7 @@ import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } fr
 import type { ImportEntry, ImportFormat, ImportPreview, ImportResult, ImportSecretPrompt } from '../../../shared/contract.js';
 import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } from './formats.js';
 import { isObject } from '../json.js';
+import { bearerTokenProblem, readAuthorizationValue, stripBearerScheme } from './bearer.js';
 
 const INPUT_REF = /^\$\{input:([^}]+)\}$/;
 
@@ -20,6 +21,10 @@ interface Converted {
   input?: ServerConfigInput;
   reasons: string[];
   prompts: ImportSecretPrompt[];
+  /** An Authorization: Bearer header's token (or a prompted one once supplied), for the credential store. */
+  bearer?: string;
+  /** The entry carries a bearer token (given or prompted). */
+  hasBearer?: boolean;
 }
 
 /** Converts one raw entry; secrets named in `secretValues` fill VS Code ${input:...} references. */
@@ -27,6 +32,8 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const reasons: string[] = [];
   const prompts: ImportSecretPrompt[] = [];
   const v = entry.value;
+  let bearer: string | undefined;
+  let hasBearer = false;
   if (!isObject(v)) return { reasons: ['The entry is not an object'], prompts };
   const declared = typeof v['type'] === 'string' ? v['type'] : undefined;
   let transport: ServerConfigInput['transport'];
@@ -65,7 +72,25 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
     const headers: Record<string, string> = {};
     for (const [key, raw] of Object.entries(isObject(v['headers']) ? v['headers'] : {})) {
       if (typeof raw !== 'string') reasons.push(`header ${key} must be a string`);
-      else if (raw.includes('${input:')) reasons.push(`header ${key} uses a prompted secret; set it as the server's bearer token instead`);
+      else if (key.toLowerCase() === 'authorization') {
+        // Switchboard sets this header itself: a Bearer token becomes the server's stored bearer token.
+        const auth = readAuthorizationValue(raw);
+        if (auth.kind === 'unsupported') reasons.push(auth.reason);
+        else if (auth.kind === 'bearer') bearer = auth.token;
+        else if (parsed.format !== 'vscode') reasons.push(`header ${key} refers to an input, which only VS Code files declare`);
+        else {
+          prompts.push({ envKey: key, inputId: auth.inputId, description: parsed.inputs.get(auth.inputId)?.description ?? auth.inputId });
+          const value = secretValues?.[key];
+          if (value !== undefined) {
+            const token = stripBearerScheme(value);
+            const problem = bearerTokenProblem(token);
+            if (problem) reasons.push(problem);
+            else bearer = token;
+          }
+        }
+        hasBearer = true;
+      } else if (raw.includes('${input:'))
+        reasons.push(`header ${key} uses a prompted secret; only the Authorization header can be prompted`);
       else headers[key] = raw;
     }
     transport = { type, url, headers, ...(v['allowInsecureHttp'] === true ? { allowInsecureHttp: true } : {}) };
@@ -75,12 +100,13 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
   const check = ServerConfigInputSchema.safeParse(input);
   if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
-  return { input, reasons, prompts };
+  return { input, reasons, prompts, ...(bearer !== undefined ? { bearer } : {}), ...(hasBearer ? { hasBearer } : {}) };
 }
 
 interface Planned {
   entry: ImportEntry;
   input?: ServerConfigInput;
+  bearer?: string;
 }
 
 function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>, keys?: string[]): Planned[] {
@@ -108,8 +134,10 @@ function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string,
         reasons,
         secretPrompts: converted.prompts,
         ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+        ...(converted.hasBearer ? { bearerToken: true } : {}),
       };
-      return converted.input && status === 'valid' ? { entry, input: converted.input } : { entry };
+      if (!converted.input || status !== 'valid') return { entry };
+      return { entry, input: converted.input, ...(converted.bearer !== undefined ? { bearer: converted.bearer } : {}) };
     });
 }
 
@@ -119,17 +147,18 @@ export function previewImport(text: string, format: ImportFormat | undefined, ex
   return { format: parsed.format, entries: plan(parsed, existing, {}).map((p) => p.entry) };
 }
 
-/** Plans an import of the chosen valid entries; the caller saves the returned definitions. */
+/** Plans an import of the chosen valid entries; the caller saves the returned definitions and their bearer tokens (by id). */
 export function applyImport(
   text: string,
   format: ImportFormat | undefined,
   existing: Set<string>,
   keys: string[] | undefined,
   secrets: Record<string, Record<string, string>>,
-): { configs: ServerConfigInput[]; result: ImportResult } {
+): { configs: ServerConfigInput[]; bearers: Record<string, string>; result: ImportResult } {
   const parsed = parseForeignConfig(text, format);
   const result: ImportResult = { added: [], skipped: [] };
   const configs: ServerConfigInput[] = [];
+  const bearers: Record<string, string> = {};
   // Only the chosen entries compete for ids, so an unpicked twin cannot block a picked one.
   for (const p of plan(parsed, existing, secrets, keys)) {
     if (!p.input) {
@@ -142,8 +171,9 @@ export function applyImport(
       continue;
     }
     configs.push(p.input);
+    if (p.bearer !== undefined) bearers[p.input.id] = p.bearer;
   }
-  return { configs, result };
+  return { configs, bearers, result };
 }
 
 /** Writes definitions in another app's format; secret values are never written. */
