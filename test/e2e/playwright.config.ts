@@ -12,6 +12,9 @@ if (!hasElectron && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
   );
 }
 
+/** Specs written on the switchboard/testing fixture: they run in either shell. */
+const KIT_SPECS = ['kit.spec.ts', 'export-test.spec.ts', 'electron/**/*.spec.ts'];
+
 /** Chromium from Debian (Playwright's own browser download is not available on our machines). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -38,7 +41,16 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'headless', testIgnore: '**/electron/**' },
-    { name: 'electron', testMatch: '**/electron/**/*.spec.ts' },
+    { name: 'headless', metadata: { shell: 'headless' }, testIgnore: '**/electron/**' },
+    // The docs' example spec, run as a tester would (it imports switchboard/testing).
+    { name: 'docs', metadata: { shell: 'headless' }, testDir: '../../docs/examples' },
+    // The specs on the kit's fixture, again in the Electron app; without a binary the project selects nothing and
+    // the one line above says why.
+    {
+      name: 'electron',
+      metadata: { shell: 'electron' },
+      testMatch: KIT_SPECS,
+      ...(hasElectron ? {} : { testIgnore: '**' }),
+    },
   ],
 });
