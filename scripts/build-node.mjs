@@ -1,5 +1,6 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry, the demo server and the
-// Playwright kit exported as switchboard/testing (its types come from `npm run build:testing`).
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry and the Playwright kit
+// exported as switchboard/testing (its types come from `npm run build:testing`). The demo server runs in-process, so
+// it has no entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -29,14 +30,6 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
-  }),
-  build({
-    ...common,
-    entryPoints: { 'demo-server': 'electron/demo/demo-server.ts' },
-    outdir: 'dist/demo',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    packages: 'external',
   }),
   build({
     ...common,

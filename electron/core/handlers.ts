@@ -21,6 +21,8 @@ export function createHandlers(host: Host): Handlers {
   return {
     'app.info': async () => host.info(),
     'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
+    // The shell's bridge acts on it (Electron flushes the events it held back); nothing for the core to do.
+    'app.listening': async () => undefined,
     'app.openLink': ({ url }) => {
       assertOpenableUrl(url);
       return host.interaction.urlOpener.open(url);

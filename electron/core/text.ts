@@ -14,3 +14,20 @@ export function sanitizeText(text: string): string {
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
+
+// Everything that could move a terminal's cursor, ring its bell, start an escape sequence or reorder text.
+const ESCAPE_CHARS = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+/**
+ * Makes untrusted text safe for one line of a log file or a terminal, keeping it readable: every control, bidi and
+ * line-breaking character is written as a visible escape (`\x1b`, `\n`, `\u202e`), so ESC/OSC sequences are inert.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(ESCAPE_CHARS, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

@@ -2,6 +2,7 @@
 // 1024×700), a failed validation clears the stale result, history's "Run again" makes a new entry, every deep link
 // opens cold and back/forward follow, and the dark theme renders.
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { invoke } from './support/bridge';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
 import { fixture, seedServers } from './support/seed';
 import { callResult, connectionStatus, openTool, serverList } from './support/ui';
@@ -135,6 +136,23 @@ test('deep links open each view cold, and back/forward follow', async ({ browser
   await expect(page.getByRole('region', { name: 'Preview' })).toBeVisible();
   await page.goForward();
   await expect(page.getByLabel('Search tools')).toHaveValue('slow');
+  await page.context().close();
+});
+
+test('the overview counts what the server offers and follows a restart without leaving the page', async ({ browser }) => {
+  const page = await start(browser);
+  const total = await invoke(page, 'catalog.search', { query: '', serverIds: ['res'], limit: 1, includeGroups: false });
+  const tools = (total.result as { total: number }).total;
+  expect(tools).toBeGreaterThan(0);
+  const counted = (n: number) => page.getByRole('button', { name: new RegExp(`^${n} tools?$`) });
+  await page.goto(`${host.url.split('#')[0]}#/servers/res/overview`);
+  await expect(counted(tools)).toBeVisible({ timeout: 30_000 });
+  // A restart drops the server's tools from the catalog and indexes them again once it is back: the open overview
+  // follows (it used to keep the count it read before the catalog had the tools).
+  await page.getByRole('group', { name: 'Server actions' }).getByRole('button', { name: 'Restart' }).click();
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 60_000 });
+  await expect(counted(tools)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('tab', { name: `Tools ${tools}` })).toBeVisible();
   await page.context().close();
 });
 

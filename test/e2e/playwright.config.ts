@@ -1,19 +1,14 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { electronSkipReason } from '../../testing/electron-launch';
 
-const electronPkg = fileURLToPath(new URL('../../node_modules/electron/', import.meta.url));
-const pathTxt = `${electronPkg}path.txt`;
-const hasElectron = existsSync(pathTxt) && existsSync(`${electronPkg}dist/${readFileSync(pathTxt, 'utf8').trim()}`);
-if (!hasElectron && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
+// The "electron" project runs every spec the "headless" project runs, against the real app (the kit's shared
+// fixture picks the shell from `project.metadata.shell`). Where the app cannot run, it keeps only its own spec,
+// which reports itself skipped with the reason, and says so here in one line.
+const electronSkipped = electronSkipReason();
+if (electronSkipped !== null && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
   process.env['PLAYWRIGHT_QUIET_ELECTRON'] = '1';
-  console.log(
-    'e2e: the "electron" project is SKIPPED: no Electron binary is installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the "headless" project runs the same renderer and core.',
-  );
+  console.log(`e2e: the "electron" project is SKIPPED: ${electronSkipped}.`);
 }
-
-/** Specs written on the switchboard/testing fixture: they run in either shell. */
-const KIT_SPECS = ['kit.spec.ts', 'export-test.spec.ts', 'electron/**/*.spec.ts'];
 
 /** Chromium from Debian (Playwright's own browser download is not available on our machines). */
 export const CHROMIUM_ARGS = [
@@ -41,16 +36,15 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'headless', metadata: { shell: 'headless' }, testIgnore: '**/electron/**' },
+    { name: 'headless', testIgnore: '**/electron/**', metadata: { shell: 'headless' } },
     // The docs' example spec, run as a tester would (it imports switchboard/testing).
-    { name: 'docs', metadata: { shell: 'headless' }, testDir: '../../docs/examples' },
-    // The specs on the kit's fixture, again in the Electron app; without a binary the project selects nothing and
-    // the one line above says why.
+    { name: 'docs', testDir: '../../docs/examples', metadata: { shell: 'headless' } },
     {
       name: 'electron',
+      testMatch: electronSkipped === null ? '**/*.spec.ts' : '**/electron/**/*.spec.ts',
       metadata: { shell: 'electron' },
-      testMatch: KIT_SPECS,
-      ...(hasElectron ? {} : { testIgnore: '**' }),
+      // One app per worker: Electron windows are heavy on two shared cores.
+      fullyParallel: false,
     },
   ],
 });

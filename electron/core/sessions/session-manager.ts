@@ -40,6 +40,8 @@ export interface SessionManagerOptions {
   loginPath?: () => Promise<string | undefined>;
   /** JSON file mirroring the discovery cache; memory only when absent. */
   discoveryCacheFile?: string;
+  /** A discovery cache built by the caller (it wins over discoveryCacheFile); flushed at shutdown. */
+  discoveryCache?: DiscoveryCache;
   /** Client identity sent to servers. */
   clientInfo?: Implementation;
 }
@@ -56,7 +58,7 @@ export class SessionManager implements SessionController {
   constructor(host: SessionHost, opts: SessionManagerOptions) {
     this.#host = host;
     this.#opts = opts;
-    this.#cache = new DiscoveryCache(opts.discoveryCacheFile !== undefined ? { file: opts.discoveryCacheFile } : {});
+    this.#cache = opts.discoveryCache ?? new DiscoveryCache(opts.discoveryCacheFile !== undefined ? { file: opts.discoveryCacheFile } : {});
     for (const config of host.configs()) this.#sessions.set(config.id, this.#newSession(config));
   }
 
@@ -180,6 +182,7 @@ export class SessionManager implements SessionController {
   /** Releases every session. */
   async shutdown(): Promise<void> {
     await Promise.allSettled([...this.#sessions.values()].map((s) => s.close('Shutting down')));
+    await this.#cache.flush();
   }
 
   #session(id: string): ServerSession {

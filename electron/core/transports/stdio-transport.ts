@@ -12,6 +12,7 @@ import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
+import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 
 /** Bytes of stderr kept per transport. */
@@ -177,13 +178,16 @@ export class StdioTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcess;
       try {
-        child = spawn(o.command, o.args, {
+        // On Windows: PATHEXT lookup, and .cmd/.bat through cmd.exe with arguments quoted so they cannot inject.
+        const launch = resolveLaunch({ command: o.command, args: o.args, env: this.#childEnv, cwd: o.cwd });
+        child = spawn(launch.file, launch.args, {
           cwd: o.cwd,
           env: this.#childEnv,
           stdio: ['pipe', 'pipe', 'pipe'],
           shell: false,
           detached: process.platform !== 'win32',
           windowsHide: true,
+          windowsVerbatimArguments: launch.windowsVerbatimArguments,
         });
       } catch (error) {
         reject(this.#failSpawn(this.#spawnErrorFor(error)));
