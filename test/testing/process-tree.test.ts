@@ -37,7 +37,7 @@ describe('process tree', () => {
     expect(descendantsOf(99, all)).toEqual([]);
   });
 
-  it('names a daemon that escaped its parent\'s process group after the parent died, and kills it', async () => {
+  it("names a daemon that escaped its parent's process group after the parent died, and kills it", async () => {
     // parent → daemon in its own session (detached) that ignores SIGTERM and prints its pid.
     const script = `
       const { spawn } = require('node:child_process');
