@@ -1,5 +1,6 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry and the gateway's stdio
-// entry point (dist/bin/switchboard-gateway.mjs, the package's bin). The demo server runs in-process, so it has no
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry, the gateway's stdio
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin) and the Playwright kit exported as
+// switchboard/testing (its types come from `npm run build:testing`). The demo server runs in-process, so it has no
 // entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -39,5 +40,13 @@ await Promise.all([
     outExtension: { '.js': '.mjs' },
     packages: 'external',
     banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({
+    ...common,
+    entryPoints: { index: 'testing/index.ts' },
+    outdir: 'dist/testing',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
   }),
 ]);

@@ -61,6 +61,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'calls.save': call('calls.save'),
     'calls.clear': call('calls.clear'),
     'calls.export': call('calls.export'),
+    'calls.exportTest': call('calls.exportTest'),
     'auth.status': call('auth.status'),
     'auth.begin': call('auth.begin'),
     'auth.complete': call('auth.complete'),
