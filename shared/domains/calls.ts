@@ -120,3 +120,23 @@ export interface AuditedEnvelope {
   /** The raw result as received (content, structuredContent, _meta, isError). */
   result: unknown;
 }
+
+/** What an exported test checks for one call: the exact text shown, and/or top-level structured-content fields. */
+export interface TestAssertion {
+  /** The call. */
+  callId: string;
+  /** Assert the result's text exactly. */
+  text?: boolean;
+  /** Top-level structuredContent fields whose values are asserted. */
+  fields?: string[];
+}
+
+/** Arguments of calls.exportTest. */
+export interface ExportTestArgs {
+  /** The calls, one test each, in this order. */
+  callIds: string[];
+  /** What to check per call (default: the exact text). */
+  assertions?: TestAssertion[];
+  /** The spec's describe title (default: the saved name, or "Saved calls"). */
+  title?: string;
+}

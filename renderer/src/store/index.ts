@@ -1,9 +1,12 @@
 import { create } from 'zustand';
 import { createAppSlice } from './app-slice';
+import { createAppsSlice } from './apps-slice';
 import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
+import { createEventsSlice } from './events-slice';
 import { createResourcesSlice } from './resources-slice';
+import { createGatewaySlice } from './gateway-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
@@ -22,6 +25,9 @@ export const useStore = create<Store>()((...a) => ({
   ...createResourcesSlice(...a),
   ...createRegistrySlice(...a),
   ...createDoctorSlice(...a),
+  ...createAppsSlice(...a),
+  ...createEventsSlice(...a),
+  ...createGatewaySlice(...a),
   ...createProtocolSlice(...a),
 }));
 
