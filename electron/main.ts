@@ -8,7 +8,7 @@ import type { EventKey, EventMap } from '../shared/contract.js';
 import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
 import { RENDERER_CSP } from './headless/static-files.js';
-import { registerIpc } from './ipc/register-ipc.js';
+import { pushEvent, registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
@@ -75,11 +75,11 @@ async function start(): Promise<void> {
   const queue: [EventKey, unknown][] = [];
   win.webContents.on('did-finish-load', () => {
     ready = true;
-    for (const [event, payload] of queue.splice(0)) win.webContents.send(event, payload);
+    for (const [event, payload] of queue.splice(0)) pushEvent((e, p) => win.webContents.send(e, p), event, payload);
   });
   host.events.subscribe(<E extends EventKey>(event: E, payload: EventMap[E]) => {
     if (!EVENT_KEYS.includes(event) || win.isDestroyed()) return;
-    if (ready) win.webContents.send(event, payload);
+    if (ready) pushEvent((e, p) => win.webContents.send(e, p), event, payload);
     else queue.push([event, payload]);
   });
 

@@ -3,6 +3,7 @@
 import { INVOKE_KEYS } from '../../shared/contract-schemas.js';
 import type { InvokeKey, IpcEnvelope } from '../../shared/contract.js';
 import type { Dispatch } from '../core/dispatcher.js';
+import { unsendableReason } from '../core/sendable.js';
 
 /** The part of an IpcMainInvokeEvent this module reads. */
 export interface InvokeEventLike {
@@ -25,4 +26,18 @@ export function registerIpc(ipcMain: IpcMainLike, dispatch: Dispatch, isTrustedF
     });
   }
   return [...INVOKE_KEYS];
+}
+
+/**
+ * Pushes one event to the window through `send` (webContents.send), unless its payload cannot be cloned: then it is
+ * skipped (returns false) instead of throwing in the push path. Answers are checked by the dispatcher already.
+ */
+export function pushEvent<E extends string>(send: (event: E, payload: unknown) => void, event: E, payload: unknown): boolean {
+  if (unsendableReason(payload) !== undefined) return false;
+  try {
+    send(event, payload);
+    return true;
+  } catch {
+    return false;
+  }
 }

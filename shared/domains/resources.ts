@@ -115,4 +115,6 @@ export interface ElicitationRequestView {
   urlWarnings?: string[];
   /** When the request times out (ms since epoch). */
   expiresAt: number;
+  /** Notices about what was cut for display (a form nested deeper than 64 levels). */
+  notices?: string[];
 }

@@ -12,6 +12,7 @@ import {
 import type { ElicitationRequestView } from '../../../shared/domains/resources.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
+import { boundForView } from '../ingress/view.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { UrlOpener } from './url-opener.js';
 
@@ -90,7 +91,9 @@ export class ElicitationBroker {
       view.urlWarnings = described.warnings;
       elicitationId = params.elicitationId;
     } else {
-      view.requestedSchema = params.requestedSchema as Record<string, unknown>;
+      const schema = boundForView(params.requestedSchema as Record<string, unknown>, 'The requested form');
+      view.requestedSchema = schema.value;
+      if (schema.notice !== undefined) view.notices = [schema.notice];
     }
 
     return new Promise<ElicitResult>((resolve) => {

@@ -4,6 +4,9 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { checkServerUrl, HeadersSchema } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
+import { depthReporter } from '../ingress/depth-stage.js';
+import { JsonDepthCutter } from '../ingress/depth-text.js';
+import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { formatBytes } from './stdio-transport.js';
 import type { TransportLog } from './transport-factory.js';
 
@@ -80,6 +83,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
   let lastStatus: { url: string; httpStatus: number } | undefined;
   let refusal: { error: AppError; at: number } | undefined;
   const ids = { serverId: opts.serverId };
+  const reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
 
   const refuse = (error: AppError): never => {
     refusal = { error, at: Date.now() };
@@ -166,9 +170,10 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
     }
 
     if (response.body === null || status === 204 || status === 205 || status === 304) return response;
+    const onDeep = (): void => reportDeep(`${method} ${shown}`);
     const limited =
       type === 'text/event-stream'
-        ? limitSseEvents(response.body, opts.messageBytes, () => {
+        ? limitSseEvents(response.body, opts.messageBytes, onDeep, () => {
             const error = new AppError(
               'limit_exceeded',
               `An event from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
@@ -177,7 +182,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
             opts.log('protocol', 'warning', error.message);
             opts.report(error);
           })
-        : limitBody(response.body, opts.messageBytes, () => {
+        : limitBody(response.body, opts.messageBytes, onDeep, () => {
             const error = new AppError(
               'limit_exceeded',
               `The response from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
@@ -197,9 +202,23 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
   };
 }
 
-/** Passes a body through, erroring the stream with `onExceeded()`'s error once more than `limit` bytes arrived. */
-export function limitBody(body: ReadableStream<Uint8Array>, limit: number, onExceeded: () => Error): ReadableStream<Uint8Array> {
+/** A cutter of JSON nested deeper than the wire limit (see ingress/depth-text.ts). */
+function wireCutter(): JsonDepthCutter {
+  return new JsonDepthCutter(WIRE_MAX_DEPTH, depthMarker(WIRE_MAX_DEPTH));
+}
+
+/**
+ * Passes a body through, erroring the stream with `onExceeded()`'s error once more than `limit` bytes arrived, and
+ * cutting JSON nested deeper than the wire limit out of it (`onDeep` is called once when that happened).
+ */
+export function limitBody(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  onDeep: () => void,
+  onExceeded: () => Error,
+): ReadableStream<Uint8Array> {
   let total = 0;
+  const cutter = wireCutter();
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
@@ -208,10 +227,25 @@ export function limitBody(body: ReadableStream<Uint8Array>, limit: number, onExc
           controller.error(onExceeded());
           return;
         }
-        controller.enqueue(chunk);
+        for (const part of cutter.push(chunk)) controller.enqueue(part);
+      },
+      flush() {
+        if (cutter.cut) onDeep();
       },
     }),
   );
+}
+
+const DATA_FIELD = new TextEncoder().encode('data:');
+
+/** True when the line held in `parts` (then `last`) starts with the SSE field name "data:". */
+function isDataLine(parts: readonly Uint8Array[], last: Uint8Array): boolean {
+  let matched = 0;
+  for (const part of [...parts, last]) {
+    for (let i = 0; i < part.length && matched < DATA_FIELD.length; i++, matched++) if (part[i] !== DATA_FIELD[matched]) return false;
+    if (matched === DATA_FIELD.length) return true;
+  }
+  return false;
 }
 
 const LF = 0x0a;
@@ -224,7 +258,14 @@ const encoder = new TextEncoder();
  * is held (at most `limit` bytes). When an event goes over the limit, the rest of it is dropped and it is closed
  * as an event of type {@link DISCARDED_EVENT_TYPE}, which the SDK ignores, so the stream and the session go on.
  */
-export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, onDiscarded: () => void): ReadableStream<Uint8Array> {
+export function limitSseEvents(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  onDeep: () => void,
+  onDiscarded: () => void,
+): ReadableStream<Uint8Array> {
+  // The data lines of one event form one JSON text: they are cut at the wire depth limit as they pass.
+  const cutter = wireCutter();
   let eventBytes = 0;
   let lineParts: Uint8Array[] = [];
   let lineLen = 0;
@@ -281,10 +322,18 @@ export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, 
             } else {
               controller.enqueue(chunk.subarray(end, end + 1));
             }
+            if (cutter.cut) onDeep();
+            cutter.reset();
             eventBytes = 0;
           } else if (!discarding) {
-            for (const part of lineParts) controller.enqueue(part);
-            controller.enqueue(chunk.subarray(i, end + 1));
+            const rest = chunk.subarray(i, end + 1);
+            if (isDataLine(lineParts, rest)) {
+              // "data:" and the line end hold no JSON structure, so the whole line can go through the cutter.
+              for (const part of [...lineParts, rest]) for (const kept of cutter.push(part)) controller.enqueue(kept);
+            } else {
+              for (const part of lineParts) controller.enqueue(part);
+              controller.enqueue(rest);
+            }
           }
           lineParts = [];
           lineLen = 0;

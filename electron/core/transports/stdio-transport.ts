@@ -9,6 +9,9 @@ import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
+import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
+import { cutJsonDepth } from '../ingress/depth-text.js';
+import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
@@ -93,10 +96,12 @@ export class StdioTransport implements Transport {
   #protocolVersion: string | undefined;
   #oversizedLines = 0;
   #skippedLines = 0;
+  readonly #reportDeep: (what: string) => void;
 
   constructor(opts: StdioTransportOptions) {
     this.#opts = opts;
     this.#timings = { ...DEFAULT_RELEASE_TIMINGS, ...opts.release };
+    this.#reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
     this.#reader = new BoundedLineReader(opts.messageBytes, {
       line: (bytes) => this.#onLine(bytes),
       oversized: (limit) => this.#onOversized(limit),
@@ -371,11 +376,14 @@ export class StdioTransport implements Transport {
   #onLine(bytes: Buffer): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 0x0d) end--;
-    const text = bytes.toString('utf8', 0, end);
+    // Cut what is nested deeper than the wire limit before parsing: deep JSON parses slowly and breaks recursion.
+    const bounded = cutJsonDepth(bytes.subarray(0, end), WIRE_MAX_DEPTH, depthMarker(WIRE_MAX_DEPTH));
+    const text = bounded.bytes.toString('utf8');
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(JSON.parse(text));
+      if (bounded.cut) this.#reportDeep(describeMessage(message));
     } catch {
       this.#skippedLines++;
       const quote = text.length > SKIPPED_LINE_QUOTE ? `${text.slice(0, SKIPPED_LINE_QUOTE)}…` : text;

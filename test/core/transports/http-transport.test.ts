@@ -194,7 +194,14 @@ describe('SSE event limiter', () => {
         c.close();
       },
     });
-    const out = await new Response(limitSseEvents(source, limit, () => dropped++)).text();
+    const out = await new Response(
+      limitSseEvents(
+        source,
+        limit,
+        () => undefined,
+        () => dropped++,
+      ),
+    ).text();
     return { out, dropped };
   }
 
