@@ -190,6 +190,30 @@ export type Limits = z.infer<typeof LimitsSchema>;
 /** The three transport kinds. */
 export type TransportKind = TransportConfig['type'];
 
+/** Schema for one environment variable of an approved launch: whether it was secret, and a digest of its value. */
+export const ApprovedEnvSchema = z.object({ secret: z.boolean(), digest: z.string().max(128) }).strict();
+
+/** Schema for the launch a user approved, kept to show what changed since (values only as digests). */
+export const ApprovedLaunchSchema = z
+  .object({
+    command: z.string(),
+    args: z.array(z.string()),
+    cwd: z.string().optional(),
+    inheritEnv: z.boolean(),
+    env: z.record(z.string(), ApprovedEnvSchema),
+  })
+  .strict();
+
+/** Schema for a stored launch approval: its fingerprint, the launch approved and when. */
+export const ApprovalRecordSchema = z
+  .object({ fingerprint: z.string().max(200), launch: ApprovedLaunchSchema, approvedAt: z.number() })
+  .strict();
+
+/** A launch as approved (env values as digests: keyed for secrets). */
+export type ApprovedLaunch = z.infer<typeof ApprovedLaunchSchema>;
+/** A stored launch approval. */
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
 /** Current version of the settings file's schema. */
 export const SETTINGS_SCHEMA_VERSION = 1;
 
@@ -198,8 +222,11 @@ export const SettingsSchema = z
   .object({
     schemaVersion: z.literal(SETTINGS_SCHEMA_VERSION),
     servers: z.array(ServerConfigSchema).default([]),
-    /** Approved stdio launch fingerprints, by server id. */
-    approvals: z.record(z.string(), z.string()).default({}),
+    /**
+     * Approved stdio launches, by server id: a record, or a bare fingerprint (a "v2:" one covers env values; an older
+     * one, which covered env names only, is no longer honoured and the launch is asked for again).
+     */
+    approvals: z.record(z.string(), z.union([z.string().max(200), ApprovalRecordSchema])).default({}),
     /** Whether the first-run demo offer was dismissed. */
     demoOffered: z.boolean().default(false),
   })

@@ -20,7 +20,8 @@ import { applyImport, exportServers, previewImport } from './import/import-servi
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
-import { displayTarget, launchApproval, launchFingerprint } from './servers/approval.js';
+import { displayTarget, isLegacyFingerprint } from './servers/approval.js';
+import { LaunchApprovals } from './servers/launch-approvals.js';
 import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
@@ -60,6 +61,9 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  readonly #approvals: LaunchApprovals;
+  /** Settles once the digests of stored secret env values are known (start() waits for it). */
+  readonly #approvalsReady: Promise<void>;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -74,6 +78,24 @@ export class Host {
         message: 'No OS keychain is available: secrets and sign-ins are kept in memory only and will not survive a restart.',
       });
     }
+    this.#approvals = new LaunchApprovals(opts.credentials);
+    const legacy = this.#settings.servers.filter((c) => {
+      const stored = this.#settings.approvals[c.id];
+      return c.transport.type === 'stdio' && typeof stored === 'string' && isLegacyFingerprint(stored);
+    });
+    if (legacy.length > 0) {
+      this.#notices.push({
+        id: 'approvals-env-values',
+        level: 'info',
+        message:
+          'Launch approvals now cover the values of environment variables (secrets by a keyed digest), not only their names. ' +
+          `Approvals from an earlier version did not, so these servers ask once more before they start: ${legacy.map((c) => c.name).join(', ')}.`,
+      });
+    }
+    this.#approvalsReady = this.#approvals
+      .prepare(this.#settings.servers)
+      .then(() => this.events.emit('servers.changed', { servers: this.list() }))
+      .catch(() => undefined);
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
@@ -85,6 +107,7 @@ export class Host {
 
   /** Connects enabled servers per their startup policy. */
   async start(): Promise<void> {
+    await this.#approvalsReady;
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
       this.#pushNotice({
@@ -114,9 +137,16 @@ export class Host {
     return found;
   }
 
-  /** Whether a stdio server's exact launch is approved. */
+  /** Whether a stdio server's exact launch is approved (secret values not read yet count as approved: see verifyLaunch). */
   isLaunchApproved(config: ServerConfig): boolean {
-    return config.transport.type !== 'stdio' || this.#settings.approvals[config.id] === launchFingerprint(config.transport);
+    return this.#approvals.isApproved(config, this.#settings.approvals[config.id]);
+  }
+
+  /** The check right before a stdio spawn, on the environment actually passed; an error when it is not the approved launch. */
+  async verifyLaunch(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined> {
+    const refusal = await this.#approvals.verify(config, this.#settings.approvals[config.id], env);
+    if (refusal) this.events.emit('servers.changed', { servers: this.list() });
+    return refusal;
   }
 
   info(): AppInfo {
@@ -143,7 +173,7 @@ export class Host {
 
   async get(id: string): Promise<ServerDetail> {
     const config = this.config(id);
-    const approval = launchApproval(config, this.#settings.approvals);
+    const approval = await this.#approvals.view(config, this.#settings.approvals[id]);
     const identity = this.sessions.identity(id);
     return {
       ...this.#summary(config),
@@ -159,6 +189,7 @@ export class Host {
     }
     const split = splitSecrets(input);
     await persistSecrets(this.credentials, split.config.id, split);
+    await this.#approvals.note(split.config.id, split.writes, split.deletes);
     this.#save({ ...this.#settings, servers: [...this.#settings.servers, split.config] });
     this.sessions.register(split.config);
     return this.get(split.config.id);
@@ -169,8 +200,9 @@ export class Host {
     if (input.id !== id) throw new AppError('config_invalid', 'A server id cannot be changed; remove and add it instead', { serverId: id });
     const split = splitSecrets(input, previous);
     await persistSecrets(this.credentials, id, split);
+    await this.#approvals.note(id, split.writes, split.deletes);
     this.#save({ ...this.#settings, servers: this.#settings.servers.map((s) => (s.id === id ? split.config : s)) });
-    this.sessions.update(split.config);
+    this.sessions.update(split.config, { secretsChanged: split.writes.size > 0 || split.deletes.length > 0 });
     return this.get(id);
   }
 
@@ -181,17 +213,13 @@ export class Host {
     delete approvals[id];
     this.#save({ ...this.#settings, servers: this.#settings.servers.filter((s) => s.id !== id), approvals });
     await deleteSecrets(this.credentials, config);
+    this.#approvals.forget(id);
   }
 
   async approve(id: string, fingerprint: string): Promise<ServerDetail> {
     const config = this.config(id);
-    if (config.transport.type !== 'stdio')
-      throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: id });
-    const current = launchFingerprint(config.transport);
-    if (current !== fingerprint) {
-      throw new AppError('approval_required', 'The launch changed since it was shown; review it again', { serverId: id });
-    }
-    this.#save({ ...this.#settings, approvals: { ...this.#settings.approvals, [id]: current } });
+    const record = await this.#approvals.approve(config, fingerprint);
+    this.#save({ ...this.#settings, approvals: { ...this.#settings.approvals, [id]: record } });
     this.sessions.update(config);
     return this.get(id);
   }

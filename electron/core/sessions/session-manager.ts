@@ -21,6 +21,8 @@ export interface SessionHost {
   configs(): readonly ServerConfig[];
   /** Whether a stdio server's exact launch is approved. */
   isLaunchApproved(config: ServerConfig): boolean;
+  /** The check right before a stdio spawn on the environment actually passed (secrets resolved): an error refuses it. */
+  verifyLaunch?(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined>;
   /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
   readonly interaction?: ClientHooks;
   /** Session-level events hub (connected / closed / removed / list changes), when the host has one. */
@@ -69,15 +71,18 @@ export class SessionManager implements SessionController {
     if (config.enabled && config.startup !== 'manual') this.#background(session);
   }
 
-  /** Replaces a definition; a connected or connecting session reconnects with it (approval re-checked). */
-  update(config: ServerConfig): void {
+  /**
+   * Replaces a definition; a connected or connecting session reconnects with it (approval re-checked). New secret
+   * values leave the stored definition as it was, so the caller says so with `secretsChanged`.
+   */
+  update(config: ServerConfig, opts: { secretsChanged?: boolean } = {}): void {
     const session = this.#sessions.get(config.id);
     if (!session) {
       this.register(config);
       return;
     }
     const previous = session.config;
-    const changed = JSON.stringify(previous) !== JSON.stringify(config);
+    const changed = opts.secretsChanged === true || JSON.stringify(previous) !== JSON.stringify(config);
     const wasActive = session.active;
     const awaitedApproval = session.status().error?.code === 'approval_required';
     session.setConfig(config);
@@ -199,6 +204,7 @@ export class SessionManager implements SessionController {
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
       loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
       gate: (c) => this.#gate(c),
+      verifyLaunch: (c, env) => this.#host.verifyLaunch?.(c, env) ?? Promise.resolve(undefined),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
       responseCache: this.#responseCache(config.id),

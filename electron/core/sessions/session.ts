@@ -30,6 +30,8 @@ export interface SessionDeps {
   loginPath: () => Promise<string | undefined>;
   /** Why a connect may not start (e.g. launch not approved), or undefined. */
   gate: (config: ServerConfig) => AppError | undefined;
+  /** The last check before a stdio spawn, on the resolved environment (secret values included). */
+  verifyLaunch?: (config: ServerConfig, env: Readonly<Record<string, string>>) => Promise<AppError | undefined>;
   /** Receives every status change. */
   onStatus: (id: string, status: ServerStatus) => void;
   /** Receives every log line. */
@@ -205,6 +207,9 @@ export class ServerSession {
     let changes: ChangeStream | undefined;
     try {
       const env = await this.#deps.resolveEnv(config);
+      // The approval covers exactly what is spawned: checked here on the values actually passed.
+      const refusal = t.type === 'stdio' ? await this.#deps.verifyLaunch?.(config, env) : undefined;
+      if (refusal) throw refusal;
       const loginPath = t.type === 'stdio' ? await this.#deps.loginPath() : undefined;
       if (stale()) throw cancelledError(this.id);
       const fingerprint = configFingerprint(config);
@@ -279,6 +284,11 @@ export class ServerSession {
   }
 
   #fail(error: AppError): void {
+    if (error.code === 'approval_required') {
+      // Not a failure of the server: it waits for the user, without backoff.
+      this.#set({ state: 'disconnected', error: error.toData(), retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
+      return;
+    }
     if (isAuthFailure(error)) {
       this.#set({ state: 'needs-auth', error: error.toData(), retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
       return;
