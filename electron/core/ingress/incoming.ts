@@ -11,21 +11,35 @@ type Handler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 /**
  * Makes every message the transport delivers go through `stages`, in order, before the handler the SDK installs.
  * Works on the transport instance (the SDK assigns `onmessage` after this), so transports keep their own type.
+ * Reading `onmessage` gives the current handler behind the stages; code that wraps it (a tap reading the handler
+ * and installing its own) keeps working, and a message passes the stages once however many wrappers it crosses.
  */
 export function guardIncoming(transport: Transport, stages: readonly IngressStage[]): void {
   let handler: Handler | undefined;
-  const guarded: Handler = (message, extra) => {
-    let current: JSONRPCMessage | undefined = message;
-    for (const stage of stages) {
-      current = stage(current);
-      if (current === undefined) return;
+  const passed = new WeakSet<object>();
+  const wrappers = new WeakMap<Handler, Handler>();
+  const guard = (inner: Handler): Handler => {
+    let wrapped = wrappers.get(inner);
+    if (wrapped === undefined) {
+      wrapped = (message, extra) => {
+        let current: JSONRPCMessage | undefined = message;
+        if (!passed.has(message)) {
+          for (const stage of stages) {
+            current = stage(current);
+            if (current === undefined) return;
+          }
+          passed.add(current);
+        }
+        inner(current, extra);
+      };
+      wrappers.set(inner, wrapped);
     }
-    handler?.(current, extra);
+    return wrapped;
   };
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
-    get: () => (handler === undefined ? undefined : guarded),
+    get: () => (handler === undefined ? undefined : guard(handler)),
     set: (next: Handler | undefined) => {
       handler = next;
     },

@@ -83,3 +83,28 @@ describe('unsendableReason', () => {
     expect(unsendableReason({ f: () => 1 })).toMatch(/function/);
   });
 });
+
+describe('guardIncoming', () => {
+  it('runs the stages once per message, also when another wrapper reads the handler and installs its own', async () => {
+    const { guardIncoming } = await import('../../../electron/core/ingress/incoming.js');
+    const seen: unknown[] = [];
+    let staged = 0;
+    const transport = {
+      onmessage: undefined as ((m: unknown) => void) | undefined,
+      async start() {},
+      async send() {},
+      async close() {},
+    };
+    guardIncoming(transport as never, [(m) => (staged++, m)]);
+    transport.onmessage = (m) => seen.push(m);
+    // A tap (as the raw request path does): read the handler, install one that calls it.
+    const inner = transport.onmessage;
+    const tapped: unknown[] = [];
+    transport.onmessage = (m) => (tapped.push(m), inner?.(m));
+    const message = { jsonrpc: '2.0', method: 'notifications/message', params: {} };
+    transport.onmessage?.(message);
+    expect(tapped).toEqual([message]);
+    expect(seen).toEqual([message]);
+    expect(staged).toBe(1);
+  });
+});
