@@ -325,6 +325,11 @@ export class ServerSession {
             transportEvidence: evidence,
           });
     this.log('lifecycle', 'warning', `Session closed: ${error.message}`);
+    if (error.evidence?.outputClosed) {
+      // A server that closed its output while running is broken, not merely gone: failed, with backoff.
+      this.#fail(error);
+      return;
+    }
     this.#set({
       state: 'disconnected',
       error: error.toData(),

@@ -27,6 +27,11 @@ const STDERR_LOG_LINE_BYTES = 8 * 1024;
 const SKIPPED_LINE_QUOTE = 200;
 /** JSON-RPC error code of the synthetic answer to a request whose response was too large (implementation range). */
 export const LIMIT_EXCEEDED_RPC_CODE = -32050;
+/**
+ * How long an end of stdout may precede the child's exit and still count as an ordinary exit: a child that keeps
+ * running longer after closing its output is treated as broken.
+ */
+export const STDOUT_EOF_GRACE_MS = 200;
 
 /** How long release() waits at each step (close stdin, SIGTERM, SIGKILL). */
 export interface ReleaseTimings {
@@ -96,6 +101,7 @@ export class StdioTransport implements Transport {
   #protocolVersion: string | undefined;
   #oversizedLines = 0;
   #skippedLines = 0;
+  #outputClosed = false;
   readonly #reportDeep: (what: string) => void;
 
   constructor(opts: StdioTransportOptions) {
@@ -143,6 +149,7 @@ export class StdioTransport implements Transport {
   evidence(): ErrorEvidence {
     if (this.#spawnError?.evidence) return { ...this.#spawnError.evidence, stderrTail: this.#stderrRing.tail(STDERR_TAIL_LINES) };
     const evidence: ErrorEvidence = { stderrTail: this.#stderrRing.tail(STDERR_TAIL_LINES) };
+    if (this.#outputClosed) evidence.outputClosed = true;
     if (this.#exited) {
       evidence.exitCode = this.#exitCode;
       evidence.signal = this.#signal;
@@ -217,6 +224,7 @@ export class StdioTransport implements Transport {
         });
       });
       child.stdout?.on('data', (chunk: Buffer) => this.#reader.push(chunk));
+      child.stdout?.on('end', () => void this.#onStdoutEnd());
       child.stdout?.on('error', (error) => this.#emitError(error));
       child.stderr?.on('data', (chunk: Buffer) => {
         this.#stderrRing.push(chunk);
@@ -270,7 +278,9 @@ export class StdioTransport implements Transport {
   async #doRelease(): Promise<void> {
     this.#releasing = true;
     const child = this.#child;
-    const pid = this.#pid;
+    // child.pid is known as soon as spawn() returns; the 'spawn' event (this.#pid) may come later, and a release
+    // in between (a connect cancelled at once) must still end the process instead of leaving it running.
+    const pid = this.#pid ?? child?.pid;
     if (child !== undefined && pid !== undefined) {
       const t = this.#timings;
       const leaderGone = (): boolean => this.#exited;
@@ -339,6 +349,29 @@ export class StdioTransport implements Transport {
       );
       this.#fireClose();
     }
+  }
+
+  /**
+   * End of stdout. When the child exits too, the exit path reports it; a child that closed its output but keeps
+   * running can never answer again, so the session ends at once: in-flight requests fail, and the process group is
+   * released instead of waiting for every request's timeout.
+   */
+  async #onStdoutEnd(): Promise<void> {
+    if (this.#releasing || this.#exited) return;
+    await Promise.race([this.#exitPromise, delay(STDOUT_EOF_GRACE_MS)]);
+    if (this.#releasing || this.#exited) return;
+    this.#reader.flush();
+    this.#outputClosed = true;
+    const message = 'The server closed its output (stdout) while still running, so it can no longer answer';
+    this.#opts.log('protocol', 'error', `${message}; ending the session and stopping its processes`);
+    this.#emitError(
+      new AppError('connection_closed', message, {
+        serverId: this.#opts.serverId,
+        evidence: this.evidence(),
+      }),
+    );
+    this.#fireClose();
+    void this.release();
   }
 
   #fireClose(): void {

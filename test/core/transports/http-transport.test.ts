@@ -194,14 +194,7 @@ describe('SSE event limiter', () => {
         c.close();
       },
     });
-    const out = await new Response(
-      limitSseEvents(
-        source,
-        limit,
-        () => undefined,
-        () => dropped++,
-      ),
-    ).text();
+    const out = await new Response(limitSseEvents(source, { limit, onDeep: () => undefined, onDiscarded: () => dropped++ })).text();
     return { out, dropped };
   }
 
