@@ -14,6 +14,7 @@ import { SessionManager } from './core/sessions/session-manager.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
+import { escapeForTerminal } from './core/text.js';
 import { createPrintingOpener } from './platform/browser-opener.js';
 import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
 import { MemoryCredentialStore } from './platform/memory-credential-store.js';
@@ -95,13 +96,13 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     opener: opts.authOpener ?? createPrintingOpener(),
     listen: listenForRedirect,
     log: (id, level, text) => {
-      if (level !== 'info') console.error(`[switchboard] ${id}: ${text}`);
+      if (level !== 'info') console.error(`[switchboard] ${id}: ${escapeForTerminal(text)}`);
     },
   });
   authRef.manager = auth;
   attachAuth(host, auth);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
-    console.error(`[switchboard] ${method} failed:`, err instanceof Error ? err.message : 'unknown error');
+    console.error(`[switchboard] ${method} failed: ${escapeForTerminal(err instanceof Error ? err.message : 'unknown error')}`);
   });
   return { host, dispatch };
 }

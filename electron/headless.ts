@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
+import { escapeForTerminal } from './core/text.js';
 import { startBridgeServer } from './headless/bridge-server.js';
 import { defaultDataDir } from './paths.js';
 import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
   const url = `${server.origin}/#token=${token}`;
   if (values.json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
   else process.stdout.write(`Switchboard is running at ${url}\n`);
-  for (const notice of host.info().notices) process.stderr.write(`[${notice.level}] ${notice.message}\n`);
+  for (const notice of host.info().notices) process.stderr.write(`[${notice.level}] ${escapeForTerminal(notice.message)}\n`);
   void host.start();
 
   let stopping = false;
@@ -57,6 +58,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Switchboard headless failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`Switchboard headless failed to start: ${escapeForTerminal(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });

@@ -14,3 +14,21 @@ export function sanitizeText(text: string): string {
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
+
+// Everything a terminal could act on or that could disguise text there: C0/C1 controls (ESC starts CSI/OSC
+// sequences), DEL, line and paragraph separators, bidi embeddings/overrides/isolates and marks, invisible characters.
+const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * Makes text from server data safe to write to stdout/stderr: every control, bidi or invisible character becomes a
+ * visible escape (\x1b, \n, \u202e), so nothing reaches the terminal raw and one line stays one line.
+ */
+export function escapeForTerminal(text: string): string {
+  return text.replace(TERMINAL_UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

@@ -41,6 +41,9 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
       redirectUri: flow.redirectUri,
       attempt: flow.attempt,
       ...(flow.authorizationUrl !== undefined ? { authorizationUrl: flow.authorizationUrl } : {}),
+      ...(flow.authorizationUrlWarnings !== undefined && flow.authorizationUrlWarnings.length > 0
+        ? { authorizationUrlWarnings: [...flow.authorizationUrlWarnings] }
+        : {}),
     };
   } else if (failure !== undefined) {
     status.flow = { step: failure.step, failed: { step: failure.step, message: failure.message }, attempt: failure.attempt };

@@ -9,7 +9,7 @@ import { checkCallback } from './callback.js';
 import { expiryOf, type GrantRecord } from './credentials.js';
 import { deferred, type Deferred } from './deferred.js';
 import { FlowProvider } from './flow-provider.js';
-import { checkAuthorizationUrl } from './safe-url.js';
+import { authorizationUrlVerdict, checkAuthorizationUrl } from './safe-url.js';
 
 /** At most this many authorizations (browser round trips) run for one user action, step-up included. */
 export const MAX_AUTHORIZATIONS_PER_ACTION = 3;
@@ -29,6 +29,8 @@ export interface Flow {
   scope?: string;
   resourceMetadataUrl?: URL;
   authorizationUrl?: string;
+  /** What the URL policy says about it (an internationalized host, plain http to this machine). */
+  authorizationUrlWarnings?: string[];
   /** Settles when the browser step is reached or the flow ends. */
   shown: Deferred<void>;
   /** Settles when the grant is stored (or the flow failed). */
@@ -153,11 +155,14 @@ async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void
     );
   }
   let checked: URL;
+  let warnings: string[];
   try {
     // The raw endpoint string as the server sent it too: parsing would silently drop CR/LF and tabs from it.
     const raw = ctx.rawEndpoints.get(id);
     if (raw !== undefined) checkAuthorizationUrl(raw, id);
-    checked = checkAuthorizationUrl(url.href, id);
+    const verdict = authorizationUrlVerdict(url.href, id);
+    checked = new URL(verdict.url);
+    warnings = verdict.warnings;
   } catch (err) {
     throw new StepError(
       'browser',
@@ -165,6 +170,7 @@ async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void
     );
   }
   flow.authorizationUrl = checked.href;
+  flow.authorizationUrlWarnings = warnings;
   ctx.announce(id);
   flow.shown.resolve();
   try {
