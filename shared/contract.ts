@@ -68,6 +68,8 @@ export interface ServerStatus {
   failures: number;
   /** Earliest time the next automatic attempt may start (ms since epoch), when backing off. */
   retryAt?: number;
+  /** Notifications dropped from this server since it was registered (over the logging/progress budget). */
+  droppedNotifications?: number;
 }
 
 /** What a connected server said about itself (all untrusted text). */

@@ -3,8 +3,11 @@
 // else in the core sees it. Applied to every transport the sessions open, whatever its kind.
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 
-/** One ingress stage: returns the message to pass on (possibly replaced), or undefined to drop it. */
-export type IngressStage = (message: JSONRPCMessage) => JSONRPCMessage | undefined;
+/**
+ * One ingress stage: returns the message to pass on (possibly replaced), or undefined to drop it or hold it back.
+ * `later` passes a held message on at a later time, through the stages after this one.
+ */
+export type IngressStage = (message: JSONRPCMessage, later: (message: JSONRPCMessage) => void) => JSONRPCMessage | undefined;
 
 type Handler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
@@ -18,19 +21,26 @@ export function guardIncoming(transport: Transport, stages: readonly IngressStag
   let handler: Handler | undefined;
   const passed = new WeakSet<object>();
   const wrappers = new WeakMap<Handler, Handler>();
+  /** Runs the stages from `from` on; the message that comes out, or undefined when one dropped or held it. */
+  const run = (message: JSONRPCMessage, from: number): JSONRPCMessage | undefined => {
+    let current: JSONRPCMessage | undefined = message;
+    for (let i = from; i < stages.length && current !== undefined; i++) {
+      current = stages[i]!(current, (held) => {
+        const out = run(held, i + 1);
+        if (out === undefined) return;
+        passed.add(out);
+        handler?.(out);
+      });
+    }
+    if (current !== undefined) passed.add(current);
+    return current;
+  };
   const guard = (inner: Handler): Handler => {
     let wrapped = wrappers.get(inner);
     if (wrapped === undefined) {
       wrapped = (message, extra) => {
-        let current: JSONRPCMessage | undefined = message;
-        if (!passed.has(message)) {
-          for (const stage of stages) {
-            current = stage(current);
-            if (current === undefined) return;
-          }
-          passed.add(current);
-        }
-        inner(current, extra);
+        const current = passed.has(message) ? message : run(message, 0);
+        if (current !== undefined) inner(current, extra);
       };
       wrappers.set(inner, wrapped);
     }

@@ -14,6 +14,7 @@ import { cutJsonDepth } from '../ingress/depth-text.js';
 import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
+import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 
@@ -86,6 +87,7 @@ export class StdioTransport implements Transport {
     oversizedEnd: (total) => this.#opts.log('stderr', 'info', `[a ${total}-byte stderr line was not logged; see the stderr ring]`),
   });
   #child: ChildProcess | undefined;
+  #stdout: PacedReader | undefined;
   #pid: number | undefined;
   #childEnv: Record<string, string> = {};
   #started = false;
@@ -223,7 +225,7 @@ export class StdioTransport implements Transport {
           void this.#afterExit();
         });
       });
-      child.stdout?.on('data', (chunk: Buffer) => this.#reader.push(chunk));
+      if (child.stdout) this.#stdout = new PacedReader(child.stdout, (piece) => this.#reader.push(piece));
       child.stdout?.on('end', () => void this.#onStdoutEnd());
       child.stdout?.on('error', (error) => this.#emitError(error));
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -259,6 +261,11 @@ export class StdioTransport implements Transport {
       stdin.once('drain', done);
       stdin.once('close', done);
     });
+  }
+
+  /** The server floods the session (its notification budget drops messages): read its output more slowly. */
+  pace(): void {
+    this.#stdout?.pace();
   }
 
   /** Same as release(): the SDK client calls this on close. */
@@ -301,6 +308,7 @@ export class StdioTransport implements Transport {
       }
       if (!allGone()) this.#opts.log('protocol', 'error', `Process group ${pid} still has running members after SIGKILL`);
       await Promise.race([this.#exitPromise, delay(t.killWaitMs)]);
+      this.#stdout?.stop();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
@@ -339,6 +347,7 @@ export class StdioTransport implements Transport {
     const drained = (s: Readable | null | undefined): Promise<void> =>
       !s || s.readableEnded || s.destroyed ? Promise.resolve() : new Promise<void>((r) => s.once('close', () => r()));
     await Promise.race([Promise.all([drained(child?.stdout), drained(child?.stderr)]), delay(250)]);
+    this.#stdout?.drainAll();
     this.#reader.flush();
     this.#stderrLine.flush();
     if (!this.#releasing) {
@@ -360,6 +369,7 @@ export class StdioTransport implements Transport {
     if (this.#releasing || this.#exited) return;
     await Promise.race([this.#exitPromise, delay(STDOUT_EOF_GRACE_MS)]);
     if (this.#releasing || this.#exited) return;
+    this.#stdout?.drainAll();
     this.#reader.flush();
     this.#outputClosed = true;
     const message = 'The server closed its output (stdout) while still running, so it can no longer answer';
@@ -497,5 +507,10 @@ export function openStdioTransport(
     log: ctx.log,
     ...(release !== undefined ? { release } : {}),
   });
-  return { transport, diagnostics: { evidence: () => transport.evidence() }, release: () => transport.release() };
+  return {
+    transport,
+    diagnostics: { evidence: () => transport.evidence() },
+    release: () => transport.release(),
+    pace: () => transport.pace(),
+  };
 }

@@ -44,6 +44,8 @@ export interface OpenedTransport {
   diagnostics: TransportDiagnostics;
   /** Releases everything (for stdio: close stdin, wait, SIGTERM, SIGKILL the process group). */
   release(): Promise<void>;
+  /** The server floods the session: read its messages more slowly for a while (stdio; others may ignore it). */
+  pace?(): void;
 }
 
 /** Opens a fresh transport for a server; each lifecycle attempt gets a new one. */

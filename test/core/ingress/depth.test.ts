@@ -58,17 +58,18 @@ describe('the ingress depth stage', () => {
       WIRE_MAX_DEPTH,
       () => now,
     );
+    const later = (): void => undefined;
     const plain = { jsonrpc: '2.0' as const, id: 1, result: { content: [] } };
-    expect(stage(plain)).toBe(plain);
+    expect(stage(plain, later)).toBe(plain);
     const hostile = { jsonrpc: '2.0' as const, id: 2, result: { structuredContent: deep(5000) } };
-    const out = stage(hostile)!;
+    const out = stage(hostile, later)!;
     expect(jsonDepth(out)).toBeLessThanOrEqual(WIRE_MAX_DEPTH);
     expect(() => structuredClone(out)).not.toThrow();
-    stage(hostile);
+    stage(hostile, later);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/response to request 2.*nested deeper than 512 levels/);
     now = 10_000;
-    stage(hostile);
+    stage(hostile, later);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/2 such messages/);
   });
