@@ -3,6 +3,8 @@ import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } fr
 import type { ImportEntry, ImportFormat, ImportPreview, ImportResult, ImportSecretPrompt } from '../../../shared/contract.js';
 import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } from './formats.js';
 import { isObject } from '../json.js';
+import type { ParsedConfigInput } from '../servers/secrets.js';
+import { TimeSlice } from '../time-slice.js';
 
 const INPUT_REF = /^\$\{input:([^}]+)\}$/;
 
@@ -18,6 +20,8 @@ export function slugId(key: string): string {
 
 interface Converted {
   input?: ServerConfigInput;
+  /** The input after validation, when it is valid (so it is validated once). */
+  parsed?: ParsedConfigInput;
   reasons: string[];
   prompts: ImportSecretPrompt[];
 }
@@ -75,63 +79,77 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
   const check = ServerConfigInputSchema.safeParse(input);
   if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
-  return { input, reasons, prompts };
+  return { input, ...(check.success ? { parsed: check.data } : {}), reasons, prompts };
 }
 
 interface Planned {
   entry: ImportEntry;
-  input?: ServerConfigInput;
+  input?: ParsedConfigInput;
 }
 
-function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>, keys?: string[]): Planned[] {
+/** Plans every chosen entry, in linear time, yielding to the event loop every few milliseconds. */
+async function plan(
+  parsed: ParsedFile,
+  existing: Set<string>,
+  secrets: Record<string, Record<string, string>>,
+  keys?: string[],
+): Promise<Planned[]> {
   const taken = new Set<string>();
-  return parsed.entries
-    .filter((raw) => !keys || keys.includes(raw.key))
-    .map((raw) => {
-      const id = slugId(raw.key);
-      const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
-      const reasons = [...converted.reasons];
-      let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
-      if (status === 'valid' && existing.has(id)) {
-        status = 'clash';
-        reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
-      } else if (status === 'valid' && taken.has(id)) {
-        status = 'clash';
-        reasons.push(`Another entry in this file also becomes "${id}"`);
-      }
-      if (status === 'valid') taken.add(id);
-      const t = converted.input?.transport;
-      const entry: ImportEntry = {
-        key: raw.key,
-        id,
-        status,
-        reasons,
-        secretPrompts: converted.prompts,
-        ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
-      };
-      return converted.input && status === 'valid' ? { entry, input: converted.input } : { entry };
-    });
+  const chosen = keys ? new Set(keys) : undefined;
+  const slice = new TimeSlice();
+  const out: Planned[] = [];
+  for (const raw of parsed.entries) {
+    if (chosen && !chosen.has(raw.key)) continue;
+    await slice.yieldIfDue();
+    out.push(planOne(raw));
+  }
+  return out;
+
+  function planOne(raw: RawEntry): Planned {
+    const id = slugId(raw.key);
+    const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
+    const reasons = [...converted.reasons];
+    let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
+    if (status === 'valid' && existing.has(id)) {
+      status = 'clash';
+      reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
+    } else if (status === 'valid' && taken.has(id)) {
+      status = 'clash';
+      reasons.push(`Another entry in this file also becomes "${id}"`);
+    }
+    if (status === 'valid') taken.add(id);
+    const t = converted.input?.transport;
+    const entry: ImportEntry = {
+      key: raw.key,
+      id,
+      status,
+      reasons,
+      secretPrompts: converted.prompts,
+      ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+    };
+    return converted.parsed && status === 'valid' ? { entry, input: converted.parsed } : { entry };
+  }
 }
 
 /** Previews an import: every entry with its status; nothing is saved. */
-export function previewImport(text: string, format: ImportFormat | undefined, existing: Set<string>): ImportPreview {
+export async function previewImport(text: string, format: ImportFormat | undefined, existing: Set<string>): Promise<ImportPreview> {
   const parsed = parseForeignConfig(text, format);
-  return { format: parsed.format, entries: plan(parsed, existing, {}).map((p) => p.entry) };
+  return { format: parsed.format, entries: (await plan(parsed, existing, {})).map((p) => p.entry) };
 }
 
-/** Plans an import of the chosen valid entries; the caller saves the returned definitions. */
-export function applyImport(
+/** Plans an import of the chosen valid entries (validated); the caller saves the returned definitions. */
+export async function applyImport(
   text: string,
   format: ImportFormat | undefined,
   existing: Set<string>,
   keys: string[] | undefined,
   secrets: Record<string, Record<string, string>>,
-): { configs: ServerConfigInput[]; result: ImportResult } {
+): Promise<{ configs: ParsedConfigInput[]; result: ImportResult }> {
   const parsed = parseForeignConfig(text, format);
   const result: ImportResult = { added: [], skipped: [] };
-  const configs: ServerConfigInput[] = [];
+  const configs: ParsedConfigInput[] = [];
   // Only the chosen entries compete for ids, so an unpicked twin cannot block a picked one.
-  for (const p of plan(parsed, existing, secrets, keys)) {
+  for (const p of await plan(parsed, existing, secrets, keys)) {
     if (!p.input) {
       result.skipped.push({ key: p.entry.key, reason: p.entry.reasons.join('; ') });
       continue;

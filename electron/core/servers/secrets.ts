@@ -1,6 +1,7 @@
 // Splits secret env values out of a server definition (they go to the credential store)
 // and masks them for the renderer. The settings file only ever holds `{ secret: true }`.
-import { ServerConfigInputSchema, ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../../../shared/config.js';
+import type { z } from 'zod';
+import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } from '../../../shared/config.js';
 import type { ServerConfigView } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
@@ -20,16 +21,31 @@ export interface SplitConfig {
   deletes: string[];
 }
 
+/** A definition as entered, after validation (defaults applied; secret env values may still carry their value). */
+export type ParsedConfigInput = z.output<typeof ServerConfigInputSchema>;
+
+/** Validates an entered definition; throws config_invalid with every problem. */
+export function parseConfigInput(input: unknown): ParsedConfigInput {
+  const parsed = ServerConfigInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new AppError('config_invalid', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+  }
+  return parsed.data;
+}
+
 /**
  * Validates an entered definition and separates its secrets. `previous` is the stored
  * definition being replaced, so a secret entered without a value keeps the stored one.
  */
 export function splitSecrets(input: ServerConfigInput, previous?: ServerConfig): SplitConfig {
-  const parsed = ServerConfigInputSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new AppError('config_invalid', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
-  }
-  const value = parsed.data;
+  return splitParsed(parseConfigInput(input), previous);
+}
+
+/**
+ * Separates the secrets of a definition that was validated already (an import validates each entry once). The
+ * result differs from the input only in secret env values becoming references, which the stored schema accepts.
+ */
+export function splitParsed(value: ParsedConfigInput, previous?: ServerConfig): SplitConfig {
   const writes = new Map<string, string>();
   const deletes: string[] = [];
   const previousSecretKeys = new Set(
@@ -54,11 +70,11 @@ export function splitSecrets(input: ServerConfigInput, previous?: ServerConfig):
       }
     }
     for (const key of previousSecretKeys) if (!(key in env)) deletes.push(key);
-    const config = ServerConfigSchema.parse({ ...value, transport: { ...value.transport, env } });
+    const config: ServerConfig = { ...value, transport: { ...value.transport, env } };
     return { config, writes, deletes };
   }
   for (const key of previousSecretKeys) deletes.push(key);
-  return { config: ServerConfigSchema.parse(value), writes, deletes };
+  return { config: { ...value, transport: value.transport }, writes, deletes };
 }
 
 /** Applies the secret writes and deletes of a split definition to the credential store. */
