@@ -7,7 +7,7 @@ import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import type { EventKey, EventMap } from '../shared/contract.js';
 import { bootstrap } from './bootstrap.js';
 import { demoServerConfig } from './demo/demo-config.js';
-import { RENDERER_CSP } from './headless/static-files.js';
+import { handleRendererProtocol, isRendererUrl, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { pushEvent, registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
@@ -15,8 +15,9 @@ import { createSettingsStore, type ConfLike } from './platform/settings-store.js
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
-const rendererIndex = join(here, '..', 'renderer', 'index.html');
+const rendererRoot = join(here, '..', 'renderer');
 
+registerRendererScheme();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -42,9 +43,7 @@ async function start(): Promise<void> {
 
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
-  });
+  handleRendererProtocol(rendererRoot);
 
   const win = new BrowserWindow({
     width: 1280,
@@ -66,7 +65,7 @@ async function start(): Promise<void> {
 
   const trusted = (frame: unknown): boolean => {
     const f = frame as WebFrameMain | null;
-    return f !== null && f === win.webContents.mainFrame && f.url.startsWith('file://');
+    return f !== null && f === win.webContents.mainFrame && isRendererUrl(f.url);
   };
   registerIpc(ipcMain, dispatch, trusted);
 
@@ -92,6 +91,6 @@ async function start(): Promise<void> {
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => void host.shutdown());
-  await win.loadFile(rendererIndex);
+  await win.loadURL(`${RENDERER_ORIGIN}/index.html`);
   void host.start();
 }

@@ -12,5 +12,12 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // The component library marks its modules "use client" (a React Server Components hint): meaningless here.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
 });

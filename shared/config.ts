@@ -166,6 +166,10 @@ function serverShape<T extends z.ZodTypeAny>(transport: T) {
       elicitation: z.boolean().default(false),
       resources: z.boolean().default(true),
       tasks: z.boolean().default(false),
+      /** Answer the server's sampling requests by hand (advertised on 2025-11-25 sessions only when on). */
+      sampling: z.boolean().default(false),
+      /** Share folders with the server through roots/list (advertised only when on). */
+      roots: z.boolean().default(false),
     })
     .strict();
 }

@@ -27,6 +27,8 @@ import { TimeSlice } from './time-slice.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
+import { ClientFeatures } from './protocol/client-features.js';
+import type { TrafficSink } from './protocol/traffic-tap.js';
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -58,6 +60,8 @@ export class Host {
   #settings: Settings;
   #notices: AppNotice[];
   readonly sessions: SessionController;
+  /** Sampling by hand, roots, elicitation consent and the protocol view's traffic. */
+  readonly clientFeatures: ClientFeatures;
   /** The tool catalog (also the CatalogPort tool calls use). */
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
@@ -97,6 +101,21 @@ export class Host {
       .prepare(this.#settings.servers)
       .then(() => this.events.emit('servers.changed', { servers: this.list() }))
       .catch(() => undefined);
+    this.clientFeatures = new ClientFeatures(
+      {
+        events: this.events,
+        sessionEvents: this.sessionEvents,
+        credentials: this.credentials,
+        config: (id) => this.config(id),
+        update: (id, input) => this.update(id, input),
+        status: (id) => this.status(id),
+        elicitationBroker: () => this.interaction.elicitation,
+      },
+      opts.settingsStore.dir,
+    );
+    const featuresNotice = this.clientFeatures.notice();
+    if (featuresNotice) this.#notices.push(featuresNotice);
+    this.calls.setFeatureHooks(this.clientFeatures);
     this.sessions = opts.createSessions(this);
     this.catalog = createHostCatalog(this, opts.settingsStore.dir);
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
@@ -104,6 +123,11 @@ export class Host {
       const request = parseElicitParams(params);
       return request ? this.interaction.elicitation.request(serverId, request, signal) : { action: 'decline' };
     });
+  }
+
+  /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */
+  get trafficSink(): TrafficSink {
+    return this.clientFeatures;
   }
 
   /** Connects enabled servers per their startup policy. */
@@ -123,6 +147,7 @@ export class Host {
   async shutdown(): Promise<void> {
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
     await this.calls.dispose();
+    await this.clientFeatures.dispose();
     await this.sessions.shutdown();
   }
 

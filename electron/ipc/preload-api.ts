@@ -75,6 +75,15 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'completion.complete': call('completion.complete'),
     'elicitation.pending': call('elicitation.pending'),
     'elicitation.respond': call('elicitation.respond'),
+    'protocol.traffic': call('protocol.traffic'),
+    'protocol.clear': call('protocol.clear'),
+    'protocol.features': call('protocol.features'),
+    'protocol.setFeatures': call('protocol.setFeatures'),
+    'protocol.setConsent': call('protocol.setConsent'),
+    'roots.set': call('roots.set'),
+    'protocol.tasks': call('protocol.tasks'),
+    'sampling.pending': call('sampling.pending'),
+    'sampling.respond': call('sampling.respond'),
   } satisfies PreloadInvoke;
   const events = {
     'servers.changed': sub('servers.changed'),
@@ -90,6 +99,11 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),
+    'protocol.traffic': sub('protocol.traffic'),
+    'protocol.cleared': sub('protocol.cleared'),
+    'protocol.featuresChanged': sub('protocol.featuresChanged'),
+    'sampling.requested': sub('sampling.requested'),
+    'sampling.settled': sub('sampling.settled'),
   } satisfies PreloadEvents;
   return { invoke, events };
 }

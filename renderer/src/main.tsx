@@ -1,13 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
+import { MantineRoot } from './ui/MantineRoot';
 import './styles.css';
+import './ui/ui.css';
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <MantineRoot>
+        <App />
+      </MantineRoot>
     </StrictMode>,
   );
 }

@@ -79,9 +79,7 @@ export interface CallProgress {
 
 /** Who started a call: the person in the UI, an MCP App inside a result view, or a client of the gateway. */
 export type CallOrigin =
-  | { kind: 'person' }
-  | { kind: 'app'; serverId: string; tool: string }
-  | { kind: 'gateway'; clientId: string; clientName: string };
+  { kind: 'person' } | { kind: 'app'; serverId: string; tool: string } | { kind: 'gateway'; clientId: string; clientName: string };
 
 /** One history row. */
 export interface HistoryEntry {

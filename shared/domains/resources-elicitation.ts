@@ -231,7 +231,8 @@ export function validateElicitation(form: ElicitForm, answers: Record<string, un
     const raw = answers[f.name];
     const missing = raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0 && f.kind !== 'multiEnum');
     if (missing) {
-      if (f.required) errors[f.name] = 'Required';
+      if (f.required)
+        errors[f.name] = f.kind === 'enum' || f.kind === 'multiEnum' ? `Choose a value for ${f.label}` : `Enter a value for ${f.label}`;
       continue;
     }
     switch (f.kind) {
@@ -273,7 +274,7 @@ export function validateElicitation(form: ElicitForm, answers: Record<string, un
           break;
         }
         const picked = [...new Set(raw as string[])];
-        if (f.required && picked.length === 0) errors[f.name] = 'Required';
+        if (f.required && picked.length === 0) errors[f.name] = `Choose at least one value for ${f.label}`;
         else if (f.minItems !== undefined && picked.length < f.minItems) errors[f.name] = `Choose at least ${f.minItems}`;
         else if (f.maxItems !== undefined && picked.length > f.maxItems) errors[f.name] = `Choose at most ${f.maxItems}`;
         else content[f.name] = picked;

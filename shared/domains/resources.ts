@@ -119,4 +119,6 @@ export interface ElicitationRequestView {
   expiresAt: number;
   /** Notices about what was cut for display (a form nested deeper than 64 levels). */
   notices?: string[];
+  /** "ask": the person has not yet said whether this server may ask questions; the dialog asks first. */
+  consent?: 'ask' | 'allow';
 }

@@ -24,7 +24,7 @@ async function addFixture(page: Page): Promise<void> {
 }
 
 async function openTool(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'History' }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
   await page.getByLabel('Tool name').fill(name);
   // The catalog lists the server's tools shortly after it connects: retry until the schema loads.
   await expect(async () => {

@@ -67,7 +67,7 @@ test('a 5,000-tool server: the virtualized catalog narrows as you type', async (
   const host = await startHeadless(dataDir);
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
     try {
       await expect(page.getByTestId('catalog-total')).toHaveText('5,000 tools', { timeout: 45_000 });
     } catch (err) {
@@ -110,7 +110,7 @@ test('a rug-pulled tool shows the banner and cannot be called until approved', a
   const host = await startHeadless(dataDir);
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
     await expect(page.getByTestId('catalog-total')).toHaveText('3 tools', { timeout: 45_000 });
     const list = page.getByTestId('tool-list');
     await list.getByRole('button', { name: 'mcp__rug__tool_0001' }).click();

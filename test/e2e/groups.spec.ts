@@ -42,7 +42,7 @@ test('server instructions are shown as literal text without control characters o
   const host = await startHeadless(dataDir);
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
 
     const card = page.getByRole('list', { name: 'Capability groups' }).getByRole('listitem', { name: TITLE });
     await expect(card).toBeVisible({ timeout: 45_000 });
@@ -58,7 +58,7 @@ test('server instructions are shown as literal text without control characters o
     expect(await page.evaluate(pwned)).toBeUndefined();
 
     // The server page's "Server information" (overview tab) shows the same text the same way.
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Servers' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Servers' }).click();
     await page
       .getByRole('list', { name: 'Server list' })
       .getByRole('button', { name: new RegExp(TITLE) })

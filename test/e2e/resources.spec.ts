@@ -65,12 +65,15 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
     await form.getByRole('button', { name: 'Read' }).click();
     await expect(preview.getByTestId('resource-text')).toHaveText('Item 7 in vegetable');
 
-    // Answer one elicitation form (defaults pre-filled), decline another.
+    // The first question asks whether this server may ask at all; then answer one form (defaults pre-filled),
+    // decline another.
     await list.getByRole('option', { name: /ask\/form/ }).click();
+    const ask = page.getByRole('dialog', { name: 'Allow this server to ask you questions?' });
+    await ask.getByRole('button', { name: 'Allow', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Resource Fixture asks for input' });
     await expect(dialog.getByTestId('elicitation-message')).toHaveText('Tell us about yourself');
-    await expect(dialog.getByLabel('Nickname *')).toHaveValue('sparrow');
-    await expect(dialog.getByLabel('Size')).toHaveValue('m');
+    await expect(dialog.getByLabel('Nickname')).toHaveValue('sparrow');
+    await expect(dialog.getByLabel('Size')).toHaveValue('Medium');
     await dialog.getByLabel('Email').fill('not-an-email');
     await dialog.getByRole('button', { name: 'Accept' }).click();
     await expect(dialog.getByText('Enter an email address')).toBeVisible();

@@ -13,7 +13,7 @@ import type { ServerSummary } from '../../shared/contract.js';
 import { createDispatcher, type Dispatch } from '../../electron/core/dispatcher.js';
 import type { Handlers } from '../../electron/core/handlers.js';
 import { startBridgeServer, type BridgeServer } from '../../electron/headless/bridge-server.js';
-import { RENDERER_CSP } from '../../electron/headless/static-files.js';
+import { CSP_NONCE_PLACEHOLDER } from '../../electron/renderer-csp.js';
 import { cleanup, makeHost, tempDir, type HostHarness } from '../shared/support/harness.js';
 
 let dir: string;
@@ -43,7 +43,10 @@ beforeEach(async () => {
   dir = tempDir();
   staticDir = join(dir, 'renderer');
   mkdirSync(join(staticDir, 'assets'), { recursive: true });
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  writeFileSync(
+    join(staticDir, 'index.html'),
+    `<!doctype html><meta name="csp-nonce" content="${CSP_NONCE_PLACEHOLDER}"><title>Switchboard</title>`,
+  );
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'OUTSIDE_STATIC_ROOT');
   h = makeHost(join(dir, 'data'));
@@ -319,18 +322,26 @@ describe('a good connection', () => {
 });
 
 describe('static files', () => {
-  it('are served without a token, with a CSP header', async () => {
+  it('are served without a token, with a CSP header and a fresh style nonce per document', async () => {
     const index = await httpGet('/');
     expect(index.status).toBe(200);
     expect(index.body).toContain('<title>Switchboard</title>');
-    expect(index.headers['content-security-policy']).toBe(RENDERER_CSP);
-    expect(index.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
+    const csp = index.headers['content-security-policy'] as string;
+    expect(csp).toMatch(/script-src 'self';/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    const nonce = /'nonce-([A-Za-z0-9+/=]{20,})'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(index.body).toContain(`content="${nonce}"`);
+    expect(index.body).not.toContain(CSP_NONCE_PLACEHOLDER);
+    const again = await httpGet('/');
+    expect(again.headers['content-security-policy']).not.toBe(csp);
     expect(index.headers['content-type']).toMatch(/^text\/html/);
     expect(index.headers['x-content-type-options']).toBe('nosniff');
     const js = await httpGet('/assets/app.js');
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/javascript/);
-    expect(js.headers['content-security-policy']).toBe(RENDERER_CSP);
+    expect(js.headers['content-security-policy']).toMatch(/script-src 'self';/);
     expect(dispatched).toEqual([]);
   });
 

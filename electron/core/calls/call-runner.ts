@@ -13,6 +13,8 @@ import { AppError } from '../../../shared/errors.js';
 import { sanitizeText } from '../text.js';
 import { outboundEnvelope, rawRequest } from './raw-request.js';
 import { isObject, type JsonObject } from '../json.js';
+import { CONSENT_DENIED_MESSAGE, needsSettingMessage } from '../../../shared/domains/protocol-text.js';
+import { taskParams, useLegacyTaskForm, type TaskSupport } from './legacy-tasks.js';
 
 /** What an elicitation round is answered with. */
 export interface ElicitationAnswer {
@@ -41,7 +43,15 @@ export interface RunOptions {
   serverId: string;
   originalName: string;
   args: JsonObject;
-  config: Pick<ServerConfig, 'timeouts' | 'tasks' | 'elicitation'>;
+  config: Pick<ServerConfig, 'timeouts' | 'tasks' | 'elicitation'> & Partial<Pick<ServerConfig, 'sampling' | 'roots'>>;
+  /** The tool's declared task support (2025-11-25 `execution.taskSupport`); absent means none. */
+  taskSupport?: TaskSupport;
+  /** Whether the person refused questions from this server (elicitation consent "deny"). */
+  consentDenied?: boolean;
+  /** Answers a sampling request by hand (MRTR rounds), when sampling is on. */
+  sample?: (serverId: string, params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+  /** The roots shared with the server (MRTR rounds), when roots are on. */
+  listRoots?: (serverId: string) => JsonObject;
   /** Aborted on user cancel or on the logical deadline. */
   signal: AbortSignal;
   onProgress: (p: Omit<CallProgress, 'callId'>) => void;
@@ -122,6 +132,10 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
   const { config } = opts;
   const requestMs = config.timeouts.requestSecs * 1000;
   const modernTasks = config.tasks && opts.client.getProtocolEra() === 'modern';
+  const support = opts.taskSupport ?? 'forbidden';
+  // A tool that only runs as a task cannot run without tasks: say which setting turns them on.
+  if (support === 'required' && !config.tasks) return hostError('tasks_not_enabled', needsSettingMessage('tasks'));
+  const legacyTask = useLegacyTaskForm(opts.client, support, config.tasks);
   const baseMeta: JsonObject = !config.tasks
     ? {}
     : modernTasks
@@ -131,7 +145,12 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
   opts.onProgress({ phase: 'running' });
 
   for (let round = 0; ; round++) {
-    const params: JsonObject = { name: opts.originalName, arguments: opts.args, ...extra };
+    const params: JsonObject = {
+      name: opts.originalName,
+      arguments: opts.args,
+      ...(legacyTask ? taskParams(config.timeouts.taskMaxWaitSecs) : {}),
+      ...extra,
+    };
     if (Object.keys(baseMeta).length > 0) params._meta = baseMeta;
     let raw: JsonObject;
     try {
@@ -143,10 +162,12 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
         return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but this connection cannot answer it.');
       }
       if (missing) {
+        const off = missing.find((m): m is 'sampling' | 'roots' => (m === 'sampling' || m === 'roots') && opts.config[m] !== true);
+        if (off) return hostError(`${off}_not_enabled`, needsSettingMessage(off));
         const names = missing.map((m) => CAPABILITY_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
         return hostError(
           'input_unsupported',
-          `The tool needs the client to provide ${names}, which Switchboard does not support. The call was stopped.`,
+          `The tool needs the client to provide ${names}, which Switchboard does not support on this connection. The call was stopped.`,
         );
       }
       throw err;
@@ -161,13 +182,13 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
       continue;
     }
 
-    const task = config.tasks ? readTask(raw) : undefined;
-    if (task) return await followTask(opts, task, modernTasks ? baseMeta : undefined);
+    const task = config.tasks || legacyTask ? readTask(raw) : undefined;
+    if (task) return await followTask(opts, task, modernTasks ? baseMeta : undefined, legacyTask);
     return { result: raw };
   }
 }
 
-const ELICITATION_OFF = 'The tool asked for user input (elicitation), but elicitation is not turned on for this server.';
+const ELICITATION_OFF = needsSettingMessage('elicitation');
 
 const CAPABILITY_NAMES: Record<string, string> = {
   sampling: 'sampling (sampling/createMessage)',
@@ -237,29 +258,52 @@ async function rawCallLeg(opts: RunOptions, params: JsonObject, requestMs: numbe
   );
 }
 
-/** Answers one MRTR round: checks every request first, then asks the handler for elicitations. */
+/** Answers one MRTR round: checks every request first, then asks the person (questions, sampling) or reads roots. */
 async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult | { params: JsonObject }> {
   const requests = isObject(raw.inputRequests) ? raw.inputRequests : {};
   const entries = Object.entries(requests);
+  const methodOf = (r: unknown): string => (isObject(r) && typeof r.method === 'string' ? r.method : '(unknown)');
+  const answerable = (m: string): boolean =>
+    m === 'elicitation/create' ||
+    (m === 'sampling/createMessage' && opts.config.sampling === true && opts.sample !== undefined) ||
+    (m === 'roots/list' && opts.config.roots === true && opts.listRoots !== undefined);
   // Unsupported methods are detected before any prompt opens.
-  const methods = entries.map(([, r]) => (isObject(r) && typeof r.method === 'string' ? r.method : '(unknown)'));
-  const unsupported = [...new Set(methods.filter((m) => m !== 'elicitation/create'))];
+  const unsupported = [...new Set(entries.map(([, r]) => methodOf(r)).filter((m) => !answerable(m)))];
   if (unsupported.length > 0) {
+    const off =
+      unsupported.includes('sampling/createMessage') && opts.config.sampling !== true
+        ? 'sampling'
+        : unsupported.includes('roots/list') && opts.config.roots !== true
+          ? 'roots'
+          : undefined;
+    if (off) return hostError(`${off}_not_enabled`, needsSettingMessage(off));
     const names = unsupported.map((m) => METHOD_NAMES[m] ?? sanitizeText(m).slice(0, 80)).join(', ');
     return hostError(
       'input_unsupported',
       `The tool asked the client for ${names}, which Switchboard does not support. The call was stopped.`,
     );
   }
-  const responses: JsonObject = {};
-  if (entries.length > 0) {
+  if (entries.some(([, r]) => methodOf(r) === 'elicitation/create')) {
     if (!opts.config.elicitation) return hostError('elicitation_not_enabled', ELICITATION_OFF);
+    if (opts.consentDenied) return hostError('elicitation_refused', CONSENT_DENIED_MESSAGE);
     if (!opts.elicit)
       return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but no input dialog is available.');
+  }
+  const responses: JsonObject = {};
+  if (entries.length > 0) {
     opts.onProgress({ phase: 'input' });
     for (const [key, request] of entries) {
       const params = isObject(request) && isObject(request.params) ? request.params : {};
-      responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
+      const method = methodOf(request);
+      if (method === 'roots/list' && opts.listRoots) responses[key] = opts.listRoots(opts.serverId);
+      else if (method === 'sampling/createMessage' && opts.sample) {
+        try {
+          responses[key] = await opts.sample(opts.serverId, params, opts.signal);
+        } catch (err) {
+          if (opts.signal.aborted) throw err;
+          return hostError('sampling_declined', 'The sampling request was declined or not answered in time; the call was stopped.');
+        }
+      } else if (opts.elicit) responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
     }
     opts.onProgress({ phase: 'running' });
   }
@@ -272,7 +316,7 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
 }
 
 /** Polls a task until terminal, bounded by the task max wait; walks away by cancelling it. */
-async function followTask(opts: RunOptions, first: TaskView, meta?: JsonObject): Promise<RunResult> {
+async function followTask(opts: RunOptions, first: TaskView, meta: JsonObject | undefined, legacyForm: boolean): Promise<RunResult> {
   const { client, signal } = opts;
   const now = opts.now ?? Date.now;
   const maxWaitMs = opts.config.timeouts.taskMaxWaitSecs * 1000;
@@ -313,6 +357,19 @@ async function followTask(opts: RunOptions, first: TaskView, meta?: JsonObject):
       }
       if (task.status === 'cancelled')
         return { ...hostError('task_cancelled', 'The task was cancelled by the server.'), taskCancelled: true };
+      if (task.status === 'input_required' && legacyForm) {
+        // 2025-11-25: the server delivers its questions while tasks/result is open, then answers with the result;
+        // the questions reach the ordinary elicitation handler of this connection.
+        opts.onProgress({
+          phase: 'input',
+          task: { id: task.taskId, status: task.status, ...(task.statusMessage ? { message: task.statusMessage } : {}) },
+        });
+        const payload = (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Raw, {
+          signal: wait.signal,
+          timeout: Math.max(1, deadline - now()),
+        })) as JsonObject;
+        return { result: payload };
+      }
       if (task.status === 'input_required') {
         await cancelTask(client, task.taskId, meta);
         return hostError(

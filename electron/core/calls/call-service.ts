@@ -12,6 +12,7 @@ import type { EventBus } from '../event-bus.js';
 import { sanitizeText } from '../text.js';
 import { runToolCall, toolErrorResult, type ElicitationHandler } from './call-runner.js';
 import { HistoryStore } from './history-store.js';
+import { taskSupportOf } from './legacy-tasks.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
 import { CallScheduler } from './scheduler.js';
 import { isObject, type JsonObject } from '../json.js';
@@ -39,6 +40,18 @@ export const ENVELOPE_BYTES = 256 * 1024 * 1024;
 /** Media larger than this is not copied into the history file. */
 const HISTORY_MEDIA_BYTES = 64 * 1024;
 
+/** What calls ask of the client features (elicitation consent, requests refused because a setting is off). */
+export interface CallFeatureHooks {
+  /** Whether the person refused questions from this server. */
+  consentDenied(serverId: string): boolean;
+  /** Plain-words notes for requests the server made since `since` that a setting refused ("Turn on ..."). */
+  refusals(serverId: string, since: number): string[];
+  /** Answers a sampling request by hand (MRTR rounds). */
+  sample(serverId: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
+  /** The roots shared with a server (MRTR rounds). */
+  listRoots(serverId: string): JsonObject;
+}
+
 interface Running {
   controller: AbortController;
   serverId: string;
@@ -60,6 +73,7 @@ export class CallService {
   #envelopeBytes = 0;
   #history: HistoryStore | undefined;
   #elicit: ElicitationHandler | undefined;
+  #features: CallFeatureHooks | undefined;
 
   constructor(deps: CallServiceDeps) {
     this.#deps = deps;
@@ -68,6 +82,11 @@ export class CallService {
   /** Installs the elicitation broker's handler for MRTR elicitation rounds. */
   setElicitationHandler(handler: ElicitationHandler | undefined): void {
     this.#elicit = handler;
+  }
+
+  /** Installs the client features' hooks (consent, refused server requests). */
+  setFeatureHooks(hooks: CallFeatureHooks | undefined): void {
+    this.#features = hooks;
   }
 
   /** The history (opened on first use). */
@@ -129,6 +148,14 @@ export class CallService {
         config,
         signal: controller.signal,
         onProgress: progress,
+        taskSupport: taskSupportOf(route.tool),
+        consentDenied: this.#features?.consentDenied(route.serverId) ?? false,
+        ...(this.#features
+          ? {
+              sample: (id: string, p: JsonObject, signal: AbortSignal) => this.#features!.sample(id, p, signal),
+              listRoots: (id: string) => this.#features!.listRoots(id),
+            }
+          : {}),
         ...(this.#elicit ? { elicit: this.#elicit } : {}),
       });
       raw = run.result;
@@ -156,6 +183,14 @@ export class CallService {
       this.#running.delete(callId);
     }
 
+    if (status === 'error' && this.#features) {
+      // The server asked for something a setting refuses (sampling, roots, questions): say which setting.
+      const notes = this.#features.refusals(route.serverId, started);
+      if (notes.length > 0) {
+        error = { code: 'feature_not_enabled', message: notes.join(' ') };
+        presentation = { ...presentation, notices: [...notes, ...presentation.notices] };
+      }
+    }
     const durationMs = Date.now() - started;
     const bytes = this.#keepEnvelope({ serverId: route.serverId, originalName: route.originalName, callId, result: raw });
     const outcome: CallOutcome = {

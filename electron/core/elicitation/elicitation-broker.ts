@@ -21,6 +21,8 @@ export interface ElicitationBrokerDeps {
   events: EventBus;
   /** Whether the user opted this server in to elicitation. */
   enabled(serverId: string): boolean;
+  /** The person's consent to questions from this server: "deny" declines, "ask" makes the dialog ask first. */
+  consent?(serverId: string): 'ask' | 'allow' | 'deny';
   /** The server's display name. */
   serverName(serverId: string): string;
   /** How long a request may wait for the user (config.timeouts.elicitationSecs). */
@@ -63,6 +65,8 @@ export class ElicitationBroker {
    */
   request(serverId: string, params: ElicitParams, signal?: AbortSignal): Promise<ElicitResult> {
     if (!this.#deps.enabled(serverId)) return Promise.resolve({ action: 'decline' });
+    const consent = this.#deps.consent?.(serverId) ?? 'allow';
+    if (consent === 'deny') return Promise.resolve({ action: 'decline' });
     if (this.#deps.events.size === 0) return Promise.resolve({ action: 'decline' });
     if (signal?.aborted) return Promise.resolve({ action: 'cancel' });
     if (this.pending().filter((v) => v.serverId === serverId).length >= MAX_PENDING_PER_SERVER)
@@ -77,6 +81,7 @@ export class ElicitationBroker {
       mode: params.mode === 'url' ? 'url' : 'form',
       message: truncate(sanitizeText(params.message), MAX_MESSAGE),
       expiresAt: now + timeoutMs,
+      consent,
     };
     let elicitationId: string | undefined;
     if (params.mode === 'url') {
@@ -153,6 +158,20 @@ export class ElicitationBroker {
       if (entry.view.serverId === serverId && entry.elicitationId === elicitationId)
         this.#cancel(id, 'The server reports the interaction is complete');
     }
+  }
+
+  /** Declines every pending request of a server (the person does not let it ask questions). */
+  declineServer(serverId: string, reason: string): void {
+    for (const [id, entry] of this.#pending) {
+      if (entry.view.serverId !== serverId) continue;
+      this.#finish(entry, { action: 'decline' });
+      this.#deps.events.emit('elicitation.cancelled', { requestId: id, reason, queueLength: this.#pending.size });
+    }
+  }
+
+  /** Marks a server's waiting requests as allowed (the person just said yes to the first question). */
+  allowServer(serverId: string): void {
+    for (const entry of this.#pending.values()) if (entry.view.serverId === serverId) entry.view.consent = 'allow';
   }
 
   /** Cancels every pending request of a server (its session closed or it was removed). */

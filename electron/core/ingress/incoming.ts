@@ -2,6 +2,7 @@
 // stages (depth bound, notification budget, ...) after the transport's byte limits and before the SDK or anything
 // else in the core sees it. Applied to every transport the sessions open, whatever its kind.
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
+import type { TransportFactory } from '../transports/transport-factory.js';
 
 /**
  * One ingress stage: returns the message to pass on (possibly replaced), or undefined to drop it or hold it back.
@@ -54,4 +55,16 @@ export function guardIncoming(transport: Transport, stages: readonly IngressStag
       handler = next;
     },
   });
+}
+
+/**
+ * A factory whose transports apply the context's ingress stages, on the transport itself, before any decorator (the
+ * protocol view's tap) wraps it: decorators then see messages after the stages, and the stages see every message.
+ */
+export function withIngress(base: TransportFactory): TransportFactory {
+  return (ctx) => {
+    const opened = base(ctx);
+    if (ctx.ingress !== undefined && ctx.ingress.length > 0) guardIncoming(opened.transport, ctx.ingress);
+    return opened;
+  };
 }

@@ -12,6 +12,12 @@ import { ResourceService } from './resource-service.js';
 /** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
 export interface InteractionHost {
   readonly events: EventBus;
+  /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
+  readonly clientFeatures?: {
+    prepareClient(client: Client, config: ServerConfig): void;
+    closed(id: string): void;
+    store: { consent(id: string): 'ask' | 'allow' | 'deny' };
+  };
   readonly sessionEvents: SessionEvents;
   readonly sessions: SessionController;
   config(id: string): ServerConfig;
@@ -24,10 +30,12 @@ export class Interaction implements ClientHooks {
   readonly resources: ResourceService;
   readonly elicitation: ElicitationBroker;
   readonly #sessionEvents: SessionEvents;
+  readonly #host: InteractionHost;
   #opener: UrlOpener = new PrintingUrlOpener();
 
   constructor(host: InteractionHost) {
     this.#sessionEvents = host.sessionEvents;
+    this.#host = host;
     this.resources = new ResourceService({
       config: (id) => host.config(id),
       client: (id) => {
@@ -60,6 +68,7 @@ export class Interaction implements ClientHooks {
         }
       },
       opener: () => this.#opener,
+      consent: (id) => host.clientFeatures?.store.consent(id) ?? 'allow',
     });
     host.sessionEvents.subscribe((event) => {
       switch (event.type) {
@@ -88,6 +97,7 @@ export class Interaction implements ClientHooks {
   /** Session hook: installs elicitation and notification handlers on a fresh Client before it connects. */
   prepare(client: Client, config: ServerConfig): void {
     installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
+    this.#host.clientFeatures?.prepareClient(client, config);
   }
 
   /**
@@ -101,6 +111,7 @@ export class Interaction implements ClientHooks {
   /** Session hook: a session closed; its pending elicitations are cancelled. */
   closed(id: string): void {
     this.elicitation.cancelServer(id, 'The server’s session closed');
+    this.#host.clientFeatures?.closed(id);
   }
 
   /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */

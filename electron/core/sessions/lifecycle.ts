@@ -12,7 +12,7 @@ import {
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthStage } from '../ingress/depth-stage.js';
-import { guardIncoming, type IngressStage } from '../ingress/incoming.js';
+import type { IngressStage } from '../ingress/incoming.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
 import { cancelledError, withDeadline } from './deadline.js';
 import { diagnose, timeoutError, type ConnectPhase } from './doctor.js';
@@ -223,9 +223,9 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           env: input.env,
           ...(input.loginPath !== undefined ? { loginPath: input.loginPath } : {}),
           log: input.log,
+          // Every message passes the ingress stages (nesting bound, notification budget) before anything else sees it.
+          ingress: [depthStage((level, text) => input.log('protocol', level, text)), ...(input.ingress ?? [])],
         });
-        // Every message passes the ingress stages (nesting bound) before the SDK or the core sees it.
-        guardIncoming(opened.transport, [depthStage((level, text) => input.log('protocol', level, text)), ...(input.ingress ?? [])]);
         trackPhases(opened.transport, tracker, input, plan);
         const probe = { timeoutMs: t.probeSecs * 1000 };
         client = new Client(input.clientInfo, {

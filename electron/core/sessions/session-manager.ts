@@ -8,6 +8,8 @@ import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
 import { resolveEnv } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
+import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
+import { withIngress } from '../ingress/incoming.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import type { SessionEvents } from './session-events.js';
 import { ServerSession } from './session.js';
@@ -27,6 +29,8 @@ export interface SessionHost {
   readonly interaction?: ClientHooks;
   /** Session-level events hub (connected / closed / removed / list changes), when the host has one. */
   readonly sessionEvents?: SessionEvents;
+  /** Receives every session's JSON-RPC traffic (the protocol view), when the host records it. */
+  readonly trafficSink?: TrafficSink;
 }
 
 /** What the manager is built from besides the Host. */
@@ -198,7 +202,7 @@ export class SessionManager implements SessionController {
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
     return new ServerSession(config, {
-      factory: this.#opts.createTransport,
+      factory: tapFactory(withIngress(this.#opts.createTransport), this.#host.trafficSink),
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),

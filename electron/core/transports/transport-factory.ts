@@ -2,6 +2,7 @@
 import type { AuthProvider, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ErrorEvidence } from '../../../shared/errors.js';
+import type { IngressStage } from '../ingress/incoming.js';
 
 /** Diagnostics a live transport keeps for the connection doctor and the log view. */
 export interface TransportDiagnostics {
@@ -26,6 +27,8 @@ export interface TransportContext {
   log: TransportLog;
   /** Credentials for HTTP/SSE servers (bearer, OAuth, client credentials), set by authorization. */
   auth?: TransportAuthContext;
+  /** Ingress stages every received message passes first (see ingress/incoming.ts); applied by withIngress. */
+  ingress?: readonly IngressStage[];
 }
 
 /** What authorization hands an HTTP/SSE transport. */

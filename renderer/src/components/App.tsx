@@ -1,17 +1,18 @@
+import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { formatRoute, routes } from '../router/route';
+import { useHashRoute } from '../router/use-hash-route';
 import { useStore } from '../store';
-import { selectDialog } from '../store/ui-slice';
-import { CatalogView } from './CatalogView';
+import { selectDialog, selectView } from '../store/ui-slice';
+import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
-import { EmptyState } from './EmptyState';
-import { HistoryView } from './HistoryView';
 import { ExportDialog } from './ExportDialog';
 import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
-import { ServerPage } from './ServerPage';
-import { Sidebar } from './Sidebar';
+import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -32,16 +33,51 @@ function Dialogs() {
   }
 }
 
-/** The app shell: sidebar, main page, notices, dialogs. */
+/** Light/dark switch; the default follows the OS. */
+function ColorSchemeToggle() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const dark = colorScheme === 'dark' || (colorScheme === 'auto' && window.matchMedia?.('(prefers-color-scheme: dark)').matches);
+  const label = dark ? 'Use the light theme' : 'Use the dark theme';
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="default" size="lg" aria-label={label} onClick={() => setColorScheme(dark ? 'light' : 'dark')}>
+        {dark ? <IconSun size={18} aria-hidden /> : <IconMoon size={18} aria-hidden />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** The top-level navigation: real links to each view's deep link. */
+function MainNav({ current }: { current: string }) {
+  return (
+    <Group component="nav" aria-label="Views" gap={4} wrap="nowrap">
+      {VIEWS.map((v) => {
+        const Icon = v.icon;
+        const active = v.id === current;
+        return (
+          <a
+            key={v.id}
+            href={formatRoute(routes.view(v.id))}
+            className="sb-nav-link mantine-focus-auto"
+            data-active={active || undefined}
+            aria-current={active ? 'page' : undefined}
+          >
+            <Icon size={18} stroke={1.7} aria-hidden />
+            <span>{v.label}</span>
+          </a>
+        );
+      })}
+    </Group>
+  );
+}
+
+/** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
   const start = useStore((s) => s.start);
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
-  const loaded = useStore((s) => s.loaded);
-  const count = useStore((s) => s.servers.length);
-  const selectedId = useStore((s) => s.selectedId);
-  const view = useStore((s) => s.view);
-  const setView = useStore((s) => s.setView);
+  const view = viewById(useStore(selectView));
+  useHashRoute();
   useEffect(() => {
     void start();
   }, [start]);
@@ -50,63 +86,65 @@ export function App() {
   // otherwise call the bridge too early and miss its event subscriptions.
   if (bridgeState === 'connecting') {
     return (
-      <main className="fatal" aria-busy="true">
-        <p>Connecting to the Switchboard core…</p>
-      </main>
+      <Group component="main" justify="center" p="xl" aria-busy="true">
+        <Loader size="sm" aria-hidden />
+        <Text>Connecting to the Switchboard core…</Text>
+      </Group>
     );
   }
   if (bridgeState === 'failed') {
     return (
-      <main className="fatal" role="alert">
-        <h1>Switchboard cannot start</h1>
-        <p>{bridgeError}</p>
+      <main>
+        <Alert
+          color="red"
+          title={
+            <Title order={1} size="h3">
+              Switchboard cannot start
+            </Title>
+          }
+          m="xl"
+          role="alert"
+        >
+          {bridgeError}
+        </Alert>
       </main>
     );
   }
+  const navbar = view.navbar;
   return (
-    <div className="shell">
-      <header className="topbar">
-        <span className="brand">Switchboard</span>
-        <nav className="views" aria-label="Views">
-          {(['servers', 'catalog', 'history'] as const).map((v) => (
-            <button
-              key={v}
-              type="button"
-              className={view === v ? 'view-btn active' : 'view-btn'}
-              aria-pressed={view === v}
-              onClick={() => setView(v)}
-            >
-              {v === 'servers' ? 'Servers' : v === 'catalog' ? 'Catalog' : 'History'}
-            </button>
-          ))}
-        </nav>
-        {bridgeState === 'lost' && (
-          <span role="alert" className="lost">
-            Connection to the Switchboard core was lost. Reload the page.
-          </span>
-        )}
-      </header>
-      <Notices />
-      <div className="body">
-        {view === 'servers' && <Sidebar />}
-        <main className="main">
-          {view === 'catalog' ? (
-            <CatalogView />
-          ) : view === 'history' ? (
-            <HistoryView />
-          ) : !loaded ? (
-            <p aria-busy="true">Loading…</p>
-          ) : selectedId ? (
-            <ServerPage />
-          ) : count === 0 ? (
-            <EmptyState />
-          ) : (
-            <p className="hint pad">Select a server.</p>
-          )}
-        </main>
+    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: 300, breakpoint: 0 } } : {})} padding="md">
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="lg" wrap="nowrap">
+            <Text component="span" fw={700} fz="lg">
+              Switchboard
+            </Text>
+            <MainNav current={view.id} />
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {bridgeState === 'lost' && (
+              <Text role="alert" c="red" fw={600} fz="sm">
+                Connection to the Switchboard core was lost. Reload the page.
+              </Text>
+            )}
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      {navbar && (
+        <AppShell.Navbar className="legacy" aria-label={`${view.label} navigation`}>
+          {navbar()}
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main className="sb-main">
+        <Notices />
+        {view.modern ? view.main() : <div className="legacy">{view.main()}</div>}
+      </AppShell.Main>
+      <div className="legacy">
+        <Dialogs />
       </div>
-      <Dialogs />
       <ElicitationHost />
-    </div>
+      <SamplingHost />
+    </AppShell>
   );
 }

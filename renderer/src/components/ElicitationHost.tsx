@@ -1,7 +1,10 @@
-// The elicitation dialog: one request at a time (a badge counts the queue), naming the requesting server.
-// Form mode builds fields from the requested schema with defaults pre-filled and validates before sending;
+// The elicitation dialog: one request at a time (a badge counts the queue), naming the requesting server. The
+// first request of a server asks whether it may ask questions at all (remembered; "Don't allow" declines now and
+// later, changeable in the server's Client features). Form mode builds fields from the requested schema with
+// defaults pre-filled, validates before sending and shows each error next to its field (focusing the first);
 // URL mode shows the full address with its host highlighted and warnings, and opens it only on consent.
-import { useEffect, useMemo, useState } from 'react';
+import { Alert, Badge, Button, Checkbox, Group, Mark, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { ElicitationRequestView } from '../../../shared/domains/resources';
 import {
   initialValues,
@@ -13,118 +16,135 @@ import {
 import { AppError } from '../../../shared/errors';
 import { useStore } from '../store';
 import { selectCurrentElicitation, selectElicitationCount } from '../store/resources-slice';
-import { Field } from './Field';
-import { Modal } from './Modal';
-import './resources.css';
+import { AppDialog } from '../ui/AppDialog';
 
 function FormField(props: {
   field: ElicitField;
+  id: string;
   value: ElicitValue | undefined;
   error: string | undefined;
   onChange: (v: ElicitValue) => void;
 }) {
   const f = props.field;
-  const label = `${f.label}${f.required ? ' *' : ''}`;
+  const common = {
+    id: props.id,
+    label: f.label,
+    required: f.required,
+    error: props.error,
+    ...(f.description ? { description: f.description } : {}),
+  };
   if (f.kind === 'boolean') {
-    return (
-      <div className="field">
-        <label className="check">
-          <input type="checkbox" checked={props.value === true} onChange={(e) => props.onChange(e.target.checked)} />
-          {label}
-        </label>
-        {f.description && <div className="hint">{f.description}</div>}
-        {props.error && (
-          <div className="error-text" role="alert">
-            {props.error}
-          </div>
-        )}
-      </div>
-    );
+    return <Checkbox {...common} checked={props.value === true} onChange={(e) => props.onChange(e.currentTarget.checked)} />;
   }
   if (f.kind === 'multiEnum') {
     const chosen = Array.isArray(props.value) ? props.value : [];
     return (
-      <fieldset className="field">
-        <legend>{label}</legend>
-        {f.options.map((o) => (
-          <label key={o.value} className="check">
-            <input
-              type="checkbox"
-              checked={chosen.includes(o.value)}
-              onChange={(e) => props.onChange(e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))}
-            />
-            {o.label}
-          </label>
-        ))}
-        {f.description && <div className="hint">{f.description}</div>}
-        {props.error && (
-          <div className="error-text" role="alert">
-            {props.error}
-          </div>
-        )}
-      </fieldset>
+      <Checkbox.Group {...common} id={undefined} value={chosen} onChange={(v) => props.onChange(v)}>
+        <Stack gap={6} mt={6} id={props.id} tabIndex={-1}>
+          {f.options.map((o) => (
+            <Checkbox key={o.value} value={o.value} label={o.label} />
+          ))}
+        </Stack>
+      </Checkbox.Group>
     );
   }
+  if (f.kind === 'enum') {
+    return (
+      <Select
+        {...common}
+        data={f.options.map((o) => ({ value: o.value, label: o.label }))}
+        value={typeof props.value === 'string' && props.value !== '' ? props.value : null}
+        onChange={(v) => props.onChange(v ?? '')}
+        clearable={!f.required}
+      />
+    );
+  }
+  const type =
+    f.kind === 'number' ? 'number' : f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
   return (
-    <Field label={label} error={props.error} {...(f.description !== undefined ? { hint: f.description } : {})}>
-      {(id, describedBy) =>
-        f.kind === 'enum' ? (
-          <select
-            id={id}
-            aria-describedby={describedBy}
-            value={typeof props.value === 'string' ? props.value : ''}
-            onChange={(e) => props.onChange(e.target.value)}
-          >
-            <option value="">—</option>
-            {f.options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            id={id}
-            aria-describedby={describedBy}
-            type={
-              f.kind === 'number'
-                ? 'number'
-                : f.format === 'email'
-                  ? 'email'
-                  : f.format === 'uri'
-                    ? 'url'
-                    : f.format === 'date'
-                      ? 'date'
-                      : 'text'
-            }
-            {...(f.kind === 'number'
-              ? {
-                  step: f.integer ? 1 : 'any',
-                  ...(f.minimum !== undefined ? { min: f.minimum } : {}),
-                  ...(f.maximum !== undefined ? { max: f.maximum } : {}),
-                }
-              : {})}
-            {...(f.kind === 'string' && f.format === 'date-time' ? { placeholder: '2026-01-31T09:30:00Z' } : {})}
-            value={props.value === undefined ? '' : String(props.value)}
-            onChange={(e) => props.onChange(e.target.value)}
-          />
-        )
-      }
-    </Field>
+    <TextInput
+      {...common}
+      type={type}
+      {...(f.kind === 'number'
+        ? {
+            step: f.integer ? 1 : 'any',
+            ...(f.minimum !== undefined ? { min: f.minimum } : {}),
+            ...(f.maximum !== undefined ? { max: f.maximum } : {}),
+          }
+        : {})}
+      {...(f.kind === 'string' && f.format === 'date-time' ? { placeholder: '2026-01-31T09:30:00Z' } : {})}
+      value={props.value === undefined ? '' : String(props.value)}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    />
   );
 }
 
 function UrlHighlight(props: { url: string; host: string }) {
   const at = props.url.indexOf(props.host);
-  if (at < 0) return <span>{props.url}</span>;
+  if (at < 0 || props.host === '') return <span>{props.url}</span>;
   return (
     <span>
       {props.url.slice(0, at)}
-      <mark className="url-host" data-testid="url-host">
+      <Mark data-testid="url-host" fw={700}>
         {props.host}
-      </mark>
+      </Mark>
       {props.url.slice(at + props.host.length)}
     </span>
+  );
+}
+
+/** The first question from a server: may it ask at all? */
+function ConsentAsk(props: { request: ElicitationRequestView; count: number }) {
+  const r = props.request;
+  const setConsent = useStore((s) => s.setConsent);
+  const respond = useStore((s) => s.respondElicitation);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const choose = async (consent: 'allow' | 'deny') => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await setConsent(r.serverId, consent);
+    } catch (err) {
+      setFailure(err instanceof AppError ? err.message : 'Your choice could not be saved');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AppDialog
+      opened
+      size="md"
+      onClose={() => void respond(r.requestId, 'cancel').catch(() => undefined)}
+      title="Allow this server to ask you questions?"
+      describedBy="consent-text"
+      actions={
+        <>
+          <Button variant="default" disabled={busy} onClick={() => void choose('deny')}>
+            Don’t allow
+          </Button>
+          <Button variant="filled" disabled={busy} onClick={() => void choose('allow')} data-autofocus>
+            Allow
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="sm">
+        <Text id="consent-text">
+          <strong>{r.serverName}</strong> wants to ask you something. If you allow it, its questions open in a dialog like this one, and you
+          answer, decline or cancel each of them. If you don’t, this question and later ones are declined without showing them.
+        </Text>
+        <Text fz="sm" className="sb-quiet">
+          Switchboard remembers your choice for this server. Change it any time in the server’s Client features.
+        </Text>
+        {props.count > 1 && <Text fz="sm">{props.count} questions are waiting.</Text>}
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+      </Stack>
+    </AppDialog>
   );
 }
 
@@ -136,6 +156,8 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const prefix = useId();
+  const fieldId = (name: string) => `${prefix}-${name}`;
 
   const send = async (action: 'accept' | 'decline' | 'cancel') => {
     setFailure(null);
@@ -144,6 +166,8 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
       const checked = validateElicitation(form, values);
       if (!checked.ok) {
         setErrors(checked.errors);
+        const first = form.fields.find((f) => checked.errors[f.name] !== undefined);
+        if (first) requestAnimationFrame(() => document.getElementById(fieldId(first.name))?.focus());
         return;
       }
       setErrors({});
@@ -159,71 +183,102 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
     }
   };
 
-  const secondsLeft = Math.max(0, Math.round((r.expiresAt - Date.now()) / 1000));
+  const minutes = Math.max(1, Math.ceil((r.expiresAt - Date.now()) / 60_000));
   return (
-    <Modal title={`${r.serverName} asks for input`} onClose={() => void send('cancel')} wide>
-      <div className="row">
-        <span className="hint">
-          From server <strong>{r.serverName}</strong> ({r.serverId}) · expires in about {Math.ceil(secondsLeft / 60)} min
-        </span>
-        {props.count > 1 && (
-          <span className="queue-badge" aria-label={`${props.count} requests waiting`}>
-            {props.count} waiting
-          </span>
-        )}
-      </div>
-      <p className="untrusted" data-testid="elicitation-message">
-        {r.message}
-      </p>
-      {r.mode === 'url' && r.url && (
-        <div>
-          <p>The server asks you to open this address in your browser. Nothing has been loaded.</p>
-          <div className="url-box" data-testid="elicitation-url">
-            <UrlHighlight url={r.url} host={r.urlHost ?? ''} />
-          </div>
-          {(r.urlWarnings ?? []).map((w) => (
-            <div key={w} className="warning" role="alert">
-              {w}
-            </div>
-          ))}
-        </div>
-      )}
-      {r.mode === 'form' && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send('accept');
-          }}
+    <AppDialog
+      opened
+      onClose={() => void send('cancel')}
+      title={`${r.serverName} asks for input`}
+      describedBy={`${prefix}-message`}
+      actions={
+        <>
+          <Button variant="subtle" disabled={busy} onClick={() => void send('cancel')}>
+            Cancel
+          </Button>
+          <Button variant="default" disabled={busy} onClick={() => void send('decline')}>
+            Decline
+          </Button>
+          <Button variant="filled" disabled={busy} loading={busy} onClick={() => void send('accept')}>
+            {r.mode === 'url' ? 'Open in browser' : 'Accept'}
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Text fz="sm" className="sb-quiet">
+            From server <strong>{r.serverName}</strong> · expires in about {minutes} min
+          </Text>
+          {props.count > 1 && (
+            <Badge variant="light" aria-label={`${props.count} requests waiting`}>
+              {props.count} waiting
+            </Badge>
+          )}
+        </Group>
+        <Paper
+          withBorder
+          p="sm"
+          id={`${prefix}-message`}
+          data-testid="elicitation-message"
+          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
         >
-          {form.fields.map((f) => (
-            <FormField
-              key={f.name}
-              field={f}
-              value={values[f.name]}
-              error={errors[f.name]}
-              onChange={(v) => setValues({ ...values, [f.name]: v })}
-            />
-          ))}
-          {form.unsupported.length > 0 && <p className="hint">Not shown (unsupported field types): {form.unsupported.join(', ')}</p>}
-        </form>
-      )}
-      {failure && (
-        <div className="error-text" role="alert">
-          {failure}
-        </div>
-      )}
-      <div className="dialog-actions">
-        <button type="button" disabled={busy} onClick={() => void send('cancel')}>
-          Cancel
-        </button>
-        <button type="button" disabled={busy} onClick={() => void send('decline')}>
-          Decline
-        </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void send('accept')}>
-          {r.mode === 'url' ? 'Open in browser' : 'Accept'}
-        </button>
-      </div>
-    </Modal>
+          {r.message}
+        </Paper>
+        {r.mode === 'url' && r.url && (
+          <Stack gap="xs">
+            <Text fz="sm">The server asks you to open this address in your browser. Nothing has been loaded.</Text>
+            <Paper withBorder p="xs" className="sb-mono" fz="sm" data-testid="elicitation-url" style={{ overflowWrap: 'anywhere' }}>
+              <UrlHighlight url={r.url} host={r.urlHost ?? ''} />
+            </Paper>
+            {(r.urlWarnings ?? []).map((w) => (
+              <Alert key={w} color="orange" variant="light" role="alert">
+                {w}
+              </Alert>
+            ))}
+          </Stack>
+        )}
+        {r.mode === 'form' && (
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void send('accept');
+            }}
+          >
+            <Stack gap="sm">
+              {form.fields.map((f) => (
+                <FormField
+                  key={f.name}
+                  id={fieldId(f.name)}
+                  field={f}
+                  value={values[f.name]}
+                  error={errors[f.name]}
+                  onChange={(v) => {
+                    setValues({ ...values, [f.name]: v });
+                    if (errors[f.name]) setErrors(Object.fromEntries(Object.entries(errors).filter(([k]) => k !== f.name)));
+                  }}
+                />
+              ))}
+              {form.unsupported.length > 0 && (
+                <Text fz="sm" className="sb-quiet">
+                  Not shown (unsupported field types): {form.unsupported.join(', ')}
+                </Text>
+              )}
+              <button type="submit" hidden aria-hidden tabIndex={-1} />
+            </Stack>
+          </form>
+        )}
+        <Text fz="xs" className="sb-quiet">
+          {r.mode === 'url' ? 'Open in browser opens exactly this address.' : 'Accept sends your answers.'} Decline tells the server you
+          will not answer. Cancel closes this without deciding; the server may ask again.
+        </Text>
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+      </Stack>
+    </AppDialog>
   );
 }
 
@@ -231,11 +286,18 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
 export function ElicitationHost() {
   const connected = useStore((s) => s.bridgeState === 'connected');
   const start = useStore((s) => s.startResources);
+  const startProtocol = useStore((s) => s.startProtocol);
   const current = useStore(selectCurrentElicitation);
   const count = useStore(selectElicitationCount);
+  const consent = useStore((s) => (current ? s.features[current.serverId]?.elicitationConsent : undefined));
   useEffect(() => {
-    if (connected) void start().catch(() => undefined);
-  }, [connected, start]);
+    if (connected) {
+      void start().catch(() => undefined);
+      void startProtocol().catch(() => undefined);
+    }
+  }, [connected, start, startProtocol]);
   if (!current) return null;
+  const ask = current.consent === 'ask' && consent !== 'allow';
+  if (ask) return <ConsentAsk key={`ask-${current.requestId}`} request={current} count={count} />;
   return <Dialog key={current.requestId} request={current} count={count} />;
 }

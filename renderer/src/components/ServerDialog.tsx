@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ServerConfigView } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { useStore } from '../store';
+import { routes } from '../router/route';
 import { Check, Field } from './Field';
 import { Modal } from './Modal';
 import { emptyModel, modelFromView, modelToInput, validateModel, type ServerFormModel } from './server-form-model';
@@ -11,7 +12,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
   const closeDialog = useStore((s) => s.closeDialog);
   const addServer = useStore((s) => s.addServer);
   const updateServer = useStore((s) => s.updateServer);
-  const select = useStore((s) => s.select);
+  const navigate = useStore((s) => s.navigate);
   const editing = props.existing !== undefined;
   const [m, setM] = useState<ServerFormModel>(() => (props.existing ? modelFromView(props.existing) : emptyModel()));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -29,7 +30,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
       const input = modelToInput(m, props.existing);
       const detail = editing ? await updateServer(m.id, input) : await addServer(input);
       closeDialog();
-      await select(detail.id);
+      navigate(routes.servers(detail.id));
     } catch (err) {
       setSubmitError(err instanceof AppError ? err.message : 'The server could not be saved');
     } finally {

@@ -1,10 +1,14 @@
 import { useStore } from '../store';
-import type { ServerTab } from '../store/ui-slice';
+import { routes } from '../router/route';
+import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
 import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
+import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
+import { ProtocolView } from './protocol/ProtocolView';
+import { ServerTasks } from './protocol/ServerTasks';
 import { ResourcesTab } from './ResourcesTab';
 import { StatusDot } from './StatusDot';
 import { renderToolCall } from './ToolCallSlot';
@@ -16,6 +20,8 @@ const TABS: { id: ServerTab; label: string }[] = [
   { id: 'resources', label: 'Resources' },
   { id: 'prompts', label: 'Prompts' },
   { id: 'auth', label: 'Sign-in' },
+  { id: 'features', label: 'Client features' },
+  { id: 'protocol', label: 'Protocol' },
 ];
 
 /** One server: header with status and identity, actions, approval, doctor and log. */
@@ -24,8 +30,9 @@ export function ServerPage() {
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);
-  const tab = useStore((s) => s.serverTab);
-  const setTab = useStore((s) => s.setServerTab);
+  const tab = useStore(selectServerTab);
+  const navigate = useStore((s) => s.navigate);
+  const setTab = (t: ServerTab) => detail && navigate(routes.servers(detail.id, t === 'overview' ? undefined : t));
   if (!detail) return <section className="page" aria-busy="true" />;
   const st = detail.status;
   const busy = st.state === 'connecting';
@@ -93,6 +100,9 @@ export function ServerPage() {
       {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
       {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
       {tab === 'auth' && <AuthPanel serverId={detail.id} />}
+      {tab === 'features' && <ClientFeaturesPanel serverId={detail.id} />}
+      {tab === 'protocol' && <ProtocolView serverId={detail.id} />}
+      {tab === 'protocol' && <ServerTasks serverId={detail.id} />}
       {tab === 'overview' && st.state === 'connected' && (
         <section aria-label="Server information" className="identity">
           <dl>

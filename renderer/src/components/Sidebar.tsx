@@ -1,3 +1,4 @@
+import { routes } from '../router/route';
 import { useStore } from '../store';
 import { selectServers } from '../store/servers-slice';
 import { StatusDot } from './StatusDot';
@@ -6,7 +7,7 @@ import { StatusDot } from './StatusDot';
 export function Sidebar() {
   const servers = useStore(selectServers);
   const selectedId = useStore((s) => s.selectedId);
-  const select = useStore((s) => s.select);
+  const navigate = useStore((s) => s.navigate);
   const openDialog = useStore((s) => s.openDialog);
   return (
     <nav className="sidebar" aria-label="Servers">
@@ -29,7 +30,7 @@ export function Sidebar() {
               className={s.id === selectedId ? 'server-item selected' : 'server-item'}
               aria-current={s.id === selectedId ? 'true' : undefined}
               aria-label={`${s.name} (${s.transport})`}
-              onClick={() => void select(s.id)}
+              onClick={() => navigate(routes.servers(s.id))}
             >
               <span className="server-name">{s.name}</span>
               <span className="server-meta">

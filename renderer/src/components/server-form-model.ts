@@ -53,7 +53,8 @@ export function emptyModel(): ServerFormModel {
     startup: 'eager',
     required: false,
     concurrency: 'serial',
-    elicitation: false,
+    // Servers the person adds may ask questions; the first question asks whether to allow it (imports keep it off).
+    elicitation: true,
     resources: true,
     tasks: false,
   };
@@ -118,7 +119,16 @@ export function modelToInput(m: ServerFormModel, base?: ServerConfigView): Serve
           allowInsecureHttp: m.allowInsecureHttp,
         };
   return {
-    ...(base ? { timeouts: base.timeouts, limits: base.limits, tools: base.tools } : {}),
+    // Settings the form does not edit are kept (client features live in their own panel).
+    ...(base
+      ? {
+          timeouts: base.timeouts,
+          limits: base.limits,
+          tools: base.tools,
+          ...(base.sampling !== undefined ? { sampling: base.sampling } : {}),
+          ...(base.roots !== undefined ? { roots: base.roots } : {}),
+        }
+      : {}),
     id: m.id.trim(),
     name: m.name.trim(),
     enabled: m.enabled,

@@ -7,6 +7,7 @@ import { createResourcesSlice } from './resources-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
+import { createProtocolSlice } from './protocol-slice';
 
 /** The renderer's single store. */
 export const useStore = create<Store>()((...a) => ({
@@ -17,6 +18,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createProtocolSlice(...a),
 }));
 
 export type { Store };

@@ -2,6 +2,7 @@ import type { ServerConfigInput } from '../../../shared/config';
 import type { LogEntry, ServerDetail, ServerStatus, ServerSummary } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { serversService } from '../services/servers';
+import { routes } from '../router/route';
 import type { SliceCreator, Store } from './types';
 
 const MAX_LOGS = 1000;
@@ -73,14 +74,14 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
   },
   removeServer: async (id, deleteCredentials) => {
     await serversService.remove(id, deleteCredentials);
-    if (get().selectedId === id) set({ selectedId: null, detail: null });
+    if (get().selectedId === id) get().navigate(routes.servers(), { replace: true });
     await get().loadServers();
   },
   addDemo: async () => {
     try {
       const detail = await serversService.addDemo();
       await get().loadServers();
-      await get().select(detail.id);
+      get().navigate(routes.servers(detail.id));
     } catch (err) {
       set({ actionError: message(err) });
     }

@@ -6,8 +6,9 @@ import type { CatalogSlice } from './catalog-slice';
 import type { ResourcesSlice } from './resources-slice';
 import type { ServersSlice } from './servers-slice';
 import type { UiSlice } from './ui-slice';
+import type { ProtocolSlice } from './protocol-slice';
 
 /** The whole store: one object made of slices. */
-export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice;
+export type Store = AppSlice & ServersSlice & UiSlice & CatalogSlice & CallsSlice & AuthSlice & ResourcesSlice & ProtocolSlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;

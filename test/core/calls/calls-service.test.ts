@@ -60,13 +60,13 @@ describe('tool calls over stdio (2026-07-28)', () => {
     expect(outcome.presentation.text).toBe('done after 2 rounds');
   });
 
-  it('a tool that needs sampling ends with a clear tool-level error', async () => {
+  it('a tool that needs sampling ends with a clear tool-level error naming the setting', async () => {
     const { service } = make();
     const outcome = await service.call({ name: 'mcp__fx__mrtr_sampling', arguments: {} });
     expect(outcome.status).toBe('error');
-    expect(outcome.error?.code).toBe('input_unsupported');
+    expect(outcome.error?.code).toBe('sampling_not_enabled');
     expect(outcome.presentation.isError).toBe(true);
-    expect(outcome.presentation.text).toMatch(/sampling/);
+    expect(outcome.presentation.text).toMatch(/Turn on 'Answer sampling requests'/);
   });
 
   it('an elicitation round is a tool-level error unless the server opted in and a handler exists', async () => {

@@ -1,0 +1,179 @@
+// The protocol view's store: a bounded ring of redacted JSON-RPC messages per server, request/response pairing
+// (method and duration on the response), and batched `protocol.traffic` events.
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { matchesTraffic } from '../../../shared/domains/protocol-filter.js';
+import type { TrafficEntry, TrafficFilter, TrafficKind } from '../../../shared/domains/protocol.js';
+import type { EventBus } from '../event-bus.js';
+import { isObject } from '../json.js';
+import { sanitizeText, truncate } from '../text.js';
+import { redactValue } from './redact.js';
+import type { TrafficSink } from './traffic-tap.js';
+
+/** Messages kept per server (oldest dropped first). */
+export const TRAFFIC_PER_SERVER = 500;
+/** Characters of payload text kept per message. */
+export const PAYLOAD_CHARS = 16 * 1024;
+/** Above this size (compact JSON characters) the payload is shown compact instead of pretty-printed. */
+const PRETTY_LIMIT = 256 * 1024;
+/** Open requests remembered per server for pairing. */
+const OPEN_REQUESTS = 1000;
+/** How long new entries are gathered before one event carries them. */
+export const TRAFFIC_BATCH_MS = 100;
+
+/** What the log needs around it. */
+export interface TrafficLogDeps {
+  /** Where protocol.traffic events go. */
+  events: Pick<EventBus, 'emit' | 'size'>;
+  /** The secret values to redact for a server (read when its transport starts). */
+  secretValues(serverId: string): Promise<string[]>;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+interface Open {
+  method: string;
+  time: number;
+}
+
+/** Records traffic of every session of one Host. */
+export class TrafficLog implements TrafficSink {
+  readonly #deps: TrafficLogDeps;
+  readonly #rings = new Map<string, TrafficEntry[]>();
+  readonly #seq = new Map<string, number>();
+  readonly #open = new Map<string, Map<string, Open>>();
+  readonly #secrets = new Map<string, string[]>();
+  #batch: TrafficEntry[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(deps: TrafficLogDeps) {
+    this.#deps = deps;
+  }
+
+  async prepare(serverId: string): Promise<void> {
+    this.#secrets.set(serverId, await this.#deps.secretValues(serverId));
+  }
+
+  record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage, time?: number): void {
+    const now = time ?? (this.#deps.now ?? Date.now)();
+    const m = message as unknown as Record<string, unknown>;
+    let compact: string;
+    try {
+      compact = JSON.stringify(message) ?? '';
+    } catch {
+      compact = '';
+    }
+    const hasId = typeof m.id === 'string' || typeof m.id === 'number';
+    const method = typeof m.method === 'string' ? m.method : undefined;
+    const kind: TrafficKind = method !== undefined ? (hasId ? 'request' : 'notification') : isObject(m.error) ? 'error' : 'response';
+    const idText = hasId ? truncate(sanitizeText(String(m.id)), 100) : undefined;
+    const entry: TrafficEntry = {
+      seq: this.#nextSeq(serverId),
+      serverId,
+      time: now,
+      direction,
+      kind,
+      bytes: Buffer.byteLength(compact, 'utf8'),
+      ...this.#payload(serverId, message, compact.length),
+    };
+    if (idText !== undefined) entry.id = idText;
+    const open = this.#openOf(serverId);
+    if (kind === 'request' && method !== undefined && idText !== undefined) {
+      open.set(`${direction}:${idText}`, { method, time: now });
+      if (open.size > OPEN_REQUESTS) open.delete(open.keys().next().value as string);
+    } else if ((kind === 'response' || kind === 'error') && idText !== undefined) {
+      const key = `${direction === 'in' ? 'out' : 'in'}:${idText}`;
+      const request = open.get(key);
+      if (request) {
+        open.delete(key);
+        entry.method = request.method;
+        entry.durationMs = Math.max(0, now - request.time);
+      }
+    }
+    if (method !== undefined) entry.method = truncate(sanitizeText(method), 200);
+    const ring = this.#rings.get(serverId) ?? [];
+    ring.push(entry);
+    if (ring.length > TRAFFIC_PER_SERVER) ring.splice(0, ring.length - TRAFFIC_PER_SERVER);
+    this.#rings.set(serverId, ring);
+    this.#queue(entry);
+  }
+
+  /** Recorded entries matching the filter, oldest first, at most `limit` (the newest ones). */
+  entries(filter: TrafficFilter = {}, limit = 100_000): { entries: TrafficEntry[]; total: number } {
+    const rings = filter.serverId ? [this.#rings.get(filter.serverId) ?? []] : [...this.#rings.values()];
+    const all = rings.flat().filter((e) => matchesTraffic(e, filter));
+    if (!filter.serverId) all.sort((a, b) => a.time - b.time || a.seq - b.seq);
+    return { entries: all.slice(Math.max(0, all.length - limit)), total: all.length };
+  }
+
+  /** Forgets the recorded traffic of one server or all; announces it. */
+  clear(serverId?: string): void {
+    if (serverId === undefined) {
+      this.#rings.clear();
+      this.#batch = [];
+    } else {
+      this.#rings.delete(serverId);
+      this.#batch = this.#batch.filter((e) => e.serverId !== serverId);
+    }
+    this.#deps.events.emit('protocol.cleared', serverId === undefined ? {} : { serverId });
+  }
+
+  /** Drops everything about a removed server. */
+  forget(serverId: string): void {
+    this.#rings.delete(serverId);
+    this.#open.delete(serverId);
+    this.#secrets.delete(serverId);
+    this.#seq.delete(serverId);
+    this.#batch = this.#batch.filter((e) => e.serverId !== serverId);
+  }
+
+  /** A session ended: its open requests will never be answered. */
+  sessionClosed(serverId: string): void {
+    this.#open.delete(serverId);
+  }
+
+  /** Sends any batched entries now (tests, shutdown). */
+  flush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const entries = this.#batch;
+    this.#batch = [];
+    if (entries.length > 0 && this.#deps.events.size > 0) this.#deps.events.emit('protocol.traffic', { entries });
+  }
+
+  #payload(serverId: string, message: JSONRPCMessage, compactLength: number): { payload: string; truncated: boolean } {
+    let text: string;
+    try {
+      const redacted = redactValue(message, this.#secrets.get(serverId) ?? []);
+      text = JSON.stringify(redacted, null, compactLength > PRETTY_LIMIT ? undefined : 2) ?? '';
+    } catch {
+      text = '(the message could not be shown)';
+    }
+    text = sanitizeText(text);
+    if (text.length <= PAYLOAD_CHARS) return { payload: text, truncated: false };
+    return { payload: text.slice(0, PAYLOAD_CHARS), truncated: true };
+  }
+
+  #nextSeq(serverId: string): number {
+    const next = (this.#seq.get(serverId) ?? 0) + 1;
+    this.#seq.set(serverId, next);
+    return next;
+  }
+
+  #openOf(serverId: string): Map<string, Open> {
+    let open = this.#open.get(serverId);
+    if (!open) {
+      open = new Map();
+      this.#open.set(serverId, open);
+    }
+    return open;
+  }
+
+  #queue(entry: TrafficEntry): void {
+    if (this.#deps.events.size === 0) return;
+    this.#batch.push(entry);
+    if (this.#batch.length > TRAFFIC_PER_SERVER * 4) this.#batch.splice(0, this.#batch.length - TRAFFIC_PER_SERVER * 4);
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => this.flush(), TRAFFIC_BATCH_MS);
+    this.#timer.unref?.();
+  }
+}

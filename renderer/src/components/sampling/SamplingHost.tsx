@@ -1,0 +1,223 @@
+// Sampling answered by hand: a server asks for a model reply; the dialog shows what it sent (messages, system
+// prompt, model preferences, max tokens, tools) and the person writes the reply, or declines. One at a time.
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useEffect, useId, useState } from 'react';
+import type { SamplingReply, SamplingRequestView } from '../../../../shared/domains/protocol';
+import { AppError } from '../../../../shared/errors';
+import { useStore } from '../../store';
+import { selectCurrentSampling } from '../../store/protocol-slice';
+import { AppDialog } from '../../ui/AppDialog';
+import { countLabel } from '../../ui/count';
+
+const STOP_REASONS: { value: NonNullable<SamplingReply['stopReason']>; label: string }[] = [
+  { value: 'endTurn', label: 'End of turn (endTurn)' },
+  { value: 'maxTokens', label: 'Reached max tokens (maxTokens)' },
+  { value: 'stopSequence', label: 'Hit a stop sequence (stopSequence)' },
+];
+
+function Preferences({ request }: { request: SamplingRequestView }) {
+  const p = request.modelPreferences;
+  const rows: [string, string][] = [['Max tokens', String(request.maxTokens)]];
+  if (request.temperature !== undefined) rows.push(['Temperature', String(request.temperature)]);
+  if (p?.hints.length) rows.push(['Model hints', p.hints.join(', ')]);
+  if (p?.intelligencePriority !== undefined) rows.push(['Intelligence priority', p.intelligencePriority.toFixed(2)]);
+  if (p?.speedPriority !== undefined) rows.push(['Speed priority', p.speedPriority.toFixed(2)]);
+  if (p?.costPriority !== undefined) rows.push(['Cost priority', p.costPriority.toFixed(2)]);
+  if (request.stopSequences?.length) rows.push(['Stop sequences', request.stopSequences.map((s) => JSON.stringify(s)).join(', ')]);
+  if (request.includeContext) rows.push(['Include context', request.includeContext]);
+  if (request.toolChoice) rows.push(['Tool choice', request.toolChoice]);
+  return (
+    <Table withTableBorder variant="vertical" fz="sm" data-testid="sampling-preferences">
+      <Table.Tbody>
+        {rows.map(([k, v]) => (
+          <Table.Tr key={k}>
+            <Table.Th w={180} scope="row">
+              {k}
+            </Table.Th>
+            <Table.Td>{v}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Dialog({ request, count }: { request: SamplingRequestView; count: number }) {
+  const respond = useStore((s) => s.respondSampling);
+  const [text, setText] = useState('');
+  const [model, setModel] = useState('');
+  const [stopReason, setStopReason] = useState<NonNullable<SamplingReply['stopReason']>>('endTurn');
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const replyId = useId();
+  const minutes = Math.max(1, Math.ceil((request.expiresAt - Date.now()) / 60_000));
+
+  const send = async (action: 'accept' | 'decline') => {
+    setFailure(null);
+    if (action === 'accept' && text.trim() === '') {
+      setError('Write the reply the server should get, or decline');
+      document.getElementById(replyId)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await respond(
+        request.requestId,
+        action,
+        action === 'accept' ? { text, stopReason, ...(model.trim() ? { model: model.trim() } : {}) } : undefined,
+      );
+    } catch (err) {
+      setFailure(err instanceof AppError ? err.message : 'The reply could not be sent');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AppDialog
+      opened
+      size="xl"
+      dismissable={false}
+      onClose={() => void send('decline')}
+      title={`${request.serverName} asks for a model reply`}
+      describedBy="sampling-intro"
+      actions={
+        <>
+          <Button variant="default" disabled={busy} onClick={() => void send('decline')}>
+            Decline
+          </Button>
+          <Button variant="filled" disabled={busy} loading={busy} onClick={() => void send('accept')}>
+            Send reply
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Text id="sampling-intro" fz="sm">
+            The server <strong>{request.serverName}</strong> wants a language model to continue this conversation. Switchboard has no model:
+            you write the reply it will receive. Declining tells the server you refused. Expires in about {countLabel(minutes, 'minute')}.
+          </Text>
+          {count > 1 && (
+            <Badge variant="light" aria-label={`${count} requests waiting`}>
+              {count} waiting
+            </Badge>
+          )}
+        </Group>
+        {request.systemPrompt && (
+          <div>
+            <Title order={3} fz="sm" mb={4}>
+              System prompt
+            </Title>
+            <Paper withBorder p="xs" data-testid="sampling-system">
+              <Text fz="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {request.systemPrompt}
+              </Text>
+            </Paper>
+          </div>
+        )}
+        <div>
+          <Title order={3} fz="sm" mb={4}>
+            Messages
+          </Title>
+          {request.omittedMessages > 0 && (
+            <Text fz="xs" className="sb-quiet" mb={4}>
+              {countLabel(request.omittedMessages, 'earlier message')} not shown.
+            </Text>
+          )}
+          <Stack gap={6} data-testid="sampling-messages">
+            {request.messages.map((m, i) => (
+              <Paper key={i} withBorder p="xs" bg={m.role === 'assistant' ? 'var(--mantine-color-default-hover)' : undefined}>
+                <Text fz="xs" fw={600} className="sb-quiet" tt="uppercase" mb={2}>
+                  {m.role}
+                </Text>
+                {m.content.map((c, j) => (
+                  <Text
+                    key={j}
+                    fz="sm"
+                    style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                    c={c.type === 'text' ? undefined : 'dimmed'}
+                  >
+                    {c.text}
+                  </Text>
+                ))}
+              </Paper>
+            ))}
+          </Stack>
+        </div>
+        <Preferences request={request} />
+        {request.tools.length > 0 && (
+          <div>
+            <Title order={3} fz="sm" mb={4}>
+              Tools offered to the model ({request.tools.length})
+            </Title>
+            <Stack gap={2} data-testid="sampling-tools">
+              {request.tools.map((t) => (
+                <Text key={t.name} fz="sm">
+                  <Text span className="sb-mono" fw={600}>
+                    {t.name}
+                  </Text>
+                  {t.description ? ` — ${t.description}` : ''}
+                </Text>
+              ))}
+            </Stack>
+            <Text fz="xs" className="sb-quiet" mt={4}>
+              You can only reply with text; tool use is not sent.
+            </Text>
+          </div>
+        )}
+        <Textarea
+          id={replyId}
+          label="Your reply"
+          description="Sent to the server as the model's message."
+          required
+          autosize
+          minRows={4}
+          maxRows={12}
+          value={text}
+          error={error}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            if (error) setError(null);
+          }}
+          data-autofocus
+        />
+        <Group grow align="flex-start">
+          <Select
+            label="Stop reason"
+            data={STOP_REASONS}
+            value={stopReason}
+            allowDeselect={false}
+            onChange={(v) => v && setStopReason(v as typeof stopReason)}
+          />
+          <TextInput
+            label="Model name"
+            description="Reported to the server."
+            placeholder="switchboard-by-hand"
+            value={model}
+            onChange={(e) => setModel(e.currentTarget.value)}
+          />
+        </Group>
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+      </Stack>
+    </AppDialog>
+  );
+}
+
+/** Mount point for the sampling dialog queue. */
+export function SamplingHost() {
+  const connected = useStore((s) => s.bridgeState === 'connected');
+  const start = useStore((s) => s.startProtocol);
+  const current = useStore(selectCurrentSampling);
+  const count = useStore((s) => s.samplingQueue.length);
+  useEffect(() => {
+    if (connected) void start().catch(() => undefined);
+  }, [connected, start]);
+  if (!current) return null;
+  return <Dialog key={current.requestId} request={current} count={count} />;
+}

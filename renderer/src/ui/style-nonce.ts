@@ -1,0 +1,14 @@
+// The style nonce of this document: the server (headless) or the app protocol (Electron) writes a fresh one into
+// <meta name="csp-nonce"> and into the Content-Security-Policy, and the component library stamps it on its <style>s.
+
+let cached: string | undefined;
+
+/** The document's style nonce ('' when the page was not served with one, e.g. a unit test). */
+export function styleNonce(): string {
+  if (cached === undefined) {
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]');
+    const value = meta?.content ?? '';
+    cached = value.startsWith('__') ? '' : value;
+  }
+  return cached;
+}

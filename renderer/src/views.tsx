@@ -1,0 +1,38 @@
+// The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
+// `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
+import { IconArrowsExchange, IconHistory, IconSearch, IconServer2 } from '@tabler/icons-react';
+import type { ComponentType, ReactNode } from 'react';
+import { CatalogView } from './components/CatalogView';
+import { HistoryView } from './components/HistoryView';
+import { ProtocolView } from './components/protocol/ProtocolView';
+import { ServersView } from './components/ServersView';
+import { Sidebar } from './components/Sidebar';
+
+/** One top-level section of the app. */
+export interface ViewDef {
+  /** The first fragment segment (#/<id>). */
+  id: string;
+  /** Navigation label. */
+  label: string;
+  /** Navigation icon. */
+  icon: ComponentType<{ size?: number | string; stroke?: number; 'aria-hidden'?: boolean }>;
+  /** The view's main content. */
+  main: () => ReactNode;
+  /** Left column content, when the view has one. */
+  navbar?: () => ReactNode;
+  /** Built on the component library: rendered outside the legacy style scope. */
+  modern?: true;
+}
+
+/** Every view, in navigation order. */
+export const VIEWS: ViewDef[] = [
+  { id: 'servers', label: 'Servers', icon: IconServer2, main: () => <ServersView />, navbar: () => <Sidebar /> },
+  { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
+  { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
+  { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView />, modern: true },
+];
+
+/** The view for an id (the servers view for an unknown one). */
+export function viewById(id: string): ViewDef {
+  return VIEWS.find((v) => v.id === id) ?? (VIEWS[0] as ViewDef);
+}

@@ -1,0 +1,87 @@
+// The traffic log on its own: bounded ring and payload, pairing, batching, redaction by name and by value.
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { EventBus } from '../../../electron/core/event-bus.js';
+import { redactValue } from '../../../electron/core/protocol/redact.js';
+import { PAYLOAD_CHARS, TRAFFIC_PER_SERVER, TrafficLog } from '../../../electron/core/protocol/traffic-log.js';
+import type { EventMap } from '../../../shared/contract.js';
+
+function makeLog(secrets: string[] = []) {
+  const events = new EventBus();
+  const pushed: EventMap['protocol.traffic'][] = [];
+  events.subscribe((event, payload) => {
+    if (event === 'protocol.traffic') pushed.push(payload as EventMap['protocol.traffic']);
+  });
+  let t = 1000;
+  const log = new TrafficLog({ events, secretValues: async () => secrets, now: () => (t += 5) });
+  return { log, pushed };
+}
+
+const msg = (m: Record<string, unknown>): JSONRPCMessage => ({ jsonrpc: '2.0', ...m }) as unknown as JSONRPCMessage;
+
+describe('traffic log', () => {
+  it('keeps the newest messages per server and cuts long payloads', () => {
+    const { log } = makeLog();
+    for (let i = 0; i < TRAFFIC_PER_SERVER + 20; i++) log.record('a', 'out', msg({ method: 'notifications/x', params: { i } }));
+    log.record('a', 'in', msg({ id: 1, result: { text: 'x'.repeat(PAYLOAD_CHARS * 2) } }));
+    const { entries, total } = log.entries({ serverId: 'a' });
+    expect(total).toBe(TRAFFIC_PER_SERVER);
+    expect(entries[0]!.seq).toBe(22);
+    const big = entries.at(-1)!;
+    expect(big.truncated).toBe(true);
+    expect(big.payload.length).toBe(PAYLOAD_CHARS);
+    expect(big.bytes).toBeGreaterThan(PAYLOAD_CHARS * 2);
+  });
+
+  it('pairs responses with their requests in both directions and batches events', async () => {
+    const { log, pushed } = makeLog();
+    log.record('a', 'out', msg({ id: 7, method: 'tools/call', params: {} }));
+    log.record('a', 'in', msg({ id: 'srv-1', method: 'roots/list' }));
+    log.record('a', 'out', msg({ id: 'srv-1', result: { roots: [] } }));
+    log.record('a', 'in', msg({ id: 7, error: { code: -32601, message: 'nope' } }));
+    const [, , rootsAnswer, callError] = log.entries().entries;
+    expect(rootsAnswer).toMatchObject({ kind: 'response', direction: 'out', method: 'roots/list', durationMs: 5 });
+    expect(callError).toMatchObject({ kind: 'error', direction: 'in', method: 'tools/call', durationMs: 15, id: '7' });
+    expect(pushed).toEqual([]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(pushed).toHaveLength(1);
+    expect(pushed[0]!.entries).toHaveLength(4);
+  });
+
+  it('redacts known secret values and secret-named fields, and strips bidi controls', async () => {
+    const { log } = makeLog(['s3cr3t-value']);
+    await log.prepare('a');
+    log.record(
+      'a',
+      'in',
+      msg({
+        id: 1,
+        result: {
+          text: 'token=s3cr3t-value; Authorization: Bearer abcdefghijk \u202Eevil',
+          access_token: 'xyz',
+          nested: { password: 'p' },
+        },
+      }),
+    );
+    const payload = log.entries().entries[0]!.payload;
+    expect(payload).not.toContain('s3cr3t-value');
+    expect(payload).not.toContain('abcdefghijk');
+    expect(payload).not.toContain('xyz');
+    expect(payload).not.toContain('\u202E');
+    expect(JSON.parse(payload)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        text: 'token=[redacted]; Authorization: Bearer [redacted] evil',
+        access_token: '[redacted]',
+        nested: { password: '[redacted]' },
+      },
+    });
+  });
+
+  it('bounds the depth it walks', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 200; i++) deep = { d: deep };
+    expect(JSON.stringify(redactValue(deep, []))).toContain('[too deep]');
+  });
+});
