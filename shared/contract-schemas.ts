@@ -17,14 +17,17 @@ const empty = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1).max(200) }).strict();
 const format = z.enum(['claude', 'vscode', 'cursor']);
 const MAX_IMPORT_TEXT = 4 * 1024 * 1024;
+/** Longest bearer token the Add dialog may send (the core checks its characters). */
+const MAX_BEARER_CHARS = 16 * 1024;
 
 /** Argument validators, one per contract method; run before any handler. */
 export const invokeArgSchemas = {
   'app.info': empty,
   'app.dismissNotice': byId,
+  'app.openLink': z.object({ url: z.string().min(1).max(8192) }).strict(),
   'servers.list': empty,
   'servers.get': byId,
-  'servers.add': z.object({ config: ServerConfigInputSchema }).strict(),
+  'servers.add': z.object({ config: ServerConfigInputSchema, bearerToken: z.string().min(1).max(MAX_BEARER_CHARS).optional() }).strict(),
   'servers.update': z.object({ id: ServerIdSchema, config: ServerConfigInputSchema }).strict(),
   'servers.remove': z.object({ id: z.string().min(1).max(200), deleteCredentials: z.boolean().optional() }).strict(),
   'servers.importPreview': z.object({ text: z.string().max(MAX_IMPORT_TEXT), format: format.optional() }).strict(),

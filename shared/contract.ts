@@ -238,6 +238,8 @@ export interface ImportEntry {
   target?: string;
   /** Secrets to ask for before saving. */
   secretPrompts: ImportSecretPrompt[];
+  /** An `Authorization: Bearer …` header becomes the server's bearer token, kept in the credential store (never shown). */
+  bearerToken?: boolean;
 }
 
 /** Result of previewing an import: nothing has been saved. */
@@ -262,12 +264,14 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'app.info': (args: Record<string, never>) => Promise<AppInfo>;
   /** Dismisses a notice by id. */
   'app.dismissNotice': (args: { id: string }) => Promise<void>;
+  /** Opens an http(s) link the person clicked (e.g. in a Markdown preview) through the safe opener; headless prints it. */
+  'app.openLink': (args: { url: string }) => Promise<void>;
   /** Lists all servers with their status. */
   'servers.list': (args: Record<string, never>) => Promise<ServerSummary[]>;
   /** One server's full detail. */
   'servers.get': (args: { id: string }) => Promise<ServerDetail>;
-  /** Adds a server definition. */
-  'servers.add': (args: { config: ServerConfigInput }) => Promise<ServerDetail>;
+  /** Adds a server definition; a bearer token (HTTP/SSE) is stored in the credential store before its first connect. */
+  'servers.add': (args: { config: ServerConfigInput; bearerToken?: string }) => Promise<ServerDetail>;
   /** Replaces a server definition (reconnects with the new config). */
   'servers.update': (args: { id: string; config: ServerConfigInput }) => Promise<ServerDetail>;
   /** Removes a server, releasing its session; its sign-in credentials too when asked. */

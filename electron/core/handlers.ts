@@ -4,6 +4,8 @@ import { authHandlers, forgetCredentials } from './auth/auth-handlers.js';
 import { callHandlers } from './calls/call-handlers.js';
 import { catalogHandlers } from './catalog/catalog-handlers.js';
 import type { Host } from './host.js';
+import { addWithBearer } from './import/bearer.js';
+import { openableUrl } from './elicitation/url-opener.js';
 import { resourceHandlers } from './resources/resource-handlers.js';
 import { appsHandlers } from './apps/apps-handlers.js';
 import { eventsHandlers } from './events/events-handlers.js';
@@ -19,9 +21,12 @@ export function createHandlers(host: Host): Handlers {
   return {
     'app.info': async () => host.info(),
     'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
+    // A link the person clicked goes through the one URL policy (https, plain http only to this machine, no user info,
+    // no control or bidi characters) before the opener sees it.
+    'app.openLink': ({ url }) => host.interaction.urlOpener.open(openableUrl(url)),
     'servers.list': async () => host.list(),
     'servers.get': ({ id }) => host.get(id),
-    'servers.add': ({ config }) => host.add(config),
+    'servers.add': ({ config, bearerToken }) => addWithBearer(host, config, bearerToken),
     'servers.update': ({ id, config }) => host.update(id, config),
     'servers.remove': async ({ id, deleteCredentials }) => {
       host.config(id);

@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
+import { AuthCredentials } from './auth/credentials.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
@@ -276,10 +277,11 @@ export class Host {
     secrets?: Record<string, Record<string, string>>;
   }): Promise<ImportResult> {
     const existing = new Set(this.#settings.servers.map((s) => s.id));
-    const { configs, result } = await applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    const { configs, bearers, result } = await applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
     const accepted: SplitConfig[] = [];
     const taken = new Set(existing);
     const slice = new TimeSlice();
+    const auth = new AuthCredentials(this.credentials);
     for (const input of configs) {
       await slice.yieldIfDue();
       if (taken.has(input.id)) {
@@ -305,6 +307,12 @@ export class Host {
       result.skipped.push({ key: split.config.id, reason: `A server with id "${split.config.id}" already exists` });
       return false;
     });
+    // An Authorization: Bearer header becomes the server's stored bearer token, before its first connect (stored only
+    // for entries that kept their id, so another server's token is never replaced).
+    for (const split of saved) {
+      const bearer = bearers[split.config.id];
+      if (bearer !== undefined) await auth.setBearer(split.config.id, bearer);
+    }
     if (saved.length > 0) this.#save({ ...this.#settings, servers: [...this.#settings.servers, ...saved.map((split) => split.config)] });
     for (const split of saved) {
       this.sessions.register(split.config);

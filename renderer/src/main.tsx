@@ -2,9 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { MantineRoot } from './ui/MantineRoot';
-import './styles.css';
+import { shareStyleNonce } from './ui/style-nonce';
 import './ui/ui.css';
 
+shareStyleNonce();
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

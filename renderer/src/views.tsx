@@ -20,8 +20,6 @@ export interface ViewDef {
   main: () => ReactNode;
   /** Left column content, when the view has one. */
   navbar?: () => ReactNode;
-  /** Built on the component library: rendered outside the legacy style scope. */
-  modern?: true;
 }
 
 /** Every view, in navigation order. */
@@ -29,7 +27,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, main: () => <ServersView />, navbar: () => <Sidebar /> },
   { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
-  { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView />, modern: true },
+  { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView /> },
 ];
 
 /** The view for an id (the servers view for an unknown one). */

@@ -2,23 +2,13 @@
 // anything by itself; Sign in shows the authorization URL as copyable text (and prints it); the test plays the
 // browser on "another machine" and pastes the redirect URL; the server connects. A canary bearer token entered
 // in the panel appears nowhere in the settings file, the host's output, the bridge messages or the DOM.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
 import { startTestIdp, type TestIdp } from '../fixtures/auth/test-idp';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-
-async function addHttpServer(page: Page, id: string, url: string): Promise<void> {
-  await page.getByRole('button', { name: 'Add your first server' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add server' });
-  await dialog.getByLabel('Name').fill(id);
-  await dialog.getByLabel('Id').fill(id);
-  await dialog.getByLabel('Transport').selectOption('http');
-  await dialog.getByLabel('URL').fill(url);
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await expect(dialog).toBeHidden();
-}
+import { addHttpServer, connectionStatus } from './support/ui';
 
 function filesText(dir: string): string {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -38,7 +28,7 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     world = await startWorld({ tokenPrefix: 'CANARY_AT_' });
     host = await startHeadless(tempDataDir());
     await page.goto(host.url);
-    await addHttpServer(page, 'protected', world.mcpUrl);
+    await addHttpServer(page, { name: 'protected', id: 'protected', url: world.mcpUrl });
 
     // Connecting without credentials: needs sign-in, nothing opened or printed.
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -67,7 +57,7 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     await panel.getByLabel('Redirect URL').fill(redirect);
     await panel.getByRole('button', { name: 'Complete sign-in' }).click();
     await expect(panel.getByTestId('auth-state')).toContainText('Signed in', { timeout: 20_000 });
-    await expect(page.locator('.page-header').getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
 
     // The OAuth access token (CANARY_AT_…) went to the MCP server and nowhere else.
     const sent = world.bearerSeen.filter((b) => b.includes('CANARY_AT_'));
@@ -75,10 +65,10 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     // A canary bearer token typed into the panel.
     const canary = `CANARY_${Date.now().toString(36)}`;
     await panel.getByText('Static bearer token').click();
-    await panel.getByLabel('Bearer token').fill(canary);
+    await panel.getByLabel('Bearer token', { exact: true }).fill(canary);
     await panel.getByRole('button', { name: 'Save token' }).click();
     await expect(panel.getByText('A token is stored in the credential store.')).toBeVisible();
-    await expect(panel.getByLabel('Bearer token')).toHaveValue('');
+    await expect(panel.getByLabel('Bearer token', { exact: true })).toHaveValue('');
 
     const dom = await page.content();
     for (const secret of [canary, 'CANARY_AT_']) {
@@ -118,7 +108,7 @@ test('enterprise sign-in (Cross-App Access): the pasted ID token connects the se
     ref.world = world;
     host = await startHeadless(tempDataDir());
     await page.goto(host.url);
-    await addHttpServer(page, 'enterprise', world.mcpUrl);
+    await addHttpServer(page, { name: 'enterprise', id: 'enterprise', url: world.mcpUrl });
     await page.getByRole('tab', { name: 'Sign-in' }).click();
     const panel = page.getByRole('region', { name: 'Sign-in' });
     await panel.getByText('Client settings').click();
@@ -132,7 +122,7 @@ test('enterprise sign-in (Cross-App Access): the pasted ID token connects the se
     await expect(panel.getByText(/Configured: cross_app_access.*ID token stored/)).toBeVisible();
 
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(page.locator('.page-header').getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
     await expect(panel.getByTestId('auth-state')).toContainText('Signed in');
     expect(idp.exchanges.filter((e) => e.accepted)).toHaveLength(1);
     expect(world.authorizationRequests).toHaveLength(0);

@@ -1,37 +1,23 @@
+// Tool calls through the UI against the calls fixture: a generated form with a nested object and an array,
+// validation in plain words, the result, the JSON view, history's "Load into form", and a cancel.
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { addStdioServer, approveAndConnect, callResult, goHash, openTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Adds the calls fixture through the dialog and approves its launch. */
 async function addFixture(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Add your first server' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add server' });
-  await dialog.getByLabel('Name').fill('Calls fixture');
-  await dialog.getByLabel('Id').fill('fx');
-  await dialog.getByLabel('Command').fill(process.execPath);
-  await dialog
-    .getByLabel('Arguments')
-    .fill(['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/calls-stdio.ts')].join('\n'));
-  await dialog.getByLabel('Working directory').fill(root);
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await expect(dialog).toBeHidden();
-  await page.getByRole('list', { name: 'Server list' }).getByRole('button', { name: 'Calls fixture (stdio)' }).click();
-  await page.getByRole('region', { name: 'Launch approval' }).getByRole('button', { name: 'Approve and allow to run' }).click();
-  await expect(page.getByRole('list', { name: 'Server list' }).getByText('Connected')).toBeVisible({ timeout: 30_000 });
-}
-
-async function openTool(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
-  await page.getByLabel('Tool name').fill(name);
-  // The catalog lists the server's tools shortly after it connects: retry until the schema loads.
-  await expect(async () => {
-    await page.getByRole('button', { name: 'Open tool' }).click();
-    await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 1000 });
-    await expect(page.getByText(/schema could not be loaded/)).toBeHidden({ timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+  await addStdioServer(page, {
+    name: 'Calls fixture',
+    id: 'fx',
+    command: process.execPath,
+    args: ['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/calls-stdio.ts')],
+    cwd: root,
+  });
+  await approveAndConnect(page);
 }
 
 test.describe('tool calls', () => {
@@ -43,18 +29,18 @@ test.describe('tool calls', () => {
   });
   test.afterEach(async () => host?.stop());
 
-  test('fills a generated form with a nested object and an array, calls, sees the result, replays from history', async ({ page }) => {
-    await openTool(page, 'mcp__fx__form_demo');
-    const panel = page.getByRole('region', { name: 'Call tool' });
-    // Inline validation before anything is sent: the required title is missing.
-    await panel.getByRole('button', { name: 'Call' }).click();
-    await expect(panel.getByText(/required|must have required property/i).first()).toBeVisible();
+  test('fills a generated form with a nested object and an array, calls, sees the result, loads it back from history', async ({ page }) => {
+    const panel = await openTool(page, 'fx', 'mcp__fx__form_demo');
+    // Validation before anything is sent, in plain words, with focus on the first invalid field.
+    await panel.getByRole('button', { name: 'Call', exact: true }).click();
+    await expect(panel.getByText('Enter a value for title')).toBeVisible();
+    await expect(panel.locator('#root_title')).toBeFocused();
     await panel.locator('#root_title').fill('Quarterly report');
     await panel.locator('#root_owner_name').fill('Ada');
-    await panel.getByRole('button', { name: /Add/ }).first().click();
+    await panel.getByRole('button', { name: /^Add tags item/ }).click();
     await panel.locator('#root_tags_0').fill('finance');
-    await panel.getByRole('button', { name: 'Call' }).click();
-    const result = page.getByRole('region', { name: 'Call result' });
+    await panel.getByRole('button', { name: 'Call', exact: true }).click();
+    const result = callResult(page);
     await expect(result.getByTestId('call-status')).toHaveText('Succeeded', { timeout: 30_000 });
     await expect(result.getByTestId('result-text')).toContainText('"owner":{"name":"Ada"}');
     await expect(result.getByTestId('result-text')).toContainText('"tags":["finance"]');
@@ -63,23 +49,31 @@ test.describe('tool calls', () => {
     await panel.getByRole('tab', { name: 'JSON' }).click();
     await expect(panel.getByLabel('Arguments (JSON)')).toHaveValue(/"Quarterly report"/);
 
-    // Replay from history fills the form again.
-    await page.getByLabel('Tool name').fill('');
-    const entry = page.getByRole('list', { name: 'History entries' }).getByRole('listitem').first();
-    await expect(entry).toContainText('mcp__fx__form_demo');
-    await entry.getByRole('button', { name: 'Replay' }).click();
-    await expect(panel.locator('#root_title')).toHaveValue('Quarterly report');
-    await expect(panel.locator('#root_tags_0')).toHaveValue('finance');
+    // History: "Load into form" opens the tool with the same arguments.
+    await goHash(page, '#/history');
+    const table = page.getByRole('table', { name: 'Recent calls' });
+    await expect(table.getByRole('row').nth(1)).toContainText('form_demo');
+    await table
+      .getByRole('button', { name: /^Actions for form_demo/ })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Load into form' }).click();
+    await expect(page).toHaveURL(/#\/servers\/fx\/tools\/mcp__fx__form_demo$/);
+    const again = page.getByRole('region', { name: 'Call tool' });
+    await expect(again.locator('#root_title')).toHaveValue('Quarterly report');
+    await expect(again.locator('#root_tags_0')).toHaveValue('finance');
   });
 
-  test('cancels a slow call', async ({ page }) => {
-    await openTool(page, 'mcp__fx__slow');
-    const panel = page.getByRole('region', { name: 'Call tool' });
+  test('cancels a slow call: "Cancelled by you"', async ({ page }) => {
+    const panel = await openTool(page, 'fx', 'mcp__fx__slow');
     await panel.locator('#root_ms').fill('30000');
     await panel.locator('#root_steps').fill('30');
-    await panel.getByRole('button', { name: 'Call' }).click();
+    await panel.getByRole('button', { name: 'Call', exact: true }).click();
     await expect(page.getByTestId('progress-message')).toHaveText(/step \d+\/30/, { timeout: 30_000 });
     await page.getByRole('status', { name: 'Call progress' }).getByRole('button', { name: 'Cancel' }).click();
-    await expect(page.getByRole('region', { name: 'Call result' }).getByTestId('call-status')).toHaveText('Cancelled');
+    const result = callResult(page);
+    await expect(result.getByTestId('call-status')).toHaveText('Cancelled by you');
+    await expect(result).not.toContainText('The tool reported an error');
+    await expect(page.getByTestId('announcer')).toHaveText('Call finished: Cancelled by you');
   });
 });

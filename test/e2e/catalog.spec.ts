@@ -77,9 +77,11 @@ test('a 5,000-tool server: the virtualized catalog narrows as you type', async (
       console.log('host stderr:', host.stderr());
       throw err;
     }
-    const group = page.getByRole('listitem', { name: 'Big Fixture' });
+    // The card leads with the server's name (here its id, as seeded), then the title the server gave itself.
+    const group = page.getByRole('list', { name: 'Capability groups' }).getByRole('listitem', { name: 'big' });
     await expect(group).toBeVisible();
-    await expect(page.getByTestId('group-count-big')).toHaveText('5000 callable');
+    await expect(group).toContainText('Big Fixture');
+    await expect(page.getByTestId('group-count-big')).toHaveText('5,000 callable tools');
     // Only a window of rows is in the DOM.
     const rendered = await page.getByTestId('tool-list').getByRole('listitem').count();
     expect(rendered).toBeLessThan(100);
@@ -87,17 +89,20 @@ test('a 5,000-tool server: the virtualized catalog narrows as you type', async (
     const search = page.getByLabel('Search tools');
     await search.fill('tool_4242');
     await expect(page.getByTestId('catalog-total')).not.toHaveText('5,000 tools');
+    // Typing replaces the history entry: the search is in the fragment.
+    await expect(page).toHaveURL(/#\/catalog\?q=tool_4242$/);
     const list = page.getByTestId('tool-list');
-    await expect(list.getByRole('button').first()).toHaveAccessibleName('mcp__big__tool_4242');
+    await expect(list.getByRole('link').first()).toContainText('mcp__big__tool_4242');
     await search.fill('calendr'); // one typo
-    await expect(list.getByRole('button').first()).toContainText('calendar');
+    await expect(list.getByRole('link').first()).toContainText('calendar');
 
     await search.fill('tool_4242');
-    await list.getByRole('button', { name: 'mcp__big__tool_4242' }).click();
+    await list.getByRole('link', { name: /mcp__big__tool_4242/ }).click();
+    await expect(page).toHaveURL(/#\/catalog\/mcp__big__tool_4242\?q=tool_4242$/);
     const detail = page.getByTestId('tool-detail');
     await expect(detail.getByTestId('tool-local-name')).toHaveText('mcp__big__tool_4242');
     await expect(detail.getByText('Hints from the server', { exact: true })).toBeVisible();
-    await expect(detail.getByText('Input schema')).toBeVisible();
+    await expect(detail.getByRole('button', { name: 'Input schema' })).toBeVisible();
   } finally {
     await host.stop();
   }
@@ -113,7 +118,7 @@ test('a rug-pulled tool shows the banner and cannot be called until approved', a
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
     await expect(page.getByTestId('catalog-total')).toHaveText('3 tools', { timeout: 45_000 });
     const list = page.getByTestId('tool-list');
-    await list.getByRole('button', { name: 'mcp__rug__tool_0001' }).click();
+    await list.getByRole('link', { name: /mcp__rug__tool_0001/ }).click();
     const detail = page.getByTestId('tool-detail');
     await expect(detail.getByTestId('tool-call-slot')).toHaveAttribute('data-callable', 'true');
 
@@ -126,7 +131,7 @@ test('a rug-pulled tool shows the banner and cannot be called until approved', a
     await expect(banner).toBeVisible({ timeout: 30_000 });
     await expect(banner).toContainText('Now also uploads your SSH keys');
     await expect(detail.getByTestId('tool-call-slot')).toHaveAttribute('data-callable', 'false');
-    await expect(list.getByRole('button', { name: 'mcp__rug__tool_0001' })).toContainText('changed');
+    await expect(list.getByRole('link', { name: /mcp__rug__tool_0001/ })).toContainText('changed');
 
     const refused = await invoke(page, 'tools.call', { name: 'mcp__rug__tool_0001', arguments: {} });
     expect(refused.error?.data?.code).toBe('tool_changed');

@@ -28,7 +28,7 @@ function seed(dataDir: string, servers: { id: string; name: string; sampling?: b
 async function openServer(page: Page, name: string, tab: string): Promise<void> {
   await page
     .getByRole('list', { name: 'Server list' })
-    .getByRole('button', { name: new RegExp(name) })
+    .getByRole('link', { name: new RegExp(name) })
     .click();
   await page.getByRole('tab', { name: tab }).click();
 }

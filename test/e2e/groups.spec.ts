@@ -7,6 +7,7 @@ import { SettingsSchema } from '../../shared/config';
 import { launchFingerprint } from '../../electron/core/servers/approval';
 import { confSettingsStore } from '../shared/support/harness';
 import { startHeadless, tempDataDir } from './support/headless-host';
+import { connectionStatus, serverRow } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TITLE = 'Instructions Fixture';
@@ -46,10 +47,9 @@ test('server instructions are shown as literal text without control characters o
 
     const card = page.getByRole('list', { name: 'Capability groups' }).getByRole('listitem', { name: TITLE });
     await expect(card).toBeVisible({ timeout: 45_000 });
-    await expect(page.getByTestId('group-count-instr')).toHaveText('1 callable');
-    const details = card.locator('details');
-    await details.getByText('Instructions from the server (untrusted)').click();
-    const instructions = details.locator('pre');
+    await expect(page.getByTestId('group-count-instr')).toHaveText('1 callable tool');
+    await card.getByRole('button', { name: 'Instructions from the server (untrusted)' }).click();
+    const instructions = card.getByTestId('group-instructions-instr');
     await expect(instructions).toBeVisible();
     await expect(instructions).toHaveText(SHOWN, { useInnerText: true });
     expect(await instructions.textContent()).toBe(SHOWN);
@@ -59,14 +59,10 @@ test('server instructions are shown as literal text without control characters o
 
     // The server page's "Server information" (overview tab) shows the same text the same way.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Servers' }).click();
-    await page
-      .getByRole('list', { name: 'Server list' })
-      .getByRole('button', { name: new RegExp(TITLE) })
-      .click();
-    await expect(page.locator('.page-header').getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await serverRow(page, TITLE).click();
+    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
     const info = page.getByRole('region', { name: 'Server information' });
-    await expect(info.getByText('Instructions from the server (untrusted)')).toBeVisible();
-    const shown = info.locator('pre.instructions');
+    const shown = info.getByTestId('server-instructions');
     await expect(shown).toBeVisible();
     expect(await shown.textContent()).toBe(SHOWN);
     await expect(info.locator('b, script, strong')).toHaveCount(0);

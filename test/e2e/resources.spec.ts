@@ -7,6 +7,7 @@ import { SettingsSchema } from '../../shared/config';
 import { launchFingerprint } from '../../electron/core/servers/approval';
 import { confSettingsStore } from '../shared/support/harness';
 import { startHeadless, tempDataDir } from './support/headless-host';
+import { serverRow } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const URL_ASKED = 'https://xn--80ak6aa92e.com/authorize?session=42&step=1';
@@ -36,30 +37,33 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
   const host = await startHeadless(dataDir);
   try {
     await page.goto(host.url);
-    await page
-      .getByRole('list', { name: 'Server list' })
-      .getByRole('button', { name: /Resource Fixture/ })
-      .click();
+    await serverRow(page, 'Resource Fixture').click();
     await page.getByRole('tab', { name: 'Resources' }).click();
 
-    // Browse and preview: Markdown rendered as elements (no link followed, no image loaded), SVG as source.
-    const list = page.getByRole('listbox', { name: 'Resources' });
-    await list.getByRole('option', { name: /readme/ }).click();
+    // Browse and preview: Markdown rendered as elements (raw HTML skipped, images never loaded, links shown with their
+    // address and opened only through the safe opener on a click), SVG as source.
+    const list = page.getByRole('list', { name: 'Resources' });
+    await list.getByRole('link', { name: /readme/ }).click();
+    await expect(page).toHaveURL(/#\/servers\/res\/resources\/res%3A%2F%2Freadme\.md$/);
     const preview = page.getByRole('region', { name: 'Preview' });
     await expect(preview.getByRole('heading', { name: 'Title' })).toBeVisible();
-    await expect(preview.getByText('link (https://example.com/x)')).toBeVisible();
+    await expect(preview.getByText('(https://example.com/x)')).toBeVisible();
     await expect(preview.getByText(/image not loaded: tracker/)).toBeVisible();
-    await list.getByRole('option', { name: /evil/ }).click();
+    await expect(preview.locator('img')).toHaveCount(0);
+    expect(host.stderr()).not.toContain('opened: https://example.com/x');
+    await preview.getByRole('button', { name: 'link' }).click();
+    await expect.poll(() => host.stderr()).toContain('opened: https://example.com/x');
+    await list.getByRole('link', { name: /evil/ }).click();
     await expect(preview.getByTestId('resource-text')).toContainText('<script>window.__pwned = 1</script>');
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
-    await list.getByRole('option', { name: /pixel/ }).click();
+    await list.getByRole('link', { name: /pixel/ }).click();
     await expect(preview.getByRole('img', { name: 'Image res://pixel.png' })).toBeVisible();
 
     // Template with a completion suggestion.
-    await page.getByRole('button', { name: 'item' }).click();
+    await page.getByRole('button', { name: /^item/ }).click();
     const form = page.getByRole('form', { name: 'Template item' });
     await form.getByLabel('category').fill('ve');
-    await form.getByRole('listbox', { name: 'Suggestions for category' }).getByRole('button', { name: 'vegetable' }).click();
+    await page.getByRole('option', { name: 'vegetable' }).click();
     await expect(form.getByLabel('category')).toHaveValue('vegetable');
     await form.getByLabel('id').fill('7');
     await form.getByRole('button', { name: 'Read' }).click();
@@ -67,7 +71,7 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
 
     // The first question asks whether this server may ask at all; then answer one form (defaults pre-filled),
     // decline another.
-    await list.getByRole('option', { name: /ask\/form/ }).click();
+    await list.getByRole('link', { name: /ask\/form/ }).click();
     const ask = page.getByRole('dialog', { name: 'Allow this server to ask you questions?' });
     await ask.getByRole('button', { name: 'Allow', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Resource Fixture asks for input' });
@@ -83,18 +87,18 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
     await expect(preview.getByTestId('resource-text')).toContainText('"email": "wren@example.com"');
     await expect(preview.getByTestId('resource-text')).toContainText('"nickname": "sparrow"');
 
-    await list.getByRole('option', { name: /ask\/plain/ }).click();
+    await list.getByRole('link', { name: /ask\/plain/ }).click();
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Decline' }).click();
     await expect(dialog).toBeHidden();
     await expect(preview.getByTestId('resource-text')).toHaveText('{\n  "action": "decline"\n}');
 
     // URL mode: full URL with the host highlighted and a punycode warning; opened only after consent.
-    await list.getByRole('option', { name: /ask\/url/ }).click();
+    await list.getByRole('link', { name: /ask\/url/ }).click();
     await expect(dialog.getByTestId('elicitation-url')).toHaveText(URL_ASKED);
     await expect(dialog.getByTestId('url-host')).toHaveText('xn--80ak6aa92e.com');
     await expect(dialog.getByRole('alert').filter({ hasText: 'punycode' })).toBeVisible();
-    expect(host.stderr()).not.toContain('opened:');
+    expect(host.stderr()).not.toContain(`opened: ${URL_ASKED}`);
     await dialog.getByRole('button', { name: 'Open in browser' }).click();
     await expect(dialog).toBeHidden();
     await expect
@@ -104,15 +108,15 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
           .split('\n')
           .filter((l) => l.startsWith('opened: ')),
       )
-      .toEqual([`opened: ${URL_ASKED}`]);
+      .toEqual(['opened: https://example.com/x', `opened: ${URL_ASKED}`]);
 
     // Run a prompt with a completion suggestion.
     await page.getByRole('tab', { name: 'Prompts' }).click();
-    await page.getByRole('button', { name: 'Code review' }).click();
+    await page.getByRole('button', { name: /^Code review/ }).click();
     const prompt = page.getByRole('form', { name: 'Prompt review' });
-    await prompt.getByLabel('language *').fill('ty');
-    await prompt.getByRole('button', { name: 'typescript' }).click();
-    await prompt.getByLabel('code *').fill('let x = 1');
+    await prompt.getByLabel('language').fill('ty');
+    await page.getByRole('option', { name: 'typescript' }).click();
+    await prompt.getByLabel('code').fill('let x = 1');
     await prompt.getByRole('button', { name: 'Run prompt' }).click();
     const messages = page.getByRole('region', { name: 'Prompt messages' });
     await expect(messages.getByRole('article', { name: 'user message' }).first()).toContainText('Please review this typescript:');

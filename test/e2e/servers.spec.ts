@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startHeadless, tempDataDir } from './support/headless-host';
+import { addStdioServer, openAddDialog, serverRow } from './support/ui';
 
 test('adds a stdio and an HTTP server through the dialogs and keeps them across a restart', async ({ page }) => {
   const dataDir = tempDataDir();
@@ -8,39 +9,32 @@ test('adds a stdio and an HTTP server through the dialogs and keeps them across 
     await page.goto(host.url);
     await expect(page.getByRole('heading', { name: 'No servers yet' })).toBeVisible();
 
-    await page.getByRole('button', { name: 'Add your first server' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add server' });
-    await dialog.getByLabel('Name').fill('Local tools');
-    await dialog.getByLabel('Id').fill('local-tools');
-    await dialog.getByLabel('Command').fill('node');
-    await dialog.getByLabel('Arguments').fill('server.js\n--verbose');
-    await dialog.getByRole('button', { name: 'Add server' }).click();
-    await expect(dialog).toBeHidden();
+    await addStdioServer(page, { name: 'Local tools', id: 'local-tools', command: 'node', args: ['server.js', '--verbose'] });
 
-    await page.getByRole('button', { name: 'Add server' }).first().click();
-    const second = page.getByRole('dialog', { name: 'Add server' });
-    await second.getByLabel('Name').fill('Remote API');
-    await second.getByLabel('Id').fill('remote');
+    const second = await openAddDialog(page);
+    await second.getByRole('textbox', { name: 'Name', exact: true }).fill('Remote API');
+    await expect(second.getByRole('textbox', { name: 'Id', exact: true })).toHaveValue('remote-api'); // derived from the name
+    await second.getByRole('textbox', { name: 'Id', exact: true }).fill('remote');
     await second.getByLabel('Transport').selectOption('http');
-    await second.getByLabel('URL').fill('http://example.com/mcp');
+    await second.getByRole('textbox', { name: 'URL', exact: true }).fill('http://example.com/mcp');
     await second.getByRole('button', { name: 'Add server' }).click();
-    // Plain http to a non-loopback host is refused with a message on the URL field.
+    // Plain http to a non-loopback host is refused with a message on the URL field, which gets focus.
     await expect(second.getByText(/Plain http is only allowed/)).toBeVisible();
-    await second.getByLabel('URL').fill('https://example.com/mcp');
+    await expect(second.getByRole('textbox', { name: 'URL', exact: true })).toBeFocused();
+    await second.getByRole('textbox', { name: 'URL', exact: true }).fill('https://example.com/mcp');
     await second.getByRole('button', { name: 'Add server' }).click();
     await expect(second).toBeHidden();
 
-    const list = page.getByRole('list', { name: 'Server list' });
-    await expect(list.getByRole('button', { name: 'Local tools (stdio)' })).toBeVisible();
-    await expect(list.getByRole('button', { name: 'Remote API (http)' })).toBeVisible();
+    await expect(serverRow(page, 'Local tools')).toContainText('stdio');
+    await expect(serverRow(page, 'Remote API')).toContainText('http');
 
     await host.stop();
     host = await startHeadless(dataDir);
     await page.goto(host.url);
-    await expect(list.getByRole('button', { name: 'Local tools (stdio)' })).toBeVisible();
-    await expect(list.getByRole('button', { name: 'Remote API (http)' })).toBeVisible();
-    await list.getByRole('button', { name: 'Local tools (stdio)' }).click();
-    await expect(page.getByRole('region', { name: 'Launch approval' })).toBeVisible();
+    await expect(serverRow(page, 'Local tools')).toBeVisible();
+    await expect(serverRow(page, 'Remote API')).toBeVisible();
+    await serverRow(page, 'Local tools').click();
+    await expect(page.getByRole('region', { name: 'Approve this command before it runs' })).toBeVisible();
     await expect(page.getByTestId('approval-command')).toHaveText('node');
   } finally {
     await host.stop();

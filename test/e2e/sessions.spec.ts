@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startHeadless, tempDataDir } from './support/headless-host';
+import { addStdioServer, connectionStatus } from './support/ui';
 
 const fixture = fileURLToPath(new URL('../fixtures/servers/echo-stdio.ts', import.meta.url));
 
@@ -21,35 +22,28 @@ test('approve, connect, crash and reconnect a stdio server', async ({ page }) =>
   const marker = `sb-e2e-${randomUUID()}`;
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Add your first server' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add server' });
-    await dialog.getByLabel('Name').fill('Echo fixture');
-    await dialog.getByLabel('Id').fill('echo');
-    await dialog.getByLabel('Command').fill(process.execPath);
-    await dialog.getByLabel('Arguments').fill(['--import', 'tsx', fixture, marker].join('\n'));
-    await dialog.getByRole('button', { name: 'Add server' }).click();
-    await expect(dialog).toBeHidden();
+    await addStdioServer(page, { name: 'Echo fixture', id: 'echo', command: process.execPath, args: ['--import', 'tsx', fixture, marker] });
 
     // Nothing runs before approval; the whole command is shown untruncated.
-    const approval = page.getByRole('region', { name: 'Launch approval' });
+    const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
     await expect(approval).toBeVisible();
     await expect(page.getByTestId('approval-command')).toHaveText(process.execPath);
     await expect(approval.getByRole('list', { name: 'Arguments' })).toContainText(marker);
     expect(pidsWith(marker)).toEqual([]);
 
     await approval.getByRole('button', { name: 'Approve and allow to run' }).click();
-    const header = page.locator('.page-header');
-    await expect(header.getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    const status = connectionStatus(page);
+    await expect(status).toHaveText('Connected', { timeout: 30_000 });
     await expect(page.getByTestId('protocol-version')).toContainText('2026-07-28');
-    await expect(page.getByText('Echo server instructions')).toBeVisible();
+    await expect(page.getByTestId('server-instructions')).toContainText('Echo server instructions');
 
     const pids = pidsWith(marker);
     expect(pids.length).toBeGreaterThan(0);
     for (const pid of pids) process.kill(pid, 'SIGKILL');
-    await expect(header.getByText(/Disconnected|Failed/)).toBeVisible({ timeout: 15_000 });
+    await expect(status).toHaveText(/Disconnected|Failed/, { timeout: 15_000 });
 
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(header.getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await expect(status).toHaveText('Connected', { timeout: 30_000 });
     expect(pidsWith(marker).length).toBeGreaterThan(0);
   } finally {
     await host.stop();

@@ -5,6 +5,7 @@ import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } fr
 import { isObject } from '../json.js';
 import type { ParsedConfigInput } from '../servers/secrets.js';
 import { TimeSlice } from '../time-slice.js';
+import { bearerTokenProblem, readAuthorizationValue, stripBearerScheme } from './bearer.js';
 
 const INPUT_REF = /^\$\{input:([^}]+)\}$/;
 
@@ -24,6 +25,10 @@ interface Converted {
   parsed?: ParsedConfigInput;
   reasons: string[];
   prompts: ImportSecretPrompt[];
+  /** An Authorization: Bearer header's token (or a prompted one once supplied), for the credential store. */
+  bearer?: string;
+  /** The entry carries a bearer token (given or prompted). */
+  hasBearer?: boolean;
 }
 
 /** Converts one raw entry; secrets named in `secretValues` fill VS Code ${input:...} references. */
@@ -31,6 +36,8 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const reasons: string[] = [];
   const prompts: ImportSecretPrompt[] = [];
   const v = entry.value;
+  let bearer: string | undefined;
+  let hasBearer = false;
   if (!isObject(v)) return { reasons: ['The entry is not an object'], prompts };
   const declared = typeof v['type'] === 'string' ? v['type'] : undefined;
   let transport: ServerConfigInput['transport'];
@@ -69,7 +76,25 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
     const headers: Record<string, string> = {};
     for (const [key, raw] of Object.entries(isObject(v['headers']) ? v['headers'] : {})) {
       if (typeof raw !== 'string') reasons.push(`header ${key} must be a string`);
-      else if (raw.includes('${input:')) reasons.push(`header ${key} uses a prompted secret; set it as the server's bearer token instead`);
+      else if (key.toLowerCase() === 'authorization') {
+        // Switchboard sets this header itself: a Bearer token becomes the server's stored bearer token.
+        const auth = readAuthorizationValue(raw);
+        if (auth.kind === 'unsupported') reasons.push(auth.reason);
+        else if (auth.kind === 'bearer') bearer = auth.token;
+        else if (parsed.format !== 'vscode') reasons.push(`header ${key} refers to an input, which only VS Code files declare`);
+        else {
+          prompts.push({ envKey: key, inputId: auth.inputId, description: parsed.inputs.get(auth.inputId)?.description ?? auth.inputId });
+          const value = secretValues?.[key];
+          if (value !== undefined) {
+            const token = stripBearerScheme(value);
+            const problem = bearerTokenProblem(token);
+            if (problem) reasons.push(problem);
+            else bearer = token;
+          }
+        }
+        hasBearer = true;
+      } else if (raw.includes('${input:'))
+        reasons.push(`header ${key} uses a prompted secret; only the Authorization header can be prompted`);
       else headers[key] = raw;
     }
     transport = { type, url, headers, ...(v['allowInsecureHttp'] === true ? { allowInsecureHttp: true } : {}) };
@@ -79,12 +104,13 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
   const check = ServerConfigInputSchema.safeParse(input);
   if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
-  return { input, ...(check.success ? { parsed: check.data } : {}), reasons, prompts };
+  return { input, ...(check.success ? { parsed: check.data } : {}), reasons, prompts, ...(bearer !== undefined ? { bearer } : {}), ...(hasBearer ? { hasBearer } : {}) };
 }
 
 interface Planned {
   entry: ImportEntry;
   input?: ParsedConfigInput;
+  bearer?: string;
 }
 
 /** Plans every chosen entry, in linear time, yielding to the event loop every few milliseconds. */
@@ -126,8 +152,10 @@ async function plan(
       reasons,
       secretPrompts: converted.prompts,
       ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+      ...(converted.hasBearer ? { bearerToken: true } : {}),
     };
-    return converted.parsed && status === 'valid' ? { entry, input: converted.parsed } : { entry };
+    if (!converted.parsed || status !== 'valid') return { entry };
+    return { entry, input: converted.parsed, ...(converted.bearer !== undefined ? { bearer: converted.bearer } : {}) };
   }
 }
 
@@ -137,17 +165,18 @@ export async function previewImport(text: string, format: ImportFormat | undefin
   return { format: parsed.format, entries: (await plan(parsed, existing, {})).map((p) => p.entry) };
 }
 
-/** Plans an import of the chosen valid entries (validated); the caller saves the returned definitions. */
+/** Plans an import of the chosen valid entries (validated); the caller saves the returned definitions and their bearer tokens (by id). */
 export async function applyImport(
   text: string,
   format: ImportFormat | undefined,
   existing: Set<string>,
   keys: string[] | undefined,
   secrets: Record<string, Record<string, string>>,
-): Promise<{ configs: ParsedConfigInput[]; result: ImportResult }> {
+): Promise<{ configs: ParsedConfigInput[]; bearers: Record<string, string>; result: ImportResult }> {
   const parsed = parseForeignConfig(text, format);
   const result: ImportResult = { added: [], skipped: [] };
   const configs: ParsedConfigInput[] = [];
+  const bearers: Record<string, string> = {};
   // Only the chosen entries compete for ids, so an unpicked twin cannot block a picked one.
   for (const p of await plan(parsed, existing, secrets, keys)) {
     if (!p.input) {
@@ -160,8 +189,9 @@ export async function applyImport(
       continue;
     }
     configs.push(p.input);
+    if (p.bearer !== undefined) bearers[p.input.id] = p.bearer;
   }
-  return { configs, result };
+  return { configs, bearers, result };
 }
 
 /** Writes definitions in another app's format; secret values are never written. */

@@ -1,4 +1,5 @@
 // Bridge over the headless host's JSON-RPC 2.0 WebSocket at /bridge?token=TOKEN.
+import { formatRoute, parseHash } from '../router/route';
 import type { BridgeApi, EventKey, EventMap } from '../../../shared/contract';
 import { EVENT_KEYS, INVOKE_KEYS } from '../../../shared/contract-schemas';
 import { AppError, isAppErrorData } from '../../../shared/errors';
@@ -11,10 +12,22 @@ interface Pending {
 
 /** Reads the launch token from the URL fragment (never sent to the server in HTTP requests). */
 export function readToken(): string | null {
-  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  // "#token=T" (the URL headless mode prints) or a deep link carrying it: "#/history/<id>?token=T".
+  let fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  let keep = '';
+  if (!fromHash) {
+    const route = parseHash(window.location.hash);
+    fromHash = route.query['token'] ?? null;
+    if (fromHash) {
+      delete route.query['token'];
+      keep = formatRoute(route);
+    }
+  }
   if (fromHash) {
     sessionStorage.setItem('switchboard.token', fromHash);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
+    history.replaceState(null, '', window.location.pathname + window.location.search + keep);
+    // The location changed without a hashchange event: let the router read it.
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
     return fromHash;
   }
   return sessionStorage.getItem('switchboard.token');

@@ -12,6 +12,8 @@ import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
 import { RemoveDialog } from './RemoveDialog';
 import { ServerDialog } from './ServerDialog';
+import { Announcer } from '../ui/Announcer';
+import { ViewBoundary } from '../ui/ViewBoundary';
 import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
@@ -77,6 +79,7 @@ export function App() {
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
+  const routeKey = useStore((s) => formatRoute(s.route));
   useHashRoute();
   useEffect(() => {
     void start();
@@ -112,7 +115,7 @@ export function App() {
   }
   const navbar = view.navbar;
   return (
-    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: 300, breakpoint: 0 } } : {})} padding="md">
+    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
           <Group gap="lg" wrap="nowrap">
@@ -131,20 +134,17 @@ export function App() {
           </Group>
         </Group>
       </AppShell.Header>
-      {navbar && (
-        <AppShell.Navbar className="legacy" aria-label={`${view.label} navigation`}>
-          {navbar()}
-        </AppShell.Navbar>
-      )}
+      {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main">
         <Notices />
-        {view.modern ? view.main() : <div className="legacy">{view.main()}</div>}
+        <ViewBoundary resetKey={routeKey}>{view.main()}</ViewBoundary>
       </AppShell.Main>
-      <div className="legacy">
+      <ViewBoundary resetKey={routeKey}>
         <Dialogs />
-      </div>
+      </ViewBoundary>
       <ElicitationHost />
       <SamplingHost />
+      <Announcer />
     </AppShell>
   );
 }

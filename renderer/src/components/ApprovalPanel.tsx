@@ -1,42 +1,81 @@
+// Shows the exact launch, untruncated, and asks for consent before anything is spawned.
+import { Box, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { IconShieldCheck } from '@tabler/icons-react';
 import type { LaunchApproval } from '../../../shared/contract';
 import { useStore } from '../store';
+import { cleanText } from '../ui/text';
 
-/** Shows the exact launch, untruncated, and asks for consent before anything is spawned. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+        {label}
+      </Text>
+      {children}
+    </Box>
+  );
+}
+
+/** The launch approval panel of a stdio server. */
 export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
   const approve = useStore((s) => s.approve);
   const a = props.approval;
   return (
-    <section className="approval" aria-label="Launch approval">
-      <h3>Approve this command before it runs</h3>
-      <p>Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.</p>
-      <dl>
-        <dt>Command</dt>
-        <dd className="mono" data-testid="approval-command">
-          {a.command}
-        </dd>
-        <dt>Arguments</dt>
-        <dd>
-          <ol className="mono" aria-label="Arguments">
-            {a.args.map((arg, i) => (
-              <li key={i}>{arg}</li>
-            ))}
-          </ol>
-        </dd>
+    <Paper
+      component="section"
+      aria-labelledby="launch-approval-title"
+      withBorder
+      p="md"
+      style={{ borderColor: 'var(--mantine-color-yellow-filled)', background: 'var(--mantine-color-yellow-light)' }}
+    >
+      <Stack gap="sm">
+        <Group gap="xs" wrap="nowrap">
+          <IconShieldCheck size={20} aria-hidden />
+          <Title order={2} size="h4" id="launch-approval-title">
+            Approve this command before it runs
+          </Title>
+        </Group>
+        <Text size="sm">
+          Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.
+        </Text>
+        <Row label="Command">
+          <Code block className="sb-mono" data-testid="approval-command">
+            {cleanText(a.command)}
+          </Code>
+        </Row>
+        <Row label="Arguments">
+          {a.args.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              None
+            </Text>
+          ) : (
+            <List type="ordered" size="sm" aria-label="Arguments" className="sb-mono" spacing={2}>
+              {a.args.map((arg, i) => (
+                <List.Item key={i}>
+                  <Code>{cleanText(arg) || '""'}</Code>
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </Row>
         {a.cwd && (
-          <>
-            <dt>Working directory</dt>
-            <dd className="mono">{a.cwd}</dd>
-          </>
+          <Row label="Working directory">
+            <Code className="sb-mono">{cleanText(a.cwd)}</Code>
+          </Row>
         )}
-        <dt>Environment variables</dt>
-        <dd className="mono">
-          {a.envKeys.length ? a.envKeys.join(', ') : 'none'}
-          {a.inheritEnv ? ' (plus the whole inherited environment)' : ''}
-        </dd>
-      </dl>
-      <button type="button" onClick={() => void approve(props.id, a.fingerprint)}>
-        Approve and allow to run
-      </button>
-    </section>
+        <Row label="Environment variables">
+          <Text size="sm" className="sb-mono">
+            {a.envKeys.length ? a.envKeys.join(', ') : 'None'}
+            {a.inheritEnv ? ' (plus the whole inherited environment)' : ''}
+          </Text>
+        </Row>
+        <Group>
+          <Button variant="filled" onClick={() => void approve(props.id, a.fingerprint)}>
+            Approve and allow to run
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
   );
 }

@@ -1,10 +1,16 @@
+// One searchable catalog across every connected server: the servers' capability groups, a virtualized list and the
+// open tool. Its state lives in the fragment (#/catalog/<tool>?q=…&server=…&hint=…): typing replaces the entry.
+import { Accordion, Alert, Box, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { formatRoute, routes } from '../router/route';
 import { useStore } from '../store';
 import type { AnnotationFilter } from '../store/catalog-slice';
-import './catalog.css';
+import { countLabel } from '../ui/count';
+import { oneLine } from '../ui/text';
 import { GroupsDirectory } from './GroupsDirectory';
-import { renderToolCall } from './ToolCallSlot';
+import { ToolCallSlot } from './ToolCallSlot';
 import { ToolDetailPanel } from './ToolDetailPanel';
 import { ToolList } from './ToolList';
 
@@ -14,15 +20,13 @@ const ANNOTATIONS: { value: AnnotationFilter; label: string }[] = [
   { value: 'idempotent', label: 'Idempotent hint' },
   { value: 'openWorld', label: 'Open-world hint' },
 ];
+const isAnnotation = (v: string | undefined): v is AnnotationFilter => ANNOTATIONS.some((a) => a.value === v);
 
-/** One searchable catalog across every connected server: groups directory, virtualized list, tool detail. */
+/** The catalog view. */
 export function CatalogView() {
   const s = useStore(
     useShallow((st) => ({
       groups: st.groups,
-      query: st.catalogQuery,
-      server: st.catalogServer,
-      annotation: st.catalogAnnotation,
       results: st.results,
       error: st.catalogError,
       selected: st.selectedTool,
@@ -30,102 +34,151 @@ export function CatalogView() {
       toolError: st.toolError,
       approving: st.approving,
       refreshing: st.refreshing,
+      route: st.route,
+      servers: st.servers,
     })),
   );
   const a = useStore(
     useShallow((st) => ({
       load: st.loadCatalog,
-      setQuery: st.setCatalogQuery,
-      setServer: st.setCatalogServer,
-      setAnnotation: st.setCatalogAnnotation,
+      setFilters: st.setCatalogFilters,
       ensureRows: st.ensureRows,
       openTool: st.openTool,
       approve: st.approveTool,
       refresh: st.refreshCatalog,
+      navigate: st.navigate,
     })),
   );
+  const q = s.route.query['q'] ?? '';
+  const server = s.route.query['server'] || null;
+  const hintRaw = s.route.query['hint'];
+  const hint = isAnnotation(hintRaw) ? hintRaw : null;
+  const tool = s.route.segments[0] ?? null;
+
   useEffect(() => {
     void a.load();
   }, [a]);
+  useEffect(() => {
+    a.setFilters({ query: q, server, annotation: hint });
+  }, [a, q, server, hint]);
+  useEffect(() => {
+    if (tool !== useStore.getState().selectedTool) void a.openTool(tool);
+  }, [a, tool]);
+
+  const go = (patch: { q?: string; server?: string | null; hint?: string | null; tool?: string | null }, replace = true): void => {
+    const next = { q, server, hint, tool, ...patch };
+    a.navigate(routes.catalog(next.q, next.tool ?? undefined, { server: next.server, hint: next.hint }), { replace });
+  };
   const rows = s.results.rows;
   const row = useCallback((i: number) => rows[i], [rows]);
   const onRange = useCallback((start: number, end: number) => a.ensureRows(start, end), [a]);
+  const hrefFor = useCallback((name: string) => formatRoute(routes.catalog(q, name, { server, hint })), [q, server, hint]);
+  const nameOf = useCallback((id: string) => s.servers.find((x) => x.id === id)?.name ?? id, [s.servers]);
+  const serverOptions = s.groups
+    .map((g) => ({ value: g.serverId, label: oneLine(nameOf(g.serverId)) }))
+    .sort((x, y) => x.label.localeCompare(y.label));
+
   return (
-    <section className="catalog-page" aria-label="Catalog">
-      <header className="page-header">
-        <h1>Catalog</h1>
-        <button type="button" className="secondary" disabled={s.refreshing} onClick={() => void a.refresh()}>
-          {s.refreshing ? 'Refreshing…' : 'Refresh all'}
-        </button>
-      </header>
-      <details open>
-        <summary>Capability groups ({s.groups.length})</summary>
-        <GroupsDirectory groups={s.groups} onPick={(id) => a.setServer(id)} />
-      </details>
-      <div className="catalog-toolbar">
-        <input
+    <Stack component="section" aria-labelledby="catalog-title" gap="md">
+      <Group justify="space-between">
+        <Title order={1} size="h2" id="catalog-title">
+          Catalog
+        </Title>
+        <Button leftSection={<IconRefresh size={16} aria-hidden />} loading={s.refreshing} onClick={() => void a.refresh()}>
+          Refresh all
+        </Button>
+      </Group>
+      <Accordion variant="contained" defaultValue={s.groups.length <= 6 ? 'groups' : null} chevronPosition="left">
+        <Accordion.Item value="groups">
+          <Accordion.Control>
+            <Text component="span" fw={600}>
+              Servers and their capability groups
+            </Text>{' '}
+            <Text component="span" c="dimmed" size="sm">
+              ({countLabel(s.groups.length, 'server', 'servers', 'none yet')})
+            </Text>
+          </Accordion.Control>
+          <Accordion.Panel>
+            <GroupsDirectory groups={s.groups} onPick={(id) => go({ server: id, tool: null }, false)} />
+          </Accordion.Panel>
+        </Accordion.Item>
+      </Accordion>
+      <Group gap="sm" align="flex-end" role="search" aria-label="Search the catalog">
+        <TextInput
+          label="Search tools"
+          placeholder="Name, title or description"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={q}
+          onChange={(e) => go({ q: e.currentTarget.value })}
+          style={{ flex: '1 1 260px' }}
           type="search"
-          aria-label="Search tools"
-          placeholder="Search tools by name, title or description"
-          value={s.query}
-          onChange={(e) => a.setQuery(e.target.value)}
         />
-        <select aria-label="Server" value={s.server ?? ''} onChange={(e) => a.setServer(e.target.value || null)}>
-          <option value="">All servers</option>
-          {s.groups.map((g) => (
-            <option key={g.serverId} value={g.serverId}>
-              {g.serverId}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label="Annotation"
-          value={s.annotation ?? ''}
-          onChange={(e) => a.setAnnotation((e.target.value || null) as AnnotationFilter | null)}
-        >
-          <option value="">Any hint</option>
-          {ANNOTATIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-        <span data-testid="catalog-total" aria-live="polite">
-          {s.results.total.toLocaleString('en-US')} tools
-        </span>
-      </div>
+        <NativeSelect
+          label="Server"
+          value={server ?? ''}
+          onChange={(e) => go({ server: e.currentTarget.value || null })}
+          data={[{ value: '', label: 'All servers' }, ...serverOptions]}
+          style={{ flex: '0 1 220px' }}
+        />
+        <NativeSelect
+          label="Hint"
+          value={hint ?? ''}
+          onChange={(e) => go({ hint: e.currentTarget.value || null })}
+          data={[{ value: '', label: 'Any hint' }, ...ANNOTATIONS]}
+          style={{ flex: '0 1 180px' }}
+        />
+        <Text size="sm" fw={500} data-testid="catalog-total" aria-live="polite" pb={8}>
+          {countLabel(s.results.total, 'tool', 'tools', 'No tools')}
+        </Text>
+      </Group>
       {s.error && (
-        <div className="error-text" role="alert">
+        <Alert color="red" variant="light" p="sm" role="alert">
           {s.error}
-        </div>
+        </Alert>
       )}
-      <div className="catalog-split">
-        <ToolList
-          total={s.results.total}
-          row={row}
-          selected={s.selected}
-          onSelect={(n) => void a.openTool(n)}
-          onRange={onRange}
-          dataKey={s.results.key}
-        />
-        <div className="catalog-detail">
+      <Group align="flex-start" gap="md" wrap="nowrap">
+        <Box
+          className="sb-sticky-column"
+          style={{
+            flex: '0 0 clamp(240px, 34%, 400px)',
+            minWidth: 0,
+            border: '1px solid var(--mantine-color-default-border)',
+            borderRadius: 'var(--mantine-radius-sm)',
+          }}
+        >
+          <ToolList
+            total={s.results.total}
+            row={row}
+            selected={s.selected}
+            hrefFor={hrefFor}
+            onRange={onRange}
+            dataKey={s.results.key}
+            label="Catalog tools"
+            serverName={nameOf}
+            height="min(620px, calc(100dvh - 130px))"
+          />
+        </Box>
+        <Box style={{ flex: 1, minWidth: 0 }}>
           {s.toolError && (
-            <div className="error-text" role="alert">
+            <Alert color="red" variant="light" p="sm" mb="sm" role="alert">
               {s.toolError}
-            </div>
+            </Alert>
           )}
           {s.detail ? (
             <ToolDetailPanel
+              key={s.detail.name}
               tool={s.detail}
               onApprove={(n, f) => void a.approve(n, f)}
               approving={s.approving}
-              renderCallForm={renderToolCall}
+              callArea={<ToolCallSlot tool={s.detail} />}
             />
           ) : (
-            <p className="hint">Select a tool to see its detail.</p>
+            <Text c="dimmed" size="sm">
+              {s.results.total > 0 ? 'Pick a tool to see what it does and call it.' : 'No tool matches.'}
+            </Text>
           )}
-        </div>
-      </div>
-    </section>
+        </Box>
+      </Group>
+    </Stack>
   );
 }

@@ -1,10 +1,13 @@
-// A text input that asks the server for completion/complete suggestions as the user types.
-import { useEffect, useId, useRef, useState } from 'react';
-import { resourcesService } from '../services/resources';
+// A text input that asks the server for completion/complete suggestions as the person types (a combobox whose
+// options are the server's suggestions, shown as text).
+import { Autocomplete } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '../store';
+import { oneLine } from '../ui/text';
 
 type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
-/** Labelled input with server suggestions (a listbox of buttons the user can pick). */
+/** Labelled input with server suggestions. */
 export function CompletionInput(props: {
   serverId: string;
   completionRef: Ref;
@@ -16,7 +19,7 @@ export function CompletionInput(props: {
   context: Record<string, string>;
   onChange: (v: string) => void;
 }) {
-  const id = useId();
+  const complete = useStore((s) => s.complete);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [focused, setFocused] = useState(false);
   const seq = useRef(0);
@@ -27,50 +30,30 @@ export function CompletionInput(props: {
     if (!focused) return;
     const mine = ++seq.current;
     const timer = setTimeout(() => {
-      resourcesService
-        .complete(serverId, JSON.parse(refKey) as Ref, { name, value }, JSON.parse(ctxKey) as Record<string, string>)
-        .then((r) => {
-          if (mine === seq.current) setSuggestions(r.values.filter((v) => v !== value).slice(0, 20));
+      complete(serverId, JSON.parse(refKey) as Ref, { name, value }, JSON.parse(ctxKey) as Record<string, string>)
+        .then((values) => {
+          if (mine === seq.current) setSuggestions([...new Set(values.map(oneLine))].filter((v) => v !== '' && v !== value).slice(0, 20));
         })
         .catch(() => {
           if (mine === seq.current) setSuggestions([]);
         });
     }, 150);
     return () => clearTimeout(timer);
-  }, [serverId, refKey, ctxKey, name, value, focused]);
+  }, [serverId, refKey, ctxKey, name, value, focused, complete]);
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {props.required ? ' *' : ''}
-      </label>
-      <input
-        id={id}
-        value={value}
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-controls={`${id}-list`}
-        onFocus={() => setFocused(true)}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.description && <div className="hint">{props.description}</div>}
-      {suggestions.length > 0 && (
-        <ul id={`${id}-list`} role="listbox" aria-label={`Suggestions for ${props.label}`} className="suggestions">
-          {suggestions.map((s) => (
-            <li key={s} role="option" aria-selected={false}>
-              <button
-                type="button"
-                onClick={() => {
-                  props.onChange(s);
-                  setSuggestions([]);
-                }}
-              >
-                {s}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <Autocomplete
+      label={props.label}
+      required={props.required === true}
+      description={props.description ? oneLine(props.description) : undefined}
+      value={value}
+      data={suggestions}
+      filter={({ options }) => options}
+      onChange={props.onChange}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+      comboboxProps={{ withinPortal: true }}
+      autoComplete="off"
+      spellCheck={false}
+    />
   );
 }

@@ -1,70 +1,69 @@
+// The connection doctor: the failure in plain words, what to do next, and the evidence (PATH once, wrapped).
+import { Alert, Box, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import type { AppErrorData } from '../../../shared/errors';
+import { doctorView } from '../lib/doctor-text';
+import { CodeBlock } from '../ui/CodeBlock';
+import { cleanText } from '../ui/text';
 
-/** The connection doctor: the failure in plain words with its evidence. */
+/** The doctor panel for a failed connection. */
 export function Doctor(props: { error: AppErrorData }) {
-  const { error } = props;
-  const ev = error.evidence;
+  const view = doctorView(props.error);
   return (
-    <section className="doctor" role="alert" aria-label="Connection problem">
-      <p>
-        <strong>{error.message}</strong> <span className="code">({error.code})</span>
-      </p>
-      {ev && (
-        <dl>
-          {ev.phase && (
-            <>
-              <dt>Phase</dt>
-              <dd>{ev.phase}</dd>
-            </>
-          )}
-          {ev.timeout && (
-            <>
-              <dt>Timeout</dt>
-              <dd>
-                {ev.timeout.name} ({ev.timeout.seconds} s)
-              </dd>
-            </>
-          )}
-          {ev.exitCode !== undefined && ev.exitCode !== null && (
-            <>
-              <dt>Exit code</dt>
-              <dd>{ev.exitCode}</dd>
-            </>
-          )}
-          {ev.signal && (
-            <>
-              <dt>Signal</dt>
-              <dd>{ev.signal}</dd>
-            </>
-          )}
-          {ev.httpStatus !== undefined && (
-            <>
-              <dt>HTTP status</dt>
-              <dd>{ev.httpStatus}</dd>
-            </>
-          )}
-          {ev.url && (
-            <>
-              <dt>URL</dt>
-              <dd className="mono">{ev.url}</dd>
-            </>
-          )}
-          {ev.searchedPath && (
-            <>
-              <dt>PATH searched</dt>
-              <dd className="mono">{ev.searchedPath.join(':')}</dd>
-            </>
-          )}
-          {ev.stderrTail && ev.stderrTail.length > 0 && (
-            <>
-              <dt>Last stderr lines</dt>
-              <dd>
-                <pre className="mono">{ev.stderrTail.join('\n')}</pre>
-              </dd>
-            </>
-          )}
-        </dl>
-      )}
-    </section>
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertCircle size={20} aria-hidden />}
+      title={cleanText(view.headline)}
+      aria-label="Connection problem"
+      data-testid="doctor"
+    >
+      <Stack gap="sm">
+        <Text size="sm" data-testid="doctor-next-step">
+          <Text span fw={600}>
+            What to do:{' '}
+          </Text>
+          {view.nextStep}
+        </Text>
+        {view.facts.length > 0 && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={4}>
+            {view.facts.map((f) => (
+              <Group key={f.label} gap={6} wrap="nowrap" align="baseline">
+                <Text size="xs" c="dimmed" fw={600} style={{ flex: 'none' }}>
+                  {f.label}
+                </Text>
+                <Text size="sm" className={f.mono ? 'sb-mono' : undefined} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  {cleanText(f.value)}
+                </Text>
+              </Group>
+            ))}
+          </SimpleGrid>
+        )}
+        {view.searchedPath && (
+          <Box>
+            <Text size="xs" c="dimmed" fw={600} mb={4}>
+              PATH searched
+            </Text>
+            <Group gap={4} data-testid="doctor-path">
+              {view.searchedPath.map((d, i) => (
+                <Code key={`${d}-${i}`} className="sb-mono">
+                  {cleanText(d)}
+                </Code>
+              ))}
+            </Group>
+          </Box>
+        )}
+        {view.stderr && (
+          <Box>
+            <Text size="xs" c="dimmed" fw={600} mb={4}>
+              Last lines the server wrote (stderr)
+            </Text>
+            <CodeBlock maxHeight={200} aria-label="Last lines the server wrote">
+              {view.stderr.join('\n')}
+            </CodeBlock>
+          </Box>
+        )}
+      </Stack>
+    </Alert>
   );
 }

@@ -1,64 +1,89 @@
-import { useState } from 'react';
+// Exports every server in another app's format; secret values are never included.
+import { Alert, Button, CopyButton, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
+import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import type { ImportFormat } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { saveFile } from '../lib/save-file';
 import { serversService } from '../services/servers';
 import { useStore } from '../store';
-import { Field } from './Field';
-import { Modal } from './Modal';
+import { AppDialog } from '../ui/AppDialog';
 
-/** Exports every server in another app's format; secret values are never included. */
+/** The export dialog. */
 export function ExportDialog() {
   const closeDialog = useStore((s) => s.closeDialog);
   const [format, setFormat] = useState<ImportFormat>('claude');
   const [out, setOut] = useState<{ fileName: string; text: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    try {
-      setOut(await serversService.export(format));
-    } catch (err) {
-      setError(err instanceof AppError ? err.message : 'Export failed');
-    }
-  };
-  const download = () => {
-    if (out) saveFile(out.fileName, out.text);
-  };
+  useEffect(() => {
+    let live = true;
+    setOut(null);
+    setError(null);
+    serversService.export(format).then(
+      (r) => live && setOut(r),
+      (err: unknown) => live && setError(err instanceof AppError ? err.message : 'Export failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [format]);
   return (
-    <Modal title="Export servers" onClose={closeDialog} wide>
-      <Field label="Export format">
-        {(id) => (
-          <select
-            id={id}
-            value={format}
-            onChange={(e) => {
-              setFormat(e.target.value as ImportFormat);
-              setOut(null);
-            }}
+    <AppDialog
+      opened
+      onClose={closeDialog}
+      title="Export servers"
+      actions={
+        <>
+          <Button onClick={closeDialog}>Close</Button>
+          {out && (
+            <CopyButton value={out.text}>
+              {({ copied, copy }) => (
+                <Button leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          )}
+          <Button
+            variant="filled"
+            disabled={!out}
+            leftSection={<IconDownload size={16} aria-hidden />}
+            onClick={() => out && saveFile(out.fileName, out.text)}
           >
-            <option value="claude">Claude Desktop</option>
-            <option value="vscode">VS Code</option>
-            <option value="cursor">Cursor</option>
-          </select>
+            Save {out?.fileName ?? 'file'}
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="sm">
+        <NativeSelect
+          label="Export format"
+          data-autofocus
+          value={format}
+          onChange={(e) => setFormat(e.currentTarget.value as ImportFormat)}
+          data={[
+            { value: 'claude', label: 'Claude Desktop' },
+            { value: 'vscode', label: 'VS Code' },
+            { value: 'cursor', label: 'Cursor' },
+          ]}
+        />
+        <Text size="sm" c="dimmed">
+          Secret values are not exported (VS Code files ask for them again when imported).
+        </Text>
+        {error && (
+          <Alert color="red" variant="light" role="alert" p="sm">
+            {error}
+          </Alert>
         )}
-      </Field>
-      <p className="hint">Secret values are not exported.</p>
-      <button type="button" className="secondary" onClick={() => void run()}>
-        Generate
-      </button>
-      {error && (
-        <div className="error-text" role="alert">
-          {error}
-        </div>
-      )}
-      {out && <textarea aria-label="Exported configuration" readOnly rows={12} value={out.text} className="mono" />}
-      <div className="dialog-actions">
-        <button type="button" className="secondary" onClick={closeDialog}>
-          Close
-        </button>
-        <button type="button" disabled={!out} onClick={download}>
-          Save {out?.fileName ?? 'file'}
-        </button>
-      </div>
-    </Modal>
+        <Textarea
+          label="Exported configuration"
+          readOnly
+          rows={8}
+          resize="vertical"
+          value={out?.text ?? ''}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+        />
+      </Stack>
+    </AppDialog>
   );
 }

@@ -1,75 +1,100 @@
-// A small Markdown renderer that builds React elements only: no HTML is parsed or injected, links are shown
-// as text with their address (never followed from here), images are never loaded.
+// Markdown previews through react-markdown (GFM tables, task lists, strikethrough): raw HTML is skipped, images are
+// never loaded (their address is shown), links are shown with their address and open only on a click, through the
+// core's safe opener, and only for http(s).
+import { Anchor, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { useStore } from '../store';
+import { cleanText } from '../ui/text';
 
-function inline(text: string, key: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  const re = /(`[^`]+`)|(!\[([^\]]*)\]\(([^)\s]*)[^)]*\))|(\[([^\]]+)\]\(([^)\s]*)[^)]*\))|(\*\*([^*]+)\*\*)|(\*([^*]+)\*)/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  let i = 0;
-  while ((m = re.exec(text)) !== null) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    const k = `${key}-${i++}`;
-    if (m[1]) out.push(<code key={k}>{m[1].slice(1, -1)}</code>);
-    else if (m[2]) out.push(<span key={k} className="md-image">{`[image not loaded: ${m[3] || 'untitled'} — ${m[4] ?? ''}]`}</span>);
-    else if (m[5])
-      out.push(<span key={k} className="md-link" title="Links in resources are not followed">{`${m[6] ?? ''} (${m[7] ?? ''})`}</span>);
-    else if (m[8]) out.push(<strong key={k}>{m[9]}</strong>);
-    else if (m[10]) out.push(<em key={k}>{m[11]}</em>);
-    last = re.lastIndex;
+/** True for an http(s) URL the safe opener may be asked to open. */
+export function isWebLink(href: string | undefined): href is string {
+  if (!href) return false;
+  try {
+    const u = new URL(href);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
   }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
 }
 
-/** Renders Markdown text as inert React elements. */
-export function Markdown(props: { text: string }) {
-  const lines = props.text.split('\n');
-  const blocks: ReactNode[] = [];
-  let i = 0;
-  let n = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    const key = `b${n++}`;
-    if (line.startsWith('```')) {
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !(lines[i] ?? '').startsWith('```')) body.push(lines[i++] ?? '');
-      i++;
-      blocks.push(
-        <pre key={key} className="source">
-          {body.join('\n')}
-        </pre>,
-      );
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      const level = Math.min(6, (heading[1] ?? '#').length + 2);
-      const Tag = `h${level}` as 'h3';
-      blocks.push(<Tag key={key}>{inline(heading[2] ?? '', key)}</Tag>);
-      i++;
-      continue;
-    }
-    if (/^\s*([-*+]|\d+\.)\s+/.test(line)) {
-      const items: ReactNode[] = [];
-      while (i < lines.length && /^\s*([-*+]|\d+\.)\s+/.test(lines[i] ?? '')) {
-        const t = (lines[i] ?? '').replace(/^\s*([-*+]|\d+\.)\s+/, '');
-        items.push(<li key={`${key}-${items.length}`}>{inline(t, `${key}-${items.length}`)}</li>);
-        i++;
-      }
-      blocks.push(<ul key={key}>{items}</ul>);
-      continue;
-    }
-    if (line.trim() === '') {
-      i++;
-      continue;
-    }
-    const para: string[] = [];
-    while (i < lines.length && (lines[i] ?? '').trim() !== '' && !/^(#{1,6}\s|```|\s*([-*+]|\d+\.)\s)/.test(lines[i] ?? ''))
-      para.push(lines[i++] ?? '');
-    blocks.push(<p key={key}>{inline(para.join(' '), key)}</p>);
+function Link({ href, children }: { href?: string | undefined; children?: ReactNode }) {
+  const openLink = useStore((s) => s.openLink);
+  if (!isWebLink(href)) {
+    return (
+      <Text span inherit title="Only http and https links can be opened">
+        {children}
+        {href ? ` (${cleanText(href)})` : ''}
+      </Text>
+    );
   }
-  return <div className="markdown">{blocks}</div>;
+  return (
+    <>
+      <Anchor
+        component="button"
+        type="button"
+        inherit
+        onClick={() => void openLink(href)}
+        title={`Open ${href} in your browser`}
+        style={{ verticalAlign: 'baseline' }}
+      >
+        {children}
+      </Anchor>
+      <Text span inherit c="dimmed" size="xs">
+        {` (${cleanText(href)})`}
+      </Text>
+    </>
+  );
+}
+
+const components: Components = {
+  a: ({ href, children }) => <Link href={href}>{children}</Link>,
+  img: ({ alt, src }) => (
+    <Text span c="dimmed" size="sm" className="sb-md-image">
+      {`[image not loaded: ${cleanText(alt) || 'untitled'}${typeof src === 'string' && src ? ` — ${cleanText(src)}` : ''}]`}
+    </Text>
+  ),
+  // Headings inside a preview must not compete with the page's outline.
+  h1: ({ children }) => (
+    <Text fw={700} size="lg" my="xs" role="heading" aria-level={3}>
+      {children}
+    </Text>
+  ),
+  h2: ({ children }) => (
+    <Text fw={700} size="md" my="xs" role="heading" aria-level={4}>
+      {children}
+    </Text>
+  ),
+  h3: ({ children }) => (
+    <Text fw={600} size="md" my="xs" role="heading" aria-level={5}>
+      {children}
+    </Text>
+  ),
+  h4: ({ children }) => (
+    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
+      {children}
+    </Text>
+  ),
+  h5: ({ children }) => (
+    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
+      {children}
+    </Text>
+  ),
+  h6: ({ children }) => (
+    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
+      {children}
+    </Text>
+  ),
+};
+
+/** Renders Markdown text as inert elements (no HTML, no network). */
+export function Markdown({ text }: { text: string }) {
+  return (
+    <div className="sb-markdown" data-testid="markdown">
+      <ReactMarkdown remarkPlugins={[remarkGfm]} skipHtml components={components} urlTransform={(url) => url}>
+        {cleanText(text)}
+      </ReactMarkdown>
+    </div>
+  );
 }

@@ -1,12 +1,16 @@
-// Prompt page: list a server's prompts, fill arguments (with completion suggestions), render the returned
+// Prompts of a server: pick one, fill its arguments (with completion suggestions), run it, read the returned
 // messages by role and copy them as text.
+import { Alert, Badge, Box, Button, CopyButton, Group, Image, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { PromptItem, PromptMessageView } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
 import { resourcesService } from '../services/resources';
 import { useStore } from '../store';
+import { CodeBlock } from '../ui/CodeBlock';
+import { countLabel } from '../ui/count';
+import { cleanText, oneLine } from '../ui/text';
 import { CompletionInput } from './CompletionInput';
-import './resources.css';
 
 function asText(messages: PromptMessageView[]): string {
   return messages
@@ -23,36 +27,41 @@ function asText(messages: PromptMessageView[]): string {
     .join('\n\n');
 }
 
-function Message(props: { m: PromptMessageView }) {
-  const { m } = props;
+function Message({ m }: { m: PromptMessageView }) {
   return (
-    <article className={`message message-${m.role}`} aria-label={`${m.role} message`}>
-      <div className="role">{m.role}</div>
-      {m.text !== undefined && <pre className="source">{m.text}</pre>}
-      {m.image && <img className="preview-image" alt="Prompt image" src={`data:${m.image.mimeType};base64,${m.image.data}`} />}
+    <Paper component="article" withBorder p="sm" aria-label={`${m.role} message`}>
+      <Badge size="sm" variant="light" color={m.role === 'user' ? 'blue' : 'grape'} radius="sm" tt="none" mb="xs">
+        {m.role}
+      </Badge>
+      {m.text !== undefined && <CodeBlock>{m.text}</CodeBlock>}
+      {m.image && <Image alt="Prompt image" src={`data:${m.image.mimeType};base64,${m.image.data}`} maw="100%" w="auto" fit="contain" />}
       {m.resource && (
-        <div>
-          <div className="part-uri">
+        <Box>
+          <Text size="xs" c="dimmed" className="sb-mono">
             {m.resource.link ? 'Resource link (not fetched): ' : 'Embedded resource: '}
-            {m.resource.uri}
-          </div>
-          {m.resource.text !== undefined && <pre className="source">{m.resource.text}</pre>}
-        </div>
+            {cleanText(m.resource.uri)}
+          </Text>
+          {m.resource.text !== undefined && <CodeBlock mt={4}>{m.resource.text}</CodeBlock>}
+        </Box>
       )}
-      {m.notice && <div className="image-placeholder">{m.notice}</div>}
-    </article>
+      {m.notice && (
+        <Text size="sm" c="dimmed">
+          {cleanText(m.notice)}
+        </Text>
+      )}
+    </Paper>
   );
 }
 
 /** Prompts of one server. */
 export function PromptsTab(props: { serverId: string }) {
   const id = props.serverId;
-  const [prompts, setPrompts] = useState<PromptItem[]>([]);
+  const [prompts, setPrompts] = useState<PromptItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<PromptItem | undefined>();
   const [args, setArgs] = useState<Record<string, string>>({});
   const [result, setResult] = useState<{ description?: string; messages: PromptMessageView[] } | undefined>();
-  const [copied, setCopied] = useState(false);
+  const [running, setRunning] = useState(false);
   const version = useStore((s) => s.promptListVersion[id] ?? 0);
 
   useEffect(() => {
@@ -62,33 +71,40 @@ export function PromptsTab(props: { serverId: string }) {
         setPrompts(r.prompts);
         setError(null);
       })
-      .catch((err: unknown) => setError(err instanceof AppError ? err.message : 'Could not list prompts'));
+      .catch((err: unknown) => (setPrompts([]), setError(err instanceof AppError ? err.message : 'Could not list prompts')));
   }, [id, version]);
 
   const run = async () => {
     if (!chosen) return;
     setError(null);
-    setCopied(false);
+    setRunning(true);
     const filled = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== ''));
     try {
       setResult(await resourcesService.getPrompt(id, chosen.name, filled));
     } catch (err) {
       setResult(undefined);
       setError(err instanceof AppError ? err.message : 'The prompt failed');
+    } finally {
+      setRunning(false);
     }
   };
 
+  const list = prompts ?? [];
   return (
-    <section aria-label="Prompts" className="prompts">
-      <div className="resources-side">
-        <h3>Prompts</h3>
-        {prompts.length === 0 && !error && <p className="hint">No prompts listed.</p>}
-        <ul className="plain-list" aria-label="Prompt list">
-          {prompts.map((p) => (
+    <Group align="flex-start" gap="md" wrap="nowrap" role="region" aria-label="Prompts">
+      <Stack gap="xs" style={{ flex: '0 0 clamp(200px, 30%, 320px)', minWidth: 0 }}>
+        <Title order={2} size="h4">
+          Prompts
+        </Title>
+        <Text size="xs" c="dimmed">
+          {prompts === null ? 'Loading…' : countLabel(list.length, 'prompt', 'prompts', 'No prompts listed')}
+        </Text>
+        <Stack gap={2} component="ul" aria-label="Prompt list" m={0} p={0} style={{ listStyle: 'none' }}>
+          {list.map((p) => (
             <li key={p.name}>
-              <button
-                type="button"
-                className="link-button"
+              <UnstyledButton
+                className="sb-row"
+                data-active={chosen?.name === p.name || undefined}
                 aria-pressed={chosen?.name === p.name}
                 onClick={() => {
                   setChosen(p);
@@ -96,70 +112,98 @@ export function PromptsTab(props: { serverId: string }) {
                   setResult(undefined);
                 }}
               >
-                {p.title ?? p.name}
-              </button>
+                <Text component="span" size="sm" fw={500} display="block">
+                  {oneLine(p.title ?? p.name)}
+                </Text>
+                {p.description && (
+                  <Text component="span" size="xs" c="dimmed" display="block" lineClamp={2}>
+                    {oneLine(p.description)}
+                  </Text>
+                )}
+              </UnstyledButton>
             </li>
           ))}
-        </ul>
-      </div>
-      <div className="resources-preview">
+        </Stack>
+      </Stack>
+      <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
         {error && (
-          <div className="error-text" role="alert">
-            {error}
-          </div>
+          <Alert color="red" variant="light" p="sm" role="alert">
+            {cleanText(error)}
+          </Alert>
+        )}
+        {!chosen && list.length > 0 && (
+          <Text size="sm" c="dimmed">
+            Pick a prompt to fill its arguments and run it.
+          </Text>
         )}
         {chosen && (
-          <form
+          <Paper
+            component="form"
+            withBorder
+            p="md"
             aria-label={`Prompt ${chosen.name}`}
             onSubmit={(e) => {
               e.preventDefault();
               void run();
             }}
           >
-            <h3>{chosen.title ?? chosen.name}</h3>
-            {chosen.description && <p className="untrusted">{chosen.description}</p>}
-            {chosen.arguments.map((a) => (
-              <CompletionInput
-                key={a.name}
-                serverId={id}
-                completionRef={{ type: 'ref/prompt', name: chosen.name }}
-                name={a.name}
-                label={a.name}
-                required={a.required}
-                {...(a.description !== undefined ? { description: a.description } : {})}
-                value={args[a.name] ?? ''}
-                context={args}
-                onChange={(v) => setArgs({ ...args, [a.name]: v })}
-              />
-            ))}
-            <button type="submit">Run prompt</button>
-          </form>
+            <Stack gap="sm">
+              <Box>
+                <Title order={2} size="h4">
+                  {oneLine(chosen.title ?? chosen.name)}
+                </Title>
+                <Text size="xs" c="dimmed" className="sb-mono">
+                  {chosen.name}
+                </Text>
+              </Box>
+              {chosen.description && <Text size="sm">{cleanText(chosen.description)}</Text>}
+              {chosen.arguments.map((a) => (
+                <CompletionInput
+                  key={a.name}
+                  serverId={id}
+                  completionRef={{ type: 'ref/prompt', name: chosen.name }}
+                  name={a.name}
+                  label={a.name}
+                  required={a.required}
+                  {...(a.description !== undefined ? { description: a.description } : {})}
+                  value={args[a.name] ?? ''}
+                  context={args}
+                  onChange={(v) => setArgs({ ...args, [a.name]: v })}
+                />
+              ))}
+              <Group>
+                <Button type="submit" variant="filled" loading={running} leftSection={<IconPlayerPlay size={16} aria-hidden />}>
+                  Run prompt
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
         )}
         {result && (
-          <div className="result" role="region" aria-label="Prompt messages">
-            {result.description && <p className="untrusted">{result.description}</p>}
-            <div className="row">
-              <button
-                type="button"
-                onClick={() =>
-                  void navigator.clipboard
-                    .writeText(asText(result.messages))
-                    .then(() => setCopied(true))
-                    .catch(() => setCopied(false))
-                }
-              >
-                Copy as text
-              </button>
-              {copied && <span role="status">Copied</span>}
-            </div>
-            <div className="messages">
-              {result.messages.map((m, i) => (
-                <Message key={i} m={m} />
-              ))}
-            </div>
-          </div>
+          <Stack gap="sm" role="region" aria-label="Prompt messages">
+            <Group justify="space-between">
+              <Title order={3} size="h5">
+                {countLabel(result.messages.length, 'message', 'messages')}
+              </Title>
+              <CopyButton value={asText(result.messages)}>
+                {({ copied, copy }) => (
+                  <Button
+                    size="xs"
+                    leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+                    onClick={copy}
+                  >
+                    {copied ? 'Copied' : 'Copy as text'}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+            {result.description && <Text size="sm">{cleanText(result.description)}</Text>}
+            {result.messages.map((m, i) => (
+              <Message key={i} m={m} />
+            ))}
+          </Stack>
         )}
-      </div>
-    </section>
+      </Stack>
+    </Group>
   );
 }

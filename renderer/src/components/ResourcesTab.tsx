@@ -1,15 +1,22 @@
 // Resource browser: a virtualized list of a server's resources (paged), templates with a variables form, and a
-// preview pane that refreshes and marks itself when a subscribed resource changes.
+// preview that refreshes and marks itself when a subscribed resource changes. The open resource is in the
+// fragment (#/servers/<id>/resources/<uri>).
+import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Stack, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconBell, IconBellOff, IconRefresh, IconReload } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ResourceItem, ResourceReadResult, ResourceTemplateItem } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
+import { formatRoute, routes } from '../router/route';
 import { resourcesService } from '../services/resources';
 import { useStore } from '../store';
 import { selectResourceUpdates } from '../store/resources-slice';
+import { countLabel } from '../ui/count';
+import { cleanText, oneLine } from '../ui/text';
 import { CompletionInput } from './CompletionInput';
 import { ResourcePreview } from './ResourcePreview';
-import './resources.css';
+
+const ROW = 52;
 
 function message(err: unknown): string {
   return err instanceof AppError ? err.message : 'Something went wrong';
@@ -17,77 +24,124 @@ function message(err: unknown): string {
 
 type Target = { kind: 'uri'; uri: string } | { kind: 'template'; template: ResourceTemplateItem; variables: Record<string, string> };
 
-function ResourceList(props: { items: ResourceItem[]; selected: string | undefined; onSelect: (uri: string) => void }) {
+function ResourceList(props: { serverId: string; items: ResourceItem[]; selected: string | undefined }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: props.items.length,
     getScrollElement: () => parent.current,
-    estimateSize: () => 44,
+    estimateSize: () => ROW,
     overscan: 8,
   });
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const current = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
+    if (!current) return;
+    e.preventDefault();
+    const at = Number(current.dataset['index']);
+    const n = props.items.length;
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : Math.max(0, Math.min(n - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    virtual.scrollToIndex(next);
+    const focus = (tries: number): void => {
+      const el = parent.current?.querySelector<HTMLElement>(`[data-index="${next}"] a`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    requestAnimationFrame(() => focus(10));
+  };
   return (
-    <div ref={parent} className="resource-list" role="listbox" aria-label="Resources">
+    <Box
+      ref={parent}
+      role="list"
+      aria-label="Resources"
+      onKeyDown={onKeyDown}
+      style={{
+        height: `min(${Math.max(ROW, Math.min(props.items.length, 9) * ROW + 4)}px, calc(100dvh - 260px))`,
+        overflowY: 'auto',
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 'var(--mantine-radius-sm)',
+      }}
+    >
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
         {virtual.getVirtualItems().map((row) => {
           const r = props.items[row.index];
           if (!r) return null;
+          const active = props.selected === r.uri;
           return (
             <div
               key={r.uri}
-              role="option"
-              aria-selected={props.selected === r.uri}
-              className={props.selected === r.uri ? 'resource-row selected' : 'resource-row'}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)`, height: row.size }}
-              tabIndex={0}
-              onClick={() => props.onSelect(r.uri)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') props.onSelect(r.uri);
-              }}
+              role="listitem"
+              data-index={row.index}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)` }}
             >
-              <div className="resource-name">{r.title ?? r.name}</div>
-              <div className="resource-uri">{r.uri}</div>
+              <a
+                href={formatRoute(routes.servers(props.serverId, 'resources', r.uri))}
+                className="sb-row"
+                data-active={active || undefined}
+                aria-current={active ? 'true' : undefined}
+                style={{ height: ROW - 2, overflow: 'hidden', padding: '6px 10px' }}
+              >
+                <Text component="span" size="sm" fw={500} display="block" truncate>
+                  {oneLine(r.title ?? r.name)}
+                </Text>
+                <Text component="span" size="xs" c="dimmed" className="sb-mono" display="block" truncate>
+                  {oneLine(r.uri)}
+                </Text>
+              </a>
             </div>
           );
         })}
       </div>
-    </div>
+    </Box>
   );
 }
 
 function TemplateForm(props: { serverId: string; template: ResourceTemplateItem; onRead: (variables: Record<string, string>) => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   return (
-    <form
-      className="template-form"
+    <Paper
+      component="form"
+      withBorder
+      p="sm"
       aria-label={`Template ${props.template.name}`}
       onSubmit={(e) => {
         e.preventDefault();
         props.onRead(values);
       }}
     >
-      <div className="hint">{props.template.uriTemplate}</div>
-      {props.template.description && <p className="untrusted">{props.template.description}</p>}
-      {props.template.variables.map((v) => (
-        <CompletionInput
-          key={v}
-          serverId={props.serverId}
-          completionRef={{ type: 'ref/resource', uri: props.template.uriTemplate }}
-          name={v}
-          label={v}
-          value={values[v] ?? ''}
-          context={values}
-          onChange={(x) => setValues({ ...values, [v]: x })}
-        />
-      ))}
-      <button type="submit">Read</button>
-    </form>
+      <Stack gap="xs">
+        <Text size="xs" c="dimmed" className="sb-mono">
+          {cleanText(props.template.uriTemplate)}
+        </Text>
+        {props.template.description && <Text size="sm">{cleanText(props.template.description)}</Text>}
+        {props.template.variables.map((v) => (
+          <CompletionInput
+            key={v}
+            serverId={props.serverId}
+            completionRef={{ type: 'ref/resource', uri: props.template.uriTemplate }}
+            name={v}
+            label={v}
+            value={values[v] ?? ''}
+            context={values}
+            onChange={(x) => setValues({ ...values, [v]: x })}
+          />
+        ))}
+        <Group>
+          <Button type="submit" variant="filled" size="sm">
+            Read
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
   );
 }
 
 /** Resources of one server. */
 export function ResourcesTab(props: { serverId: string }) {
   const id = props.serverId;
+  const navigate = useStore((s) => s.navigate);
+  const routeUri = useStore((s) => (s.route.view === 'servers' && s.route.segments[1] === 'resources' ? s.route.segments[2] : undefined));
   const [items, setItems] = useState<ResourceItem[]>([]);
+  const [listed, setListed] = useState(false);
   const [cursor, setCursor] = useState<string | undefined>();
   const [templates, setTemplates] = useState<ResourceTemplateItem[]>([]);
   const [listError, setListError] = useState<string | null>(null);
@@ -111,6 +165,8 @@ export function ResourcesTab(props: { serverId: string }) {
       setTemplates((await resourcesService.templates(id)).templates);
     } catch (err) {
       setListError(message(err));
+    } finally {
+      setListed(true);
     }
   }, [id]);
 
@@ -138,6 +194,15 @@ export function ResourcesTab(props: { serverId: string }) {
     [id],
   );
 
+  // The fragment names the open resource: reading follows it (links, back/forward, a pasted deep link).
+  useEffect(() => {
+    if (routeUri === undefined) return;
+    const t: Target = { kind: 'uri', uri: routeUri };
+    setTarget(t);
+    setUpdatedMark(false);
+    void doRead(t);
+  }, [routeUri, doRead]);
+
   const seenUpdates = useRef(updates);
   useEffect(() => {
     if (updates > seenUpdates.current && target) {
@@ -147,7 +212,8 @@ export function ResourcesTab(props: { serverId: string }) {
     seenUpdates.current = updates;
   }, [updates, target, doRead]);
 
-  const open = (t: Target) => {
+  const openTemplate = (t: Target) => {
+    if (routeUri !== undefined) navigate(routes.servers(id, 'resources'), { replace: true });
     setTarget(t);
     setUpdatedMark(false);
     void doRead(t);
@@ -170,28 +236,31 @@ export function ResourcesTab(props: { serverId: string }) {
   };
 
   return (
-    <section aria-label="Resources" className="resources">
-      <div className="resources-side">
-        <div className="row">
-          <h3>Resources</h3>
-          <button type="button" onClick={() => void loadList()}>
-            Refresh
-          </button>
-        </div>
+    <Group align="flex-start" gap="md" wrap="nowrap" role="region" aria-label="Resources">
+      <Stack gap="sm" className="sb-sticky-column" style={{ flex: '0 0 clamp(220px, 34%, 360px)', minWidth: 0 }}>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={2} size="h4">
+            Resources
+          </Title>
+          <Tooltip label="Refresh the list">
+            <ActionIcon size="lg" variant="default" aria-label="Refresh resources" onClick={() => void loadList()}>
+              <IconRefresh size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
         {listError && (
-          <div className="error-text" role="alert">
+          <Alert color="red" variant="light" p="xs" role="alert">
             {listError}
-          </div>
+          </Alert>
         )}
-        {items.length === 0 && !listError && <p className="hint">No resources listed.</p>}
-        <ResourceList
-          items={items}
-          selected={target?.kind === 'uri' ? target.uri : undefined}
-          onSelect={(uri) => open({ kind: 'uri', uri })}
-        />
+        <Text size="xs" c="dimmed">
+          {!listed ? 'Loading…' : countLabel(items.length, 'resource', 'resources', 'No resources listed')}
+          {cursor !== undefined ? ' (more available)' : ''}
+        </Text>
+        {items.length > 0 && <ResourceList serverId={id} items={items} selected={target?.kind === 'uri' ? target.uri : undefined} />}
         {cursor !== undefined && (
-          <button
-            type="button"
+          <Button
+            size="xs"
             onClick={() =>
               void resourcesService
                 .list(id, cursor)
@@ -203,59 +272,91 @@ export function ResourcesTab(props: { serverId: string }) {
             }
           >
             Load more
-          </button>
+          </Button>
         )}
         {templates.length > 0 && (
-          <div className="templates">
-            <h3>Templates</h3>
-            <ul className="plain-list" aria-label="Resource templates">
+          <Box>
+            <Title order={2} size="h5" mb={6}>
+              Templates
+            </Title>
+            <Stack gap={4} component="ul" aria-label="Resource templates" m={0} p={0} style={{ listStyle: 'none' }}>
               {templates.map((t) => (
                 <li key={t.uriTemplate}>
-                  <button type="button" className="link-button" onClick={() => setChosenTemplate(t)}>
-                    {t.title ?? t.name}
-                  </button>
+                  <UnstyledButton
+                    className="sb-row"
+                    data-active={chosenTemplate?.uriTemplate === t.uriTemplate || undefined}
+                    aria-pressed={chosenTemplate?.uriTemplate === t.uriTemplate}
+                    onClick={() => setChosenTemplate(t)}
+                  >
+                    <Text component="span" size="sm" fw={500} display="block">
+                      {oneLine(t.title ?? t.name)}
+                    </Text>
+                    <Text component="span" size="xs" c="dimmed" className="sb-mono" display="block" truncate>
+                      {oneLine(t.uriTemplate)}
+                    </Text>
+                  </UnstyledButton>
                 </li>
               ))}
-            </ul>
+            </Stack>
             {chosenTemplate && (
-              <TemplateForm
-                key={chosenTemplate.uriTemplate}
-                serverId={id}
-                template={chosenTemplate}
-                onRead={(variables) => open({ kind: 'template', template: chosenTemplate, variables })}
-              />
+              <Box mt="xs">
+                <TemplateForm
+                  key={chosenTemplate.uriTemplate}
+                  serverId={id}
+                  template={chosenTemplate}
+                  onRead={(variables) => openTemplate({ kind: 'template', template: chosenTemplate, variables })}
+                />
+              </Box>
             )}
-          </div>
+          </Box>
         )}
-      </div>
-      <div className="resources-preview" aria-label="Preview" role="region">
-        {!target && <p className="hint">Pick a resource to preview it. Addresses inside resources are never fetched.</p>}
+      </Stack>
+      <Box role="region" aria-label="Preview" style={{ flex: 1, minWidth: 0 }}>
+        <Title order={2} size="h4" mb="xs">
+          Preview
+        </Title>
+        {!target && (
+          <Text size="sm" c="dimmed">
+            Pick a resource to preview it. Addresses inside resources are never fetched.
+          </Text>
+        )}
         {shownUri && (
-          <div className="row preview-head">
-            <strong className="part-uri">{shownUri}</strong>
+          <Group gap="xs" mb="sm" wrap="nowrap">
+            <Text size="sm" fw={500} className="sb-mono" style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+              {cleanText(shownUri)}
+            </Text>
             {updatedMark && (
-              <span className="badge updated" role="status">
+              <Badge color="blue" variant="light" role="status" tt="none">
                 Updated
-              </span>
+              </Badge>
             )}
-            <button type="button" onClick={() => void toggleSubscribe(shownUri)}>
+            <Button
+              size="xs"
+              leftSection={subscribed.has(shownUri) ? <IconBellOff size={14} aria-hidden /> : <IconBell size={14} aria-hidden />}
+              onClick={() => void toggleSubscribe(shownUri)}
+            >
               {subscribed.has(shownUri) ? 'Unsubscribe' : 'Subscribe'}
-            </button>
+            </Button>
             {target && (
-              <button type="button" onClick={() => void doRead(target)}>
+              <Button size="xs" leftSection={<IconReload size={14} aria-hidden />} onClick={() => void doRead(target)}>
                 Reload
-              </button>
+              </Button>
             )}
-          </div>
+          </Group>
         )}
-        {loading && <p className="hint">Reading…</p>}
+        {loading && (
+          <Group gap="xs" aria-busy="true">
+            <Loader size="xs" aria-hidden />
+            <Text size="sm">Reading…</Text>
+          </Group>
+        )}
         {readError && (
-          <div className="error-text" role="alert">
+          <Alert color="red" variant="light" p="sm" role="alert">
             {readError}
-          </div>
+          </Alert>
         )}
         {read && <ResourcePreview parts={read.parts} />}
-      </div>
-    </section>
+      </Box>
+    </Group>
   );
 }

@@ -1,88 +1,159 @@
-// Shows a call's bounded presentation: text, structured data, checked media, links, embedded resources,
-// notices; errors look like errors; the full envelope is fetched only on demand.
-import { useState } from 'react';
-import type { CallOutcome, Presentation } from '../../../shared/domains/calls';
+// Shows a call's bounded presentation: text, structured data, checked media, links, embedded resources, notices;
+// errors look like errors (a cancel the person asked for says so); the full envelope is fetched only on demand.
+import { Alert, Badge, Box, Button, Group, Image, List, Stack, Text } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconCircleX,
+  IconClockExclamation,
+  IconDownload,
+  IconFileCode,
+  IconPlayerStop,
+} from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import type { CallOutcome, CallStatus, Presentation } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
 import { saveFile } from '../lib/save-file';
 import { callsService } from '../services/calls';
+import { outcomeLabel } from '../store/calls-slice';
+import { CodeBlock } from '../ui/CodeBlock';
+import { cleanText, durationLabel, sizeLabel } from '../ui/text';
 
 const FULL_VIEW_CHARS = 1024 * 1024;
 
-/** The presentation body (also used by the history view). */
-export function PresentationView({ p }: { p: Presentation }) {
+const STATUS_LOOK: Record<CallStatus, { color: string; icon: ReactNode }> = {
+  ok: { color: 'green', icon: <IconCircleCheck size={14} aria-hidden /> },
+  error: { color: 'red', icon: <IconCircleX size={14} aria-hidden /> },
+  cancelled: { color: 'gray', icon: <IconPlayerStop size={14} aria-hidden /> },
+  timeout: { color: 'orange', icon: <IconClockExclamation size={14} aria-hidden /> },
+};
+
+/** A call status as a coloured badge with an icon and words. */
+export function CallStatusBadge({ status, cancelledByYou, testId }: { status: CallStatus; cancelledByYou?: boolean; testId?: string }) {
+  const look = STATUS_LOOK[status];
   return (
-    <div className={p.isError ? 'presentation presentation-error' : 'presentation'} data-testid="presentation">
-      {p.isError && <strong className="error-text">The tool reported an error</strong>}
+    <Badge
+      color={look.color}
+      variant="light"
+      radius="sm"
+      tt="none"
+      size="md"
+      leftSection={look.icon}
+      {...(testId ? { 'data-testid': testId } : {})}
+    >
+      {outcomeLabel(status, cancelledByYou)}
+    </Badge>
+  );
+}
+
+/** The presentation body (also used by the history view). */
+export function PresentationView({ p, status = 'ok' }: { p: Presentation; status?: CallStatus }) {
+  const empty =
+    !p.text &&
+    p.structured === undefined &&
+    p.media.length === 0 &&
+    p.links.length === 0 &&
+    p.resources.length === 0 &&
+    p.notices.length === 0;
+  return (
+    <Stack gap="sm" data-testid="presentation">
+      {p.isError && status === 'error' && (
+        <Text c="red" fw={600} size="sm">
+          The tool reported an error
+        </Text>
+      )}
       {p.text && (
-        <pre className="instructions" data-testid="result-text">
-          {p.text}
-        </pre>
+        <Box>
+          <CodeBlock data-testid="result-text">{p.text}</CodeBlock>
+          {p.truncated && (
+            <Text size="xs" c="dimmed" mt={4}>
+              Shortened for display; open the full result to see everything.
+            </Text>
+          )}
+        </Box>
       )}
       {p.structured !== undefined && (
-        <details open>
-          <summary>Structured content{p.structuredTruncated ? ' (shortened)' : ''}</summary>
-          <pre className="instructions" data-testid="result-structured">
-            {p.structured}
-          </pre>
-        </details>
+        <Box>
+          <Text size="xs" fw={600} c="dimmed" mb={4}>
+            Structured content{p.structuredTruncated ? ' (shortened)' : ''}
+          </Text>
+          <CodeBlock data-testid="result-structured">{p.structured}</CodeBlock>
+        </Box>
       )}
       {p.media.map((m, i) =>
         m.data === '' ? (
-          <p key={i} className="hint">
-            {m.kind} ({m.mimeType}, {m.bytes} bytes) not kept in the history
-          </p>
+          <Text key={i} size="sm" c="dimmed">
+            {m.kind} ({m.mimeType}, {sizeLabel(m.bytes)}) not kept in the history
+          </Text>
         ) : m.kind === 'image' ? (
-          <img
+          <Image
             key={i}
             alt={`Image ${i + 1} from the tool`}
             src={`data:${m.mimeType};base64,${m.data}`}
-            style={{ maxWidth: '100%', imageRendering: 'auto' }}
+            maw="100%"
+            w="auto"
+            fit="contain"
+            radius="sm"
+            style={{ alignSelf: 'flex-start' }}
           />
         ) : (
           <audio key={i} controls aria-label={`Audio ${i + 1} from the tool`} src={`data:${m.mimeType};base64,${m.data}`} />
         ),
       )}
       {p.links.length > 0 && (
-        <div>
-          <strong>Resource links</strong>
-          <ul aria-label="Resource links">
+        <Box>
+          <Text size="xs" fw={600} c="dimmed" mb={4}>
+            Resource links (not fetched)
+          </Text>
+          <List size="sm" aria-label="Resource links" spacing={2}>
             {p.links.map((l, i) => (
-              <li key={i}>
-                <code>{l.uri}</code>
-                {l.name ? ` — ${l.name}` : ''}
-                {l.mimeType ? ` (${l.mimeType})` : ''}
-              </li>
+              <List.Item key={i}>
+                <Text span className="sb-mono" size="sm">
+                  {cleanText(l.uri)}
+                </Text>
+                {l.name ? ` — ${cleanText(l.name)}` : ''}
+                {l.mimeType ? ` (${cleanText(l.mimeType)})` : ''}
+              </List.Item>
             ))}
-          </ul>
-        </div>
+          </List>
+        </Box>
       )}
       {p.resources.length > 0 && (
-        <div>
-          <strong>Embedded resources</strong>
-          <ul aria-label="Embedded resources">
+        <Box>
+          <Text size="xs" fw={600} c="dimmed" mb={4}>
+            Embedded resources
+          </Text>
+          <Stack gap="xs" aria-label="Embedded resources">
             {p.resources.map((r, i) => (
-              <li key={i}>
-                <code>{r.uri}</code>
-                {r.mimeType ? ` (${r.mimeType})` : ''}
-                {r.text !== undefined && <pre className="instructions">{r.text}</pre>}
-              </li>
+              <Box key={i}>
+                <Text size="sm" className="sb-mono">
+                  {cleanText(r.uri)}
+                  {r.mimeType ? ` (${cleanText(r.mimeType)})` : ''}
+                </Text>
+                {r.text !== undefined && <CodeBlock mt={4}>{r.text}</CodeBlock>}
+              </Box>
             ))}
-          </ul>
-        </div>
+          </Stack>
+        </Box>
       )}
       {p.notices.length > 0 && (
-        <ul className="hint" aria-label="Result notices">
+        <List size="sm" c="dimmed" aria-label="Result notices" icon={<IconAlertTriangle size={14} aria-hidden />}>
           {p.notices.map((n, i) => (
-            <li key={i}>{n}</li>
+            <List.Item key={i}>{cleanText(n)}</List.Item>
           ))}
-        </ul>
+        </List>
       )}
-    </div>
+      {empty && status === 'ok' && (
+        <Text size="sm" c="dimmed">
+          The tool returned no content.
+        </Text>
+      )}
+    </Stack>
   );
 }
 
 /** A finished call: status, error, presentation and the full result on demand. */
-export function ResultView({ outcome }: { outcome: CallOutcome }) {
+export function ResultView({ outcome, cancelledByYou = false }: { outcome: CallOutcome; cancelledByYou?: boolean }) {
   const [full, setFull] = useState<string | null>(null);
   const [fullError, setFullError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState<string | null>(null);
@@ -107,50 +178,72 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
     if (!outcome.serverId) return;
     try {
       const status = await callsService.signIn(outcome.serverId);
-      setSignIn(
-        JSON.stringify(status).includes('http') ? 'Sign-in started: finish it in your browser, then call again.' : 'Sign-in started.',
-      );
+      setSignIn(status.flow?.authorizationUrl ? 'Sign-in started: finish it in your browser, then call again.' : 'Sign-in started.');
     } catch (err) {
       setSignIn(err instanceof AppError ? err.message : 'Sign-in could not start');
     }
   };
 
-  const label = { ok: 'Succeeded', error: 'Failed', cancelled: 'Cancelled', timeout: 'Timed out' }[outcome.status];
+  const showError = outcome.error && outcome.status !== 'ok' && !(outcome.status === 'cancelled' && cancelledByYou);
   return (
-    <section className="result" aria-label="Call result">
-      <div className="row">
-        <strong data-testid="call-status">{label}</strong>
-        <span className="hint">{outcome.durationMs} ms</span>
-        {outcome.resultBytes !== undefined && <span className="hint">{outcome.resultBytes} bytes received</span>}
-      </div>
-      {outcome.error && outcome.status !== 'ok' && (
-        <p className="error-text" role="alert">
-          {outcome.error.message}
-        </p>
+    <Stack gap="sm">
+      <Group gap="sm">
+        <CallStatusBadge status={outcome.status} cancelledByYou={cancelledByYou} testId="call-status" />
+        <Text size="sm" c="dimmed">
+          in {durationLabel(outcome.durationMs)}
+        </Text>
+        {outcome.resultBytes !== undefined && (
+          <Text size="sm" c="dimmed">
+            · {sizeLabel(outcome.resultBytes)} received
+          </Text>
+        )}
+      </Group>
+      {outcome.status === 'cancelled' && cancelledByYou && (
+        <Text size="sm" c="dimmed">
+          You cancelled this call; the server was told to stop.
+        </Text>
+      )}
+      {showError && outcome.error && (
+        <Alert color={outcome.status === 'timeout' ? 'orange' : 'red'} variant="light" p="sm" role="alert">
+          {cleanText(outcome.error.message)}
+        </Alert>
       )}
       {outcome.error?.code === 'authorization_required' && (
-        <div className="row">
-          <button type="button" onClick={() => void startSignIn()}>
+        <Group gap="sm">
+          <Button variant="filled" onClick={() => void startSignIn()}>
             Sign in
-          </button>
-          {signIn && <span className="hint">{signIn}</span>}
-        </div>
+          </Button>
+          {signIn && (
+            <Text size="sm" c="dimmed">
+              {signIn}
+            </Text>
+          )}
+        </Group>
       )}
-      <PresentationView p={outcome.presentation} />
-      <div className="row actions">
-        <button type="button" onClick={() => void openFull(false)}>
+      {!(outcome.status === 'cancelled' && cancelledByYou) && <PresentationView p={outcome.presentation} status={outcome.status} />}
+      <Group gap="xs">
+        <Button size="xs" leftSection={<IconFileCode size={14} aria-hidden />} onClick={() => void openFull(false)}>
           Open full result
-        </button>
-        <button type="button" onClick={() => void openFull(true)}>
+        </Button>
+        <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => void openFull(true)}>
           Save full result
-        </button>
-      </div>
-      {fullError && <p className="error-text">{fullError}</p>}
-      {full !== null && (
-        <pre className="log" data-testid="full-result">
-          {full}
-        </pre>
+        </Button>
+        {full !== null && (
+          <Button size="xs" variant="subtle" onClick={() => setFull(null)}>
+            Hide full result
+          </Button>
+        )}
+      </Group>
+      {fullError && (
+        <Text c="red" size="sm">
+          {fullError}
+        </Text>
       )}
-    </section>
+      {full !== null && (
+        <CodeBlock maxHeight={480} data-testid="full-result" aria-label="Full result">
+          {full}
+        </CodeBlock>
+      )}
+    </Stack>
   );
 }

@@ -1,9 +1,15 @@
-// A form generated from a tool's inputSchema (@rjsf/core), with a raw-JSON view kept in sync. Arguments are
-// validated before they are sent; a schema the form library cannot handle falls back to raw JSON with a notice.
+// A form generated from a tool's inputSchema (@rjsf/core drawn with the app's Mantine templates), with a raw-JSON
+// view kept in sync. Arguments are validated before they are sent, with human messages and focus on the first
+// invalid field; a schema the form library cannot handle falls back to raw JSON with a notice.
+import { Alert, Button, Group, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import Form from '@rjsf/core';
-import type { RJSFSchema } from '@rjsf/utils';
-import { cspValidator as validator } from './csp-validator';
+import type { RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import { Component, useMemo, useState, type ReactNode } from 'react';
+import { templates } from '../forms/templates';
+import { widgets } from '../forms/widgets';
+import { humanMessage } from '../lib/validation-messages';
+import { cspValidator as validator } from './csp-validator';
 import { prepareSchema, type JsonSchema } from './schema-prep';
 
 type Args = Record<string, unknown>;
@@ -21,13 +27,32 @@ class FormBoundary extends Component<{ onError: (message: string) => void; child
   }
 }
 
+function humanize(schema: JsonSchema) {
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors.map((e) => {
+      const message = humanMessage(e, schema);
+      return { ...e, message, stack: message };
+    });
+}
+
 function validateArgs(schema: JsonSchema, value: Args): string[] {
   try {
     const { errors } = validator.validateFormData(value, schema as RJSFSchema);
-    return errors.map((e) => e.stack);
+    return errors.map((e) => humanMessage(e, schema));
   } catch (err) {
     return [`The schema could not be checked: ${err instanceof Error ? err.message : 'unknown error'}`];
   }
+}
+
+function hasFields(schema: JsonSchema): boolean {
+  const props = schema['properties'];
+  return (
+    (typeof props === 'object' && props !== null && Object.keys(props).length > 0) ||
+    schema['additionalProperties'] !== undefined ||
+    schema['oneOf'] !== undefined ||
+    schema['anyOf'] !== undefined ||
+    schema['allOf'] !== undefined
+  );
 }
 
 /** Props of the arguments form. */
@@ -40,11 +65,14 @@ export interface SchemaFormProps {
   busy: boolean;
   /** Called with validated arguments. */
   onCall: (args: Args) => void;
+  /** Called when the arguments did not validate (the caller clears a stale result). */
+  onInvalid?: () => void;
 }
 
-/** The generated form and its raw-JSON twin. */
-export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormProps) {
+/** The generated form and its raw-JSON twin, with the Call button. */
+export function SchemaForm({ inputSchema, initial, busy, onCall, onInvalid }: SchemaFormProps) {
   const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
+  const transformErrors = useMemo(() => humanize(prepared.schema), [prepared.schema]);
   const [formError, setFormError] = useState<string | null>(prepared.formable ? null : 'This schema cannot be shown as a form.');
   const [mode, setMode] = useState<'form' | 'json'>(prepared.formable ? 'form' : 'json');
   const [value, setValue] = useState<Args>(initial ?? {});
@@ -52,6 +80,7 @@ export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormPro
   const [rawError, setRawError] = useState<string | null>(null);
   const [jsonErrors, setJsonErrors] = useState<string[]>([]);
   const [formKey, setFormKey] = useState(0);
+  const empty = !hasFields(prepared.schema);
 
   const switchTo = (next: 'form' | 'json'): void => {
     if (next === 'json') setRaw(JSON.stringify(value, null, 2));
@@ -64,87 +93,117 @@ export function SchemaForm({ inputSchema, initial, busy, onCall }: SchemaFormPro
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        setRawError('Arguments must be a JSON object.');
+        setRawError('The arguments must be a JSON object ({ … }).');
         return;
       }
       setRawError(null);
       setValue(parsed as Args);
     } catch {
-      setRawError('Not valid JSON yet.');
+      setRawError('This is not valid JSON yet.');
     }
   };
 
   const sendRaw = (): void => {
-    if (rawError) return;
+    if (rawError) {
+      onInvalid?.();
+      return;
+    }
     const errors = validateArgs(prepared.schema, value);
     setJsonErrors(errors);
     if (errors.length === 0) onCall(value);
+    else onInvalid?.();
   };
+
+  const callButton = (type: 'submit' | 'button', onClick?: () => void) => (
+    <Group gap="sm">
+      <Button
+        type={type}
+        variant="filled"
+        loading={busy}
+        disabled={busy}
+        leftSection={<IconPlayerPlay size={16} aria-hidden />}
+        {...(onClick ? { onClick } : {})}
+      >
+        Call
+      </Button>
+    </Group>
+  );
 
   const showForm = mode === 'form' && formError === null;
   return (
-    <div className="schema-form">
+    <Stack gap="sm" className="sb-schema-form">
       {prepared.notices.map((n) => (
-        <p key={n} className="hint" role="note">
+        <Text key={n} size="sm" c="dimmed" role="note">
           {n}
-        </p>
+        </Text>
       ))}
       {formError && (
-        <p className="hint" role="note" data-testid="form-fallback">
+        <Alert color="yellow" variant="light" data-testid="form-fallback" p="xs">
           The form could not be built ({formError}); edit the arguments as JSON instead.
-        </p>
+        </Alert>
       )}
-      <div className="tabs" role="tablist" aria-label="Argument editor">
-        <button
-          type="button"
-          role="tab"
-          className="tab"
-          aria-selected={showForm}
-          disabled={formError !== null}
-          onClick={() => switchTo('form')}
-        >
-          Form
-        </button>
-        <button type="button" role="tab" className="tab" aria-selected={!showForm} onClick={() => switchTo('json')}>
-          JSON
-        </button>
-      </div>
-      {showForm ? (
-        <FormBoundary onError={(m) => (setFormError(m), setMode('json'), setRaw(JSON.stringify(value, null, 2)))}>
-          <Form
-            key={formKey}
-            schema={prepared.schema as RJSFSchema}
-            validator={validator}
-            formData={value}
-            showErrorList={false}
-            noHtml5Validate
-            onChange={(e) => setValue((e.formData ?? {}) as Args)}
-            onSubmit={(e) => onCall((e.formData ?? {}) as Args)}
-          >
-            <button type="submit" className="primary" disabled={busy}>
-              Call
-            </button>
-          </Form>
-        </FormBoundary>
-      ) : (
-        <div>
-          <label className="field">
-            Arguments (JSON)
-            <textarea aria-label="Arguments (JSON)" rows={10} value={raw} onChange={(e) => onRaw(e.target.value)} spellCheck={false} />
-          </label>
-          {rawError && <p className="error-text">{rawError}</p>}
-          {jsonErrors.length > 0 && (
-            <ul className="error-text" aria-label="Argument errors">
-              {jsonErrors.map((e) => (
-                <li key={e}>{e}</li>
-              ))}
-            </ul>
+      <Tabs value={showForm ? 'form' : 'json'} onChange={(v) => v && switchTo(v as 'form' | 'json')} keepMounted={false}>
+        <Tabs.List aria-label="Argument editor" mb="sm" style={{ width: 'fit-content' }}>
+          <Tabs.Tab value="form" disabled={formError !== null}>
+            Form
+          </Tabs.Tab>
+          <Tabs.Tab value="json">JSON</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="form">
+          {showForm && (
+            <FormBoundary onError={(m) => (setFormError(m), setMode('json'), setRaw(JSON.stringify(value, null, 2)))}>
+              <Form
+                key={formKey}
+                schema={prepared.schema as RJSFSchema}
+                validator={validator}
+                templates={templates}
+                widgets={widgets}
+                formData={value}
+                showErrorList={false}
+                noHtml5Validate
+                focusOnFirstError
+                transformErrors={transformErrors}
+                onChange={(e) => setValue((e.formData ?? {}) as Args)}
+                onError={() => onInvalid?.()}
+                onSubmit={(e) => onCall((e.formData ?? {}) as Args)}
+              >
+                {empty && (
+                  <Text size="sm" c="dimmed" mb="sm">
+                    This tool takes no arguments.
+                  </Text>
+                )}
+                <div style={{ marginTop: 'var(--mantine-spacing-sm)' }}>{callButton('submit')}</div>
+              </Form>
+            </FormBoundary>
           )}
-          <button type="button" className="primary" disabled={busy || rawError !== null} onClick={sendRaw}>
-            Call
-          </button>
-        </div>
-      )}
-    </div>
+        </Tabs.Panel>
+        <Tabs.Panel value="json">
+          <Stack gap="sm">
+            <Textarea
+              label="Arguments (JSON)"
+              rows={6}
+              resize="vertical"
+              value={raw}
+              onChange={(e) => onRaw(e.currentTarget.value)}
+              spellCheck={false}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              error={rawError ?? undefined}
+            />
+            {jsonErrors.length > 0 && (
+              <Alert color="red" variant="light" p="xs" aria-label="Argument errors">
+                <Stack gap={2}>
+                  {jsonErrors.map((e) => (
+                    <Text key={e} size="sm">
+                      {e}
+                    </Text>
+                  ))}
+                </Stack>
+              </Alert>
+            )}
+            {callButton('button', sendRaw)}
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
   );
 }

@@ -1,34 +1,97 @@
-import { useState } from 'react';
+// Add or edit a server definition. The id follows the name until the person edits it; a whole command line pasted
+// into Command is offered split into the program and its arguments (quotes respected); an address without a scheme
+// gets https:// (http:// for this computer) suggested; a bearer token typed here, or an Authorization: Bearer
+// header, goes to the credential store, never into the settings. Errors sit on their fields; the first one gets focus.
+import {
+  Accordion,
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  NativeSelect,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { IconBulb, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { ServerConfigView } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { useStore } from '../store';
+import { looksLikeCommandLine, splitCommandLine } from '../lib/command-line';
+import { deriveServerId } from '../lib/server-id';
+import { suggestUrl } from '../lib/url-suggest';
 import { routes } from '../router/route';
-import { Check, Field } from './Field';
-import { Modal } from './Modal';
+import { useStore } from '../store';
+import { AppDialog } from '../ui/AppDialog';
 import { emptyModel, modelFromView, modelToInput, validateModel, type ServerFormModel } from './server-form-model';
 
-/** Add or edit a server definition, with per-field validation. */
+const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
+
+/** The add/edit dialog. */
 export function ServerDialog(props: { existing?: ServerConfigView }) {
   const closeDialog = useStore((s) => s.closeDialog);
   const addServer = useStore((s) => s.addServer);
   const updateServer = useStore((s) => s.updateServer);
   const navigate = useStore((s) => s.navigate);
+  const taken = useStore(useShallow((s) => s.servers.map((x) => x.id)));
   const editing = props.existing !== undefined;
   const [m, setM] = useState<ServerFormModel>(() => (props.existing ? modelFromView(props.existing) : emptyModel()));
+  const [idTouched, setIdTouched] = useState(editing);
+  const [bearer, setBearer] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   const patch = (p: Partial<ServerFormModel>) => setM((prev) => ({ ...prev, ...p }));
 
+  const split = useMemo(
+    () => (m.type === 'stdio' && looksLikeCommandLine(m.command) ? splitCommandLine(m.command) : null),
+    [m.type, m.command],
+  );
+  const urlSuggestion = m.type !== 'stdio' ? suggestUrl(m.url) : null;
+  const authHeader = m.headers.findIndex((h) => h.key.trim().toLowerCase() === 'authorization');
+  const authBearer = authHeader >= 0 ? BEARER.exec(m.headers[authHeader]?.value ?? '')?.[1] : undefined;
+
+  const applySplit = (): void => {
+    if (!split) return;
+    const rest = m.args.split('\n').filter((l) => l.length > 0);
+    patch({ command: split.command, args: [...split.args, ...rest].join('\n') });
+  };
+  const moveAuthToBearer = (): void => {
+    if (authBearer === undefined) return;
+    setBearer(authBearer);
+    patch({ headers: m.headers.filter((_, i) => i !== authHeader) });
+  };
+
   const submit = async () => {
-    const found = validateModel(m, props.existing);
+    let model = m;
+    let token = bearer.trim();
+    // An Authorization: Bearer header typed by hand becomes the bearer token, like an imported one.
+    if (!editing && authBearer !== undefined) {
+      token = authBearer;
+      model = { ...m, headers: m.headers.filter((_, i) => i !== authHeader) };
+    }
+    const found = validateModel(model, props.existing);
+    if (!editing && model.type !== 'stdio' && /\s/.test(token)) found['bearer'] = 'A bearer token has no spaces or line breaks';
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+      return;
+    }
     setBusy(true);
     setSubmitError(null);
     try {
-      const input = modelToInput(m, props.existing);
-      const detail = editing ? await updateServer(m.id, input) : await addServer(input);
+      const input = modelToInput(model, props.existing);
+      const detail = editing
+        ? await updateServer(model.id, input)
+        : await addServer(input, model.type !== 'stdio' && token !== '' ? token : undefined);
       closeDialog();
       navigate(routes.servers(detail.id));
     } catch (err) {
@@ -39,202 +102,380 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
   };
 
   return (
-    <Modal title={editing ? `Edit ${props.existing?.name}` : 'Add server'} onClose={closeDialog} wide>
+    <AppDialog
+      opened
+      onClose={closeDialog}
+      size="xl"
+      title={editing ? `Edit ${props.existing?.name}` : 'Add server'}
+      actions={
+        <>
+          <Button onClick={closeDialog}>Cancel</Button>
+          <Button type="submit" form="server-form" variant="filled" loading={busy}>
+            {editing ? 'Save' : 'Add server'}
+          </Button>
+        </>
+      }
+    >
       <form
+        id="server-form"
+        ref={form}
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        <div className="grid2">
-          <Field label="Name" error={errors['name']}>
-            {(id, d) => <input id={id} aria-describedby={d} value={m.name} onChange={(e) => patch({ name: e.target.value })} />}
-          </Field>
-          <Field label="Id" error={errors['id']} hint="Lowercase letters, digits, - and _. Used in tool names.">
-            {(id, d) => (
-              <input id={id} aria-describedby={d} value={m.id} disabled={editing} onChange={(e) => patch({ id: e.target.value })} />
-            )}
-          </Field>
-        </div>
-        <Field label="Transport" error={errors['type']}>
-          {(id, d) => (
-            <select
-              id={id}
-              aria-describedby={d}
-              value={m.type}
-              onChange={(e) => patch({ type: e.target.value as ServerFormModel['type'] })}
-            >
-              <option value="stdio">stdio (local program)</option>
-              <option value="http">Streamable HTTP</option>
-              <option value="sse">Legacy HTTP+SSE</option>
-            </select>
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label="Name"
+              required
+              data-autofocus
+              value={m.name}
+              error={errors['name']}
+              onChange={(e) => {
+                const name = e.currentTarget.value;
+                patch(idTouched ? { name } : { name, id: name.trim() ? deriveServerId(name, taken) : '' });
+              }}
+            />
+            <TextInput
+              label="Id"
+              required
+              value={m.id}
+              disabled={editing}
+              error={errors['id']}
+              description={
+                editing
+                  ? 'An id cannot be changed.'
+                  : idTouched
+                    ? 'Lowercase letters, digits, - and _.'
+                    : 'Derived from the name; used in tool names.'
+              }
+              onChange={(e) => {
+                setIdTouched(true);
+                patch({ id: e.currentTarget.value });
+              }}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            />
+          </SimpleGrid>
+          <NativeSelect
+            label="Transport"
+            value={m.type}
+            error={errors['type']}
+            onChange={(e) => patch({ type: e.currentTarget.value as ServerFormModel['type'] })}
+            data={[
+              { value: 'stdio', label: 'stdio (a program on this computer)' },
+              { value: 'http', label: 'Streamable HTTP' },
+              { value: 'sse', label: 'Legacy HTTP+SSE' },
+            ]}
+          />
+          {m.type === 'stdio' ? (
+            <>
+              <Box>
+                <TextInput
+                  label="Command"
+                  required
+                  description="The program to run. It is started directly, never through a shell."
+                  value={m.command}
+                  error={errors['command']}
+                  onChange={(e) => patch({ command: e.currentTarget.value })}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  spellCheck={false}
+                />
+                {split && (
+                  <Alert
+                    color="blue"
+                    variant="light"
+                    mt="xs"
+                    p="sm"
+                    icon={<IconBulb size={18} aria-hidden />}
+                    aria-label="Split the command line"
+                    role="region"
+                  >
+                    <Stack gap={6}>
+                      <Text size="sm">
+                        This looks like a whole command line. Switchboard can split it: program <Code>{split.command}</Code> with{' '}
+                        {split.args.length === 1 ? '1 argument' : `${split.args.length} arguments`}{' '}
+                        {split.args.map((a, i) => (
+                          <Code key={i} mr={4}>
+                            {a === '' ? '""' : a}
+                          </Code>
+                        ))}
+                      </Text>
+                      {split.shellOperators.length > 0 && (
+                        <Text size="sm" c="orange">
+                          {split.shellOperators.join(' ')} would be passed to the program as text: Switchboard never runs a shell.
+                        </Text>
+                      )}
+                      <Group>
+                        <Button size="xs" variant="light" onClick={applySplit}>
+                          Split into command and arguments
+                        </Button>
+                      </Group>
+                    </Stack>
+                  </Alert>
+                )}
+              </Box>
+              <Textarea
+                label="Arguments"
+                description="One argument per line, exactly as the program receives it (no quotes needed)."
+                rows={3}
+                resize="vertical"
+                value={m.args}
+                error={errors['args']}
+                onChange={(e) => patch({ args: e.currentTarget.value })}
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                spellCheck={false}
+              />
+              <TextInput
+                label="Working directory"
+                value={m.cwd}
+                error={errors['cwd']}
+                onChange={(e) => patch({ cwd: e.currentTarget.value })}
+              />
+              <Box component="fieldset" style={{ border: 0, margin: 0, padding: 0 }}>
+                <Text component="legend" fw={500} size="sm" mb={6}>
+                  Environment
+                </Text>
+                <Stack gap="xs">
+                  {m.env.map((row, i) => (
+                    <Group key={i} gap="xs" wrap="nowrap" align="center">
+                      <TextInput
+                        aria-label={`Environment name ${i + 1}`}
+                        placeholder="NAME"
+                        value={row.key}
+                        onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, key: e.currentTarget.value } : r)) })}
+                        style={{ flex: '0 1 200px' }}
+                        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                      />
+                      {row.secret ? (
+                        <PasswordInput
+                          aria-label={`Environment value ${i + 1}`}
+                          placeholder={row.isSet ? '(stored — leave empty to keep)' : 'value'}
+                          value={row.value}
+                          onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, value: e.currentTarget.value } : r)) })}
+                          style={{ flex: 1 }}
+                        />
+                      ) : (
+                        <TextInput
+                          aria-label={`Environment value ${i + 1}`}
+                          placeholder="value"
+                          value={row.value}
+                          onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, value: e.currentTarget.value } : r)) })}
+                          style={{ flex: 1 }}
+                        />
+                      )}
+                      <Checkbox
+                        label="Secret"
+                        checked={row.secret}
+                        onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, secret: e.currentTarget.checked } : r)) })}
+                      />
+                      <ActionIcon
+                        size="lg"
+                        color="red"
+                        aria-label={`Remove environment variable ${i + 1}`}
+                        onClick={() => patch({ env: m.env.filter((_, j) => j !== i) })}
+                      >
+                        <IconTrash size={16} aria-hidden />
+                      </ActionIcon>
+                    </Group>
+                  ))}
+                  {errors['env'] && (
+                    <Text size="sm" c="red" role="alert">
+                      {errors['env']}
+                    </Text>
+                  )}
+                  <Group gap="md">
+                    <Button
+                      size="xs"
+                      leftSection={<IconPlus size={14} aria-hidden />}
+                      onClick={() => patch({ env: [...m.env, { key: '', value: '', secret: false, isSet: false }] })}
+                    >
+                      Add variable
+                    </Button>
+                    <Checkbox
+                      label="Inherit the whole environment of Switchboard"
+                      checked={m.inheritEnv}
+                      onChange={(e) => patch({ inheritEnv: e.currentTarget.checked })}
+                    />
+                  </Group>
+                </Stack>
+              </Box>
+            </>
+          ) : (
+            <>
+              <Box>
+                <TextInput
+                  label="URL"
+                  required
+                  type="url"
+                  value={m.url}
+                  error={errors['url']}
+                  onChange={(e) => patch({ url: e.currentTarget.value })}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  spellCheck={false}
+                  placeholder="https://example.com/mcp"
+                />
+                {urlSuggestion && (
+                  <Group gap="xs" mt={6}>
+                    <Text size="sm" c="dimmed">
+                      The address needs a scheme.
+                    </Text>
+                    <Button size="xs" variant="light" onClick={() => patch({ url: urlSuggestion })}>
+                      Use {urlSuggestion}
+                    </Button>
+                  </Group>
+                )}
+              </Box>
+              {!editing ? (
+                <PasswordInput
+                  label="Bearer token (optional)"
+                  description="Sent as Authorization: Bearer …; kept in the credential store, never in the settings file."
+                  value={bearer}
+                  error={errors['bearer']}
+                  onChange={(e) => setBearer(e.currentTarget.value.replace(/^\s*bearer\s+/i, ''))}
+                  autoComplete="off"
+                />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  The bearer token and other sign-in settings are in the server’s Sign-in tab.
+                </Text>
+              )}
+              <Box component="fieldset" style={{ border: 0, margin: 0, padding: 0 }}>
+                <Text component="legend" fw={500} size="sm" mb={6}>
+                  Headers
+                </Text>
+                <Stack gap="xs">
+                  {m.headers.map((h, i) => (
+                    <Group key={i} gap="xs" wrap="nowrap">
+                      <TextInput
+                        aria-label={`Header name ${i + 1}`}
+                        placeholder="X-Header"
+                        value={h.key}
+                        onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.currentTarget.value } : x)) })}
+                        style={{ flex: '0 1 220px' }}
+                      />
+                      <TextInput
+                        aria-label={`Header value ${i + 1}`}
+                        value={h.value}
+                        onChange={(e) =>
+                          patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value: e.currentTarget.value } : x)) })
+                        }
+                        style={{ flex: 1 }}
+                      />
+                      <ActionIcon
+                        size="lg"
+                        color="red"
+                        aria-label={`Remove header ${i + 1}`}
+                        onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}
+                      >
+                        <IconTrash size={16} aria-hidden />
+                      </ActionIcon>
+                    </Group>
+                  ))}
+                  {authHeader >= 0 && (
+                    <Alert color="blue" variant="light" p="sm">
+                      <Stack gap={6}>
+                        <Text size="sm">
+                          Switchboard sets the Authorization header itself.{' '}
+                          {authBearer !== undefined
+                            ? editing
+                              ? 'Set this token in the Sign-in tab instead.'
+                              : 'This Bearer token will be kept in the credential store as the server’s bearer token.'
+                            : 'Only a Bearer token can be used; set other credentials in the Sign-in tab.'}
+                        </Text>
+                        {authBearer !== undefined && !editing && (
+                          <Group>
+                            <Button size="xs" variant="light" onClick={moveAuthToBearer}>
+                              Move it to the bearer token field
+                            </Button>
+                          </Group>
+                        )}
+                      </Stack>
+                    </Alert>
+                  )}
+                  {errors['headers'] && (
+                    <Text size="sm" c="red" role="alert">
+                      {errors['headers']}
+                    </Text>
+                  )}
+                  <Group gap="md">
+                    <Button
+                      size="xs"
+                      leftSection={<IconPlus size={14} aria-hidden />}
+                      onClick={() => patch({ headers: [...m.headers, { key: '', value: '' }] })}
+                    >
+                      Add header
+                    </Button>
+                    <Checkbox
+                      label="Allow plain http to a non-loopback host"
+                      checked={m.allowInsecureHttp}
+                      onChange={(e) => patch({ allowInsecureHttp: e.currentTarget.checked })}
+                    />
+                  </Group>
+                </Stack>
+              </Box>
+            </>
           )}
-        </Field>
-        {m.type === 'stdio' ? (
-          <>
-            <Field label="Command" error={errors['command']} hint="The program to run. It is started directly, never through a shell.">
-              {(id, d) => <input id={id} aria-describedby={d} value={m.command} onChange={(e) => patch({ command: e.target.value })} />}
-            </Field>
-            <Field label="Arguments" error={errors['args']} hint="One argument per line.">
-              {(id, d) => (
-                <textarea id={id} aria-describedby={d} rows={3} value={m.args} onChange={(e) => patch({ args: e.target.value })} />
-              )}
-            </Field>
-            <Field label="Working directory" error={errors['cwd']}>
-              {(id, d) => <input id={id} aria-describedby={d} value={m.cwd} onChange={(e) => patch({ cwd: e.target.value })} />}
-            </Field>
-            <fieldset>
-              <legend>Environment</legend>
-              {m.env.map((row, i) => (
-                <div className="row env-row" key={i}>
-                  <input
-                    aria-label={`Environment name ${i + 1}`}
-                    placeholder="NAME"
-                    value={row.key}
-                    onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)) })}
-                  />
-                  <input
-                    aria-label={`Environment value ${i + 1}`}
-                    type={row.secret ? 'password' : 'text'}
-                    placeholder={row.secret && row.isSet ? '(stored — leave empty to keep)' : 'value'}
-                    value={row.value}
-                    onChange={(e) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)) })}
-                  />
-                  <Check
-                    label="Secret"
-                    checked={row.secret}
-                    onChange={(v) => patch({ env: m.env.map((r, j) => (j === i ? { ...r, secret: v } : r)) })}
-                  />
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Remove environment variable ${i + 1}`}
-                    onClick={() => patch({ env: m.env.filter((_, j) => j !== i) })}
-                  >
-                    Remove
-                  </button>
-                </div>
-              ))}
-              {errors['env'] && (
-                <div className="error-text" role="alert">
-                  {errors['env']}
-                </div>
-              )}
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => patch({ env: [...m.env, { key: '', value: '', secret: false, isSet: false }] })}
-              >
-                Add variable
-              </button>
-              <Check
-                label="Inherit the whole environment of Switchboard"
-                checked={m.inheritEnv}
-                onChange={(v) => patch({ inheritEnv: v })}
-              />
-            </fieldset>
-          </>
-        ) : (
-          <>
-            <Field label="URL" error={errors['url']}>
-              {(id, d) => <input id={id} aria-describedby={d} type="url" value={m.url} onChange={(e) => patch({ url: e.target.value })} />}
-            </Field>
-            <fieldset>
-              <legend>Headers</legend>
-              {m.headers.map((h, i) => (
-                <div className="row" key={i}>
-                  <input
-                    aria-label={`Header name ${i + 1}`}
-                    value={h.key}
-                    onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })}
-                  />
-                  <input
-                    aria-label={`Header value ${i + 1}`}
-                    value={h.value}
-                    onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
-                  />
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={`Remove header ${i + 1}`}
-                    onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}
-                  >
-                    Remove
-                  </button>
-                </div>
-              ))}
-              {errors['headers'] && (
-                <div className="error-text" role="alert">
-                  {errors['headers']}
-                </div>
-              )}
-              <button type="button" className="secondary" onClick={() => patch({ headers: [...m.headers, { key: '', value: '' }] })}>
-                Add header
-              </button>
-              <Check
-                label="Allow plain http to a non-loopback host"
-                checked={m.allowInsecureHttp}
-                onChange={(v) => patch({ allowInsecureHttp: v })}
-              />
-            </fieldset>
-          </>
-        )}
-        <details>
-          <summary>Connection policy</summary>
-          <div className="grid2">
-            <Field label="Lifecycle">
-              {(id) => (
-                <select id={id} value={m.lifecycle} onChange={(e) => patch({ lifecycle: e.target.value as ServerFormModel['lifecycle'] })}>
-                  <option value="auto">auto (probe, then fall back)</option>
-                  <option value="discover">discover (2026-07-28 only)</option>
-                  <option value="initialize">initialize (legacy handshake)</option>
-                </select>
-              )}
-            </Field>
-            <Field label="Startup">
-              {(id) => (
-                <select id={id} value={m.startup} onChange={(e) => patch({ startup: e.target.value as ServerFormModel['startup'] })}>
-                  <option value="eager">eager</option>
-                  <option value="background">background</option>
-                  <option value="manual">manual</option>
-                </select>
-              )}
-            </Field>
-            <Field label="Concurrency">
-              {(id) => (
-                <select
-                  id={id}
-                  value={m.concurrency}
-                  onChange={(e) => patch({ concurrency: e.target.value as ServerFormModel['concurrency'] })}
-                >
-                  <option value="serial">serial</option>
-                  <option value="readOnlyParallel">read-only calls in parallel</option>
-                  <option value="parallel">parallel</option>
-                </select>
-              )}
-            </Field>
-          </div>
-          <Check label="Enabled" checked={m.enabled} onChange={(v) => patch({ enabled: v })} />
-          <Check label="Required at start-up" checked={m.required} onChange={(v) => patch({ required: v })} />
-          <Check label="Allow elicitation requests" checked={m.elicitation} onChange={(v) => patch({ elicitation: v })} />
-          <Check label="Resources" checked={m.resources} onChange={(v) => patch({ resources: v })} />
-          <Check label="Tasks extension" checked={m.tasks} onChange={(v) => patch({ tasks: v })} />
-        </details>
-        {submitError && (
-          <div className="error-text" role="alert">
-            {submitError}
-          </div>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="secondary" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy}>
-            {editing ? 'Save' : 'Add server'}
-          </button>
-        </div>
+          <Accordion variant="contained" chevronPosition="left">
+            <Accordion.Item value="policy">
+              <Accordion.Control>Connection policy</Accordion.Control>
+              <Accordion.Panel>
+                <Stack gap="sm">
+                  <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+                    <NativeSelect
+                      label="Lifecycle"
+                      value={m.lifecycle}
+                      onChange={(e) => patch({ lifecycle: e.currentTarget.value as ServerFormModel['lifecycle'] })}
+                      data={[
+                        { value: 'auto', label: 'auto (probe, then fall back)' },
+                        { value: 'discover', label: 'discover (2026-07-28 only)' },
+                        { value: 'initialize', label: 'initialize (legacy handshake)' },
+                      ]}
+                    />
+                    <NativeSelect
+                      label="Startup"
+                      value={m.startup}
+                      onChange={(e) => patch({ startup: e.currentTarget.value as ServerFormModel['startup'] })}
+                      data={['eager', 'background', 'manual']}
+                    />
+                    <NativeSelect
+                      label="Concurrency"
+                      value={m.concurrency}
+                      onChange={(e) => patch({ concurrency: e.currentTarget.value as ServerFormModel['concurrency'] })}
+                      data={[
+                        { value: 'serial', label: 'serial' },
+                        { value: 'readOnlyParallel', label: 'read-only calls in parallel' },
+                        { value: 'parallel', label: 'parallel' },
+                      ]}
+                    />
+                  </SimpleGrid>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                    <Checkbox label="Enabled" checked={m.enabled} onChange={(e) => patch({ enabled: e.currentTarget.checked })} />
+                    <Checkbox
+                      label="Required at start-up"
+                      checked={m.required}
+                      onChange={(e) => patch({ required: e.currentTarget.checked })}
+                    />
+                    <Checkbox
+                      label="Allow elicitation requests"
+                      checked={m.elicitation}
+                      onChange={(e) => patch({ elicitation: e.currentTarget.checked })}
+                    />
+                    <Checkbox label="Resources" checked={m.resources} onChange={(e) => patch({ resources: e.currentTarget.checked })} />
+                    <Checkbox label="Tasks extension" checked={m.tasks} onChange={(e) => patch({ tasks: e.currentTarget.checked })} />
+                  </SimpleGrid>
+                </Stack>
+              </Accordion.Panel>
+            </Accordion.Item>
+          </Accordion>
+          {submitError && (
+            <Alert color="red" variant="light" role="alert" p="sm">
+              {submitError}
+            </Alert>
+          )}
+        </Stack>
       </form>
-    </Modal>
+    </AppDialog>
   );
 }

@@ -1,139 +1,178 @@
-import { useStore } from '../store';
+// One server: its name, target and status, the actions on it, the launch approval and the connection doctor,
+// and its sections as tabs (#/servers/<id>/<tab>). Sign-in exists only for HTTP and SSE servers.
+import { Alert, Badge, Box, Button, Code, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { routes } from '../router/route';
+import { useStore } from '../store';
 import { selectServerTab, type ServerTab } from '../store/ui-slice';
+import { StatusBadge } from '../ui/StatusBadge';
+import { cleanText, oneLine } from '../ui/text';
 import { ApprovalPanel } from './ApprovalPanel';
 import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
-import { LogView } from './LogView';
 import { PromptsTab } from './PromptsTab';
 import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
 import { ProtocolView } from './protocol/ProtocolView';
 import { ServerTasks } from './protocol/ServerTasks';
 import { ResourcesTab } from './ResourcesTab';
-import { StatusDot } from './StatusDot';
-import { renderToolCall } from './ToolCallSlot';
+import { ServerOverview } from './ServerOverview';
 import { ToolsTab } from './ToolsTab';
 
-const TABS: { id: ServerTab; label: string }[] = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'tools', label: 'Tools' },
-  { id: 'resources', label: 'Resources' },
-  { id: 'prompts', label: 'Prompts' },
-  { id: 'auth', label: 'Sign-in' },
-  { id: 'features', label: 'Client features' },
-  { id: 'protocol', label: 'Protocol' },
-];
+interface TabDef {
+  id: ServerTab;
+  label: string;
+}
 
-/** One server: header with status and identity, actions, approval, doctor and log. */
+/** The tabs a server has: Sign-in only for remote servers. */
+export function serverTabs(transport: string): TabDef[] {
+  return [
+    { id: 'overview', label: 'Overview' },
+    { id: 'tools', label: 'Tools' },
+    { id: 'resources', label: 'Resources' },
+    { id: 'prompts', label: 'Prompts' },
+    ...(transport === 'stdio' ? [] : [{ id: 'auth', label: 'Sign-in' }]),
+    { id: 'features', label: 'Client features' },
+    { id: 'protocol', label: 'Protocol' },
+  ];
+}
+
+/** One server's page. */
 export function ServerPage() {
   const detail = useStore((s) => s.detail);
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);
-  const tab = useStore(selectServerTab);
+  const routeTab = useStore(selectServerTab);
   const navigate = useStore((s) => s.navigate);
-  const setTab = (t: ServerTab) => detail && navigate(routes.servers(detail.id, t === 'overview' ? undefined : t));
-  if (!detail) return <section className="page" aria-busy="true" />;
+  const counts = useStore((s) => (detail ? s.counts[detail.id] : undefined));
+  if (!detail) {
+    return (
+      <Group aria-busy="true" p="md">
+        <Loader size="sm" aria-hidden />
+        <Text>Loading the server…</Text>
+      </Group>
+    );
+  }
   const st = detail.status;
-  const busy = st.state === 'connecting';
+  const tabs = serverTabs(detail.transport);
+  const tab = tabs.some((t) => t.id === routeTab) ? routeTab : 'overview';
+  const setTab = (t: string | null): void => {
+    if (t) navigate(routes.servers(detail.id, t === 'overview' ? undefined : t), { replace: true });
+  };
+  const connecting = st.state === 'connecting';
+  const connected = st.state === 'connected';
+  const tabCount = (id: string): number | undefined =>
+    id === 'tools' ? counts?.tools : id === 'resources' ? counts?.resources : id === 'prompts' ? counts?.prompts : undefined;
+
   return (
-    <section className="page" aria-labelledby="server-title">
-      <header className="page-header">
-        <div>
-          <h1 id="server-title">{detail.name}</h1>
-          <div className="sub">
-            <span className="badge">{detail.transport}</span> <span className="mono">{detail.target}</span>
-          </div>
-        </div>
-        <div className="row">
-          <StatusDot server={detail} />
-        </div>
-      </header>
-      <div className="row actions">
-        <button
-          type="button"
-          disabled={busy || st.state === 'connected' || detail.needsApproval}
-          onClick={() => void run(detail.id, 'connect')}
-        >
-          Connect
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={st.state === 'disconnected'}
-          onClick={() => void run(detail.id, 'disconnect')}
-        >
-          Disconnect
-        </button>
-        <button type="button" className="secondary" disabled={detail.needsApproval} onClick={() => void run(detail.id, 'restart')}>
-          Restart
-        </button>
-        <button type="button" className="secondary" onClick={() => openDialog({ kind: 'editServer', id: detail.id })}>
+    <Stack component="section" aria-labelledby="server-title" gap="md">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+        <Box style={{ minWidth: 0 }}>
+          <Title order={1} size="h2" id="server-title">
+            {oneLine(detail.name)}
+          </Title>
+          <Group gap="xs" mt={6} wrap="nowrap" align="flex-start">
+            <Badge variant="outline" color="gray" radius="sm" tt="none" style={{ flex: 'none' }}>
+              {detail.transport}
+            </Badge>
+            <Code className="sb-mono" style={{ minWidth: 0 }} data-testid="server-target">
+              {cleanText(detail.target)}
+            </Code>
+          </Group>
+        </Box>
+        <Box role="status" aria-label="Connection status" data-testid="server-status" style={{ flex: 'none' }}>
+          <StatusBadge server={detail} size="md" />
+        </Box>
+      </Group>
+
+      <Group gap="xs" aria-label="Server actions" role="group">
+        {connected ? (
+          <>
+            <Button leftSection={<IconPlugConnectedX size={16} aria-hidden />} onClick={() => void run(detail.id, 'disconnect')}>
+              Disconnect
+            </Button>
+            <Button leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void run(detail.id, 'restart')}>
+              Restart
+            </Button>
+          </>
+        ) : (
+          <Button
+            variant={detail.needsApproval ? 'default' : 'filled'}
+            leftSection={<IconPlugConnected size={16} aria-hidden />}
+            loading={connecting}
+            disabled={connecting || detail.needsApproval}
+            onClick={() => void run(detail.id, 'connect')}
+          >
+            Connect
+          </Button>
+        )}
+        <Button leftSection={<IconPencil size={16} aria-hidden />} onClick={() => openDialog({ kind: 'editServer', id: detail.id })}>
           Edit
-        </button>
-        <button type="button" className="danger" onClick={() => openDialog({ kind: 'removeServer', id: detail.id })}>
+        </Button>
+        <Button
+          variant="light"
+          color="red"
+          leftSection={<IconTrash size={16} aria-hidden />}
+          onClick={() => openDialog({ kind: 'removeServer', id: detail.id })}
+        >
           Remove
-        </button>
-      </div>
+        </Button>
+      </Group>
+
       {actionError && (
-        <div className="error-text" role="alert">
-          {actionError}
-        </div>
+        <Alert color="red" variant="light" p="sm" role="alert">
+          {cleanText(actionError)}
+        </Alert>
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
-      <div role="tablist" aria-label="Server sections" className="tabs">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            className={tab === t.id ? 'tab active' : 'tab'}
-            onClick={() => setTab(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
-      {tab === 'tools' && <ToolsTab serverId={detail.id} renderCallForm={renderToolCall} />}
-      {tab === 'resources' && <ResourcesTab serverId={detail.id} />}
-      {tab === 'prompts' && <PromptsTab serverId={detail.id} />}
-      {tab === 'auth' && <AuthPanel serverId={detail.id} />}
-      {tab === 'features' && <ClientFeaturesPanel serverId={detail.id} />}
-      {tab === 'protocol' && <ProtocolView serverId={detail.id} />}
-      {tab === 'protocol' && <ServerTasks serverId={detail.id} />}
-      {tab === 'overview' && st.state === 'connected' && (
-        <section aria-label="Server information" className="identity">
-          <dl>
-            <dt>Protocol</dt>
-            <dd data-testid="protocol-version">
-              {st.protocolVersion ?? 'unknown'}
-              {st.lifecycle ? ` (via ${st.lifecycle})` : ''}
-            </dd>
-            {detail.identity && (
-              <>
-                <dt>Server</dt>
-                <dd>
-                  {detail.identity.title ?? detail.identity.name}{' '}
-                  <span className="hint">
-                    {detail.identity.name} {detail.identity.version}
-                  </span>
-                </dd>
-                <dt>Capabilities</dt>
-                <dd>{detail.identity.capabilities.join(', ') || 'none'}</dd>
-              </>
-            )}
-          </dl>
-          {detail.identity?.instructions && (
-            <details open>
-              <summary>Instructions from the server (untrusted)</summary>
-              <pre className="instructions">{detail.identity.instructions}</pre>
-            </details>
-          )}
-        </section>
-      )}
-      {tab === 'overview' && <LogView />}
-    </section>
+
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List aria-label="Server sections">
+          {tabs.map((t) => {
+            const n = tabCount(t.id);
+            return (
+              <Tabs.Tab
+                key={t.id}
+                value={t.id}
+                rightSection={
+                  n !== undefined ? (
+                    <Badge size="xs" variant="light" color="gray" radius="sm">
+                      {n.toLocaleString('en')}
+                    </Badge>
+                  ) : undefined
+                }
+              >
+                {t.label}
+              </Tabs.Tab>
+            );
+          })}
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="md">
+          <ServerOverview detail={detail} />
+        </Tabs.Panel>
+        <Tabs.Panel value="tools" pt="md">
+          <ToolsTab serverId={detail.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="resources" pt="md">
+          <ResourcesTab serverId={detail.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="prompts" pt="md">
+          <PromptsTab serverId={detail.id} />
+        </Tabs.Panel>
+        {detail.transport !== 'stdio' && (
+          <Tabs.Panel value="auth" pt="md">
+            <AuthPanel serverId={detail.id} />
+          </Tabs.Panel>
+        )}
+        <Tabs.Panel value="features" pt="md">
+          <ClientFeaturesPanel serverId={detail.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="protocol" pt="md">
+          <ProtocolView serverId={detail.id} />
+          <ServerTasks serverId={detail.id} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
   );
 }

@@ -1,6 +1,6 @@
 // The servers view's main area: the server named in the location (#/servers/<id>/<tab>), the first-run offer, or
 // a hint to pick one.
-import { Text } from '@mantine/core';
+import { Group, Loader, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useStore } from '../store';
 import { selectRouteServerId } from '../store/ui-slice';
@@ -14,12 +14,29 @@ export function ServersView() {
   const select = useStore((s) => s.select);
   const loaded = useStore((s) => s.loaded);
   const count = useStore((s) => s.servers.length);
+  const known = useStore((s) => (routeId ? s.servers.some((x) => x.id === routeId) : false));
   useEffect(() => {
-    if (routeId !== selectedId) void select(routeId);
+    if (routeId !== selectedId) void select(routeId).catch(() => undefined);
   }, [routeId, selectedId, select]);
 
-  if (!loaded) return <Text aria-busy="true">Loading…</Text>;
-  if (routeId) return <ServerPage />;
+  if (!loaded)
+    return (
+      <Group aria-busy="true" gap="xs">
+        <Loader size="xs" aria-hidden />
+        <Text>Loading…</Text>
+      </Group>
+    );
+  if (routeId && known) return <ServerPage />;
+  if (routeId)
+    return (
+      <Text c="dimmed" role="status">
+        There is no server with the id “{routeId}”. Pick one from the list.
+      </Text>
+    );
   if (count === 0) return <EmptyState />;
-  return <Text c="dimmed">Select a server.</Text>;
+  return (
+    <Text c="dimmed" mt="md">
+      Pick a server from the list to see its status, tools, resources and prompts.
+    </Text>
+  );
 }

@@ -1,5 +1,11 @@
-// The call area of a tool page: the generated form, the Call button, live progress with Cancel, and the result.
+// The call area of a tool: the generated form with Call, then one result area that on Call scrolls into view
+// and takes focus, showing running (progress, Cancel) and then the result. A failed validation clears the old
+// result so it cannot be mistaken for the answer to the new arguments.
+import { Alert, Box, Button, Group, Loader, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { IconPlayerStop } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
+import { cleanText } from '../ui/text';
 import { ResultView } from './ResultView';
 import { SchemaForm } from './SchemaForm';
 
@@ -9,6 +15,21 @@ export interface CallableTool {
   name: string;
   /** The tool's inputSchema. */
   inputSchema: unknown;
+}
+
+const PHASE_WORDS = {
+  queued: 'Waiting for the server…',
+  input: 'Waiting for your input…',
+  task: 'Task running on the server…',
+  running: 'Running…',
+} as const;
+
+/** Brings the result area into view: its top, or as much of it as fits. */
+function reveal(el: HTMLElement | null, focus: boolean): void {
+  if (!el) return;
+  const tall = el.getBoundingClientRect().height > window.innerHeight - 120;
+  el.scrollIntoView({ block: tall ? 'start' : 'nearest' });
+  if (focus) el.focus({ preventScroll: true });
 }
 
 /** Form, progress and result for one tool. */
@@ -24,56 +45,101 @@ export function ToolCallPanel({
   const state = useStore((s) => s.callsByTool[tool.name]);
   const callTool = useStore((s) => s.callTool);
   const cancelCall = useStore((s) => s.cancelCall);
+  const clearOutcome = useStore((s) => s.clearOutcome);
+  const area = useRef<HTMLElement>(null);
+  const [called, setCalled] = useState(0);
   const running = state?.running;
   const p = running?.progress;
   const pct = p?.progress !== undefined && p.total ? Math.min(100, Math.round((p.progress / p.total) * 100)) : undefined;
   const phase = p?.phase ?? 'queued';
+  const outcome = state?.outcome;
 
+  useEffect(() => {
+    if (called > 0) reveal(area.current, true);
+  }, [called]);
+  useEffect(() => {
+    if (called > 0 && (outcome || state?.error)) reveal(area.current, false);
+  }, [called, outcome, state?.error]);
+
+  const shown = running !== undefined || outcome !== undefined || state?.error !== undefined;
   return (
-    <section aria-label="Call tool" className="call-panel">
+    <Stack gap="md" aria-label="Call tool" role="region">
       <SchemaForm
         key={`${tool.name}:${formKey ?? ''}`}
         inputSchema={tool.inputSchema}
         {...(initialArgs ? { initial: initialArgs } : {})}
         busy={running !== undefined}
-        onCall={(args) => void callTool(tool.name, args)}
+        onCall={(args) => {
+          setCalled((n) => n + 1);
+          void callTool(tool.name, args);
+        }}
+        onInvalid={() => clearOutcome(tool.name)}
       />
-      {running && (
-        <div role="status" aria-label="Call progress" className="approval">
-          <div className="row">
-            <span>
-              {phase === 'queued'
-                ? 'Waiting for the server…'
-                : phase === 'input'
-                  ? 'Waiting for your input…'
-                  : phase === 'task'
-                    ? 'Task running on the server…'
-                    : 'Running…'}
-            </span>
-            <button type="button" onClick={() => void cancelCall(tool.name)} disabled={running.cancelling}>
-              {running.cancelling ? 'Cancelling…' : 'Cancel'}
-            </button>
-          </div>
-          <progress aria-label="Progress" {...(pct !== undefined ? { value: pct, max: 100 } : {})} />
-          {p?.message && (
-            <p className="hint" data-testid="progress-message">
-              {p.message}
-            </p>
+      {shown && (
+        <Paper
+          ref={area}
+          component="section"
+          withBorder
+          p="md"
+          tabIndex={-1}
+          aria-labelledby={`result-title-${tool.name}`}
+          aria-busy={running !== undefined}
+          style={{ scrollMarginTop: 72, scrollMarginBottom: 16 }}
+          data-testid="call-result-area"
+        >
+          <Title order={3} size="h5" id={`result-title-${tool.name}`} mb="sm">
+            Result
+          </Title>
+          {running && (
+            <Stack gap="xs" role="status" aria-label="Call progress">
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap="xs" wrap="nowrap">
+                  <Loader size="xs" aria-hidden />
+                  <Text size="sm">{PHASE_WORDS[phase]}</Text>
+                </Group>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  leftSection={<IconPlayerStop size={14} aria-hidden />}
+                  onClick={() => void cancelCall(tool.name)}
+                  disabled={running.cancelling}
+                >
+                  {running.cancelling ? 'Cancelling…' : 'Cancel'}
+                </Button>
+              </Group>
+              <Progress
+                value={pct ?? 100}
+                animated={pct === undefined}
+                striped={pct === undefined}
+                aria-label="Progress"
+                {...(pct !== undefined ? { 'aria-valuenow': pct } : {})}
+              />
+              {p?.message && (
+                <Text size="sm" c="dimmed" data-testid="progress-message">
+                  {cleanText(p.message)}
+                </Text>
+              )}
+              {p?.task && (
+                <Text size="sm" c="dimmed" data-testid="task-status">
+                  Task {cleanText(p.task.id)}: {cleanText(p.task.status)}
+                  {p.task.message ? ` — ${cleanText(p.task.message)}` : ''}
+                </Text>
+              )}
+            </Stack>
           )}
-          {p?.task && (
-            <p className="hint" data-testid="task-status">
-              Task {p.task.id}: {p.task.status}
-              {p.task.message ? ` — ${p.task.message}` : ''}
-            </p>
+          {!running && state?.error && (
+            <Alert color="red" variant="light" role="alert" p="sm">
+              {cleanText(state.error)}
+            </Alert>
           )}
-        </div>
+          {!running && outcome && (
+            <Box role="region" aria-label="Call result">
+              <ResultView outcome={outcome} cancelledByYou={state?.cancelledByYou === true} />
+            </Box>
+          )}
+        </Paper>
       )}
-      {state?.error && (
-        <p className="error-text" role="alert">
-          {state.error}
-        </p>
-      )}
-      {!running && state?.outcome && <ResultView outcome={state.outcome} />}
-    </section>
+    </Stack>
   );
 }

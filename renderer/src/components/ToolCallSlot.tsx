@@ -1,10 +1,9 @@
-// Bridges the catalog's tool detail panel and the call panel: the form is filled from a pending replay
-// of the same tool, if any.
+// The call area shown inside a tool's detail: the form is filled from a pending "Load into form" of the same tool.
 import type { ToolDetail } from '../../../shared/domains/catalog';
 import { useStore } from '../store';
 import { ToolCallPanel } from './ToolCallPanel';
 
-/** The call area shown inside a tool's detail panel. */
+/** The call area for one tool. */
 export function ToolCallSlot({ tool }: { tool: ToolDetail }) {
   const replay = useStore((s) => (s.replay?.tool === tool.name ? s.replay : null));
   return (
@@ -14,6 +13,3 @@ export function ToolCallSlot({ tool }: { tool: ToolDetail }) {
     />
   );
 }
-
-/** Render prop for ToolDetailPanel / ToolsTab. */
-export const renderToolCall = (tool: ToolDetail) => <ToolCallSlot tool={tool} />;

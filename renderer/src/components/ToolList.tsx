@@ -1,8 +1,13 @@
+// A virtualized list of tools: only the visible rows are in the DOM, so 20,000 rows scroll smoothly. Each row is a
+// link to the tool (its deep link) that leads with the tool's title, then its local name in small monospace; the
+// arrow keys, Home and End move between rows (scrolling the list), Tab leaves it.
+import { Badge, Box, Group, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ToolSummary } from '../../../shared/domains/catalog';
+import { oneLine } from '../ui/text';
 
-const ROW_HEIGHT = 56;
+const ROW_HEIGHT = 66;
 
 /** Props of the virtualized tool list. */
 export interface ToolListProps {
@@ -10,31 +15,46 @@ export interface ToolListProps {
   total: number;
   /** Row at an index, when loaded. */
   row: (index: number) => ToolSummary | undefined;
+  /** Local name of the open tool. */
   selected: string | null;
-  onSelect: (name: string) => void;
+  /** The deep link of a tool. */
+  hrefFor: (name: string) => string;
   /** Called with the visible index range so missing rows can be loaded. */
   onRange?: (start: number, end: number) => void;
   /** Changes when the row data changes identity (new query or revision). */
   dataKey: string;
+  /** Accessible name of the list. */
   label?: string;
+  /** A server's display name, shown on each row when the list spans servers. */
+  serverName?: (id: string) => string;
+  /** Height of the scrolling list. */
+  height?: string | number;
 }
 
-function Chips({ tool }: { tool: ToolSummary }) {
+/** The hint chips of a tool (server claims, shown as such). */
+export function ToolChips({ tool }: { tool: ToolSummary }) {
   const a = tool.annotations;
+  const chips: { label: string; color: string }[] = [];
+  if (tool.pin === 'changed') chips.push({ label: 'changed', color: 'yellow' });
+  if (tool.stale) chips.push({ label: 'stale', color: 'yellow' });
+  if (tool.appOnly) chips.push({ label: 'app-only', color: 'grape' });
+  if (a.readOnlyHint) chips.push({ label: 'read-only', color: 'teal' });
+  if (a.destructiveHint) chips.push({ label: 'destructive', color: 'red' });
+  if (a.openWorldHint) chips.push({ label: 'open world', color: 'gray' });
+  if (chips.length === 0) return null;
   return (
-    <>
-      {tool.pin === 'changed' && <span className="chip chip-warn">changed</span>}
-      {tool.stale && <span className="chip chip-warn">stale</span>}
-      {tool.appOnly && <span className="chip">app-only</span>}
-      {a.readOnlyHint && <span className="chip">read-only</span>}
-      {a.destructiveHint && <span className="chip chip-danger">destructive</span>}
-      {a.openWorldHint && <span className="chip">open world</span>}
-    </>
+    <Group gap={4} wrap="nowrap" style={{ flex: 'none' }}>
+      {chips.map((c) => (
+        <Badge key={c.label} component="span" size="xs" variant="light" color={c.color} radius="sm" tt="none">
+          {c.label}
+        </Badge>
+      ))}
+    </Group>
   );
 }
 
-/** A virtualized list of tools: only the visible rows are in the DOM, so 20,000 rows scroll smoothly. */
-export function ToolList({ total, row, selected, onSelect, onRange, dataKey, label = 'Tools' }: ToolListProps) {
+/** The virtualized list. */
+export function ToolList({ total, row, selected, hrefFor, onRange, dataKey, label = 'Tools', serverName, height = 520 }: ToolListProps) {
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -48,44 +68,78 @@ export function ToolList({ total, row, selected, onSelect, onRange, dataKey, lab
   useEffect(() => {
     if (total > 0) onRange?.(first, last);
   }, [first, last, total, dataKey, onRange]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].includes(e.key)) return;
+    const current = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
+    if (!current || !parent.current?.contains(current)) return;
+    e.preventDefault();
+    const at = Number(current.dataset['index']);
+    const page = Math.max(1, Math.floor((parent.current.clientHeight || ROW_HEIGHT * 8) / ROW_HEIGHT) - 1);
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -total, End: total };
+    const next = Math.max(0, Math.min(total - 1, at + (step[e.key] ?? 0)));
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    const focusRow = (tries: number): void => {
+      const el = parent.current?.querySelector<HTMLElement>(`[data-index="${next}"] a, [data-index="${next}"] [data-row]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focusRow(tries - 1));
+    };
+    requestAnimationFrame(() => focusRow(10));
+  };
+
   return (
-    <div ref={parent} className="catalog-list" role="list" aria-label={label} data-testid="tool-list">
+    <Box
+      ref={parent}
+      role="list"
+      aria-label={label}
+      data-testid="tool-list"
+      onKeyDown={onKeyDown}
+      style={{ height, overflowY: 'auto', contain: 'strict' }}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
           const tool = row(item.index);
+          const active = tool?.name === selected;
           return (
             <div
               key={item.key}
               role="listitem"
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+              data-index={item.index}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             >
               {tool ? (
-                <button
-                  type="button"
-                  className={tool.name === selected ? 'tool-row selected' : 'tool-row'}
-                  style={{ position: 'relative' }}
-                  aria-label={tool.name}
-                  aria-current={tool.name === selected}
-                  onClick={() => onSelect(tool.name)}
+                <a
+                  href={hrefFor(tool.name)}
+                  className="sb-row"
+                  data-active={active || undefined}
+                  aria-current={active ? 'true' : undefined}
+                  style={{ height: ROW_HEIGHT - 2, overflow: 'hidden' }}
                 >
-                  <span className="tool-row-top">
-                    <span className="tool-name">{tool.name}</span>
-                    <Chips tool={tool} />
-                  </span>
-                  <span className="tool-desc">
-                    {tool.title ? `${tool.title} — ` : ''}
-                    {tool.description}
-                  </span>
-                </button>
+                  <Group justify="space-between" gap="xs" wrap="nowrap">
+                    <Text component="span" fw={500} size="sm" truncate>
+                      {oneLine(tool.title ?? tool.originalName)}
+                    </Text>
+                    <ToolChips tool={tool} />
+                  </Group>
+                  <Text component="span" size="xs" c="dimmed" className="sb-mono" display="block" truncate>
+                    {tool.name}
+                    {serverName ? ` · ${oneLine(serverName(tool.serverId))}` : ''}
+                  </Text>
+                  <Text component="span" size="xs" c="dimmed" display="block" truncate>
+                    {oneLine(tool.description) || 'No description.'}
+                  </Text>
+                </a>
               ) : (
-                <div className="tool-row" style={{ position: 'relative' }} aria-busy="true">
-                  <span className="hint">Loading…</span>
-                </div>
+                <Box className="sb-row" aria-busy="true" style={{ height: ROW_HEIGHT - 2 }}>
+                  <Text size="xs" c="dimmed">
+                    Loading…
+                  </Text>
+                </Box>
               )}
             </div>
           );
         })}
       </div>
-    </div>
+    </Box>
   );
 }

@@ -1,115 +1,128 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+// The server page's Tools tab: a filterable virtualized list and the open tool (#/servers/<id>/tools/<name>).
+import { ActionIcon, Alert, Box, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ToolDetail, ToolSummary } from '../../../shared/domains/catalog';
 import { AppError } from '../../../shared/errors';
-import { catalogService } from '../services/catalog';
+import { formatRoute, routes } from '../router/route';
 import { useStore } from '../store';
-import './catalog.css';
+import { countLabel } from '../ui/count';
+import { ToolCallSlot } from './ToolCallSlot';
 import { ToolDetailPanel } from './ToolDetailPanel';
 import { ToolList } from './ToolList';
 
-/** Props of the server's Tools tab. */
-export interface ToolsTabProps {
-  serverId: string;
-  /** Slot for the call form inside the tool detail (filled by the tool-call work). */
-  renderCallForm?: (tool: ToolDetail) => ReactNode;
-}
+const message = (e: unknown, fallback: string): string => (e instanceof AppError ? e.message : fallback);
 
-/** Tools of one server: a filterable virtualized list and the detail panel with the call slot. */
-export function ToolsTab({ serverId, renderCallForm }: ToolsTabProps) {
+/** Tools of one server. */
+export function ToolsTab({ serverId }: { serverId: string }) {
   const revision = useStore((s) => s.catalogRevision);
   const loadCatalog = useStore((s) => s.loadCatalog);
+  const fetchServerTools = useStore((s) => s.fetchServerTools);
+  const fetchTool = useStore((s) => s.fetchTool);
+  const approveDefinition = useStore((s) => s.approveToolDefinition);
+  const refreshCatalog = useStore((s) => s.refreshCatalog);
+  const refreshing = useStore((s) => s.refreshing);
+  const selected = useStore((s) => (s.route.view === 'servers' && s.route.segments[1] === 'tools' ? (s.route.segments[2] ?? null) : null));
   const [query, setQuery] = useState('');
-  const [tools, setTools] = useState<ToolSummary[]>([]);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [tools, setTools] = useState<ToolSummary[] | null>(null);
   const [detail, setDetail] = useState<ToolDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [approving, setApproving] = useState(false);
-  const [refreshing, setRefreshing] = useState(false);
 
   useEffect(() => {
     void loadCatalog(); // subscribes to catalog.changed
   }, [loadCatalog]);
   useEffect(() => {
     let live = true;
-    catalogService.search({ query, serverIds: [serverId], limit: 25_000, includeGroups: false }).then(
-      (r) => live && setTools(r.tools),
-      (e: unknown) => live && setError(e instanceof AppError ? e.message : 'The tools could not be loaded'),
+    fetchServerTools(serverId, query).then(
+      (r) => live && (setTools(r), setError(null)),
+      (e: unknown) => live && setError(message(e, 'The tools could not be loaded')),
     );
     return () => {
       live = false;
     };
-  }, [serverId, query, revision]);
+  }, [serverId, query, revision, fetchServerTools]);
   useEffect(() => {
-    if (!selected) return;
+    if (!selected) return setDetail(null);
     let live = true;
-    catalogService.tool(selected).then(
+    fetchTool(selected).then(
       (d) => live && setDetail(d),
-      () => live && setDetail(null),
+      () => live && (setDetail(null), setError('This tool is not offered by the server (any more).')),
     );
     return () => {
       live = false;
     };
-  }, [selected, revision]);
+  }, [selected, revision, fetchTool]);
 
-  const row = useCallback((i: number) => tools[i], [tools]);
+  const list = useMemo(() => tools ?? [], [tools]);
+  const row = useCallback((i: number) => list[i], [list]);
+  const hrefFor = useCallback((name: string) => formatRoute(routes.servers(serverId, 'tools', name)), [serverId]);
   const approve = (name: string, fingerprint: string): void => {
     setApproving(true);
-    catalogService
-      .approve(name, fingerprint)
-      .then(setDetail, (e: unknown) => setError(e instanceof AppError ? e.message : 'Approval failed'))
+    approveDefinition(name, fingerprint)
+      .then(setDetail, (e: unknown) => setError(message(e, 'Approval failed')))
       .finally(() => setApproving(false));
   };
-  const refresh = (): void => {
-    setRefreshing(true);
-    setError(null);
-    catalogService
-      .refresh(serverId)
-      .then(
-        (r) => {
-          const failed = r.servers.find((x) => !x.ok);
-          if (failed) setError(failed.error ?? 'The refresh failed');
-        },
-        (e: unknown) => setError(e instanceof AppError ? e.message : 'The refresh failed'),
-      )
-      .finally(() => setRefreshing(false));
-  };
   return (
-    <section aria-label="Tools">
-      <div className="catalog-toolbar">
-        <input
-          type="search"
-          aria-label="Filter tools"
-          placeholder="Filter this server's tools"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-        <span>{tools.length.toLocaleString('en-US')} tools</span>
-        <button type="button" className="secondary" disabled={refreshing} onClick={refresh}>
-          {refreshing ? 'Refreshing…' : 'Refresh tools'}
-        </button>
-      </div>
-      {error && (
-        <div className="error-text" role="alert">
-          {error}
-        </div>
-      )}
-      <div className="tools-tab">
-        <ToolList
-          total={tools.length}
-          row={row}
-          selected={selected}
-          onSelect={setSelected}
-          dataKey={`${serverId}|${query}|${revision}`}
-          label="Server tools"
-        />
-        <div className="catalog-detail">
-          {detail ? (
-            <ToolDetailPanel tool={detail} onApprove={approve} approving={approving} {...(renderCallForm ? { renderCallForm } : {})} />
-          ) : (
-            <p className="hint">Select a tool to see its detail.</p>
-          )}
-        </div>
-      </div>
-    </section>
+    <Group align="flex-start" gap="md" wrap="nowrap" aria-label="Tools" role="region">
+      <Stack gap="xs" className="sb-sticky-column" style={{ flex: '0 0 clamp(220px, 34%, 360px)', minWidth: 0 }}>
+        <Group gap="xs" wrap="nowrap">
+          <TextInput
+            aria-label="Filter tools"
+            placeholder="Filter this server's tools"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={query}
+            onChange={(e) => setQuery(e.currentTarget.value)}
+            style={{ flex: 1 }}
+            type="search"
+          />
+          <Tooltip label="Refresh the tool list">
+            <ActionIcon
+              size="lg"
+              variant="default"
+              aria-label="Refresh tools"
+              loading={refreshing}
+              onClick={() => void refreshCatalog(serverId)}
+            >
+              <IconRefresh size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        <Text size="xs" c="dimmed" aria-live="polite" data-testid="tools-count">
+          {tools === null ? 'Loading tools…' : countLabel(list.length, 'tool', 'tools', 'No tools')}
+        </Text>
+        <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)' }}>
+          <ToolList
+            total={list.length}
+            row={row}
+            selected={selected}
+            hrefFor={hrefFor}
+            dataKey={`${serverId}|${query}|${revision}`}
+            label="Server tools"
+            height="min(560px, calc(100dvh - 190px))"
+          />
+        </Box>
+      </Stack>
+      <Box style={{ flex: 1, minWidth: 0 }}>
+        {error && (
+          <Alert color="red" variant="light" p="sm" mb="sm" role="alert">
+            {error}
+          </Alert>
+        )}
+        {detail ? (
+          <ToolDetailPanel
+            key={detail.name}
+            tool={detail}
+            onApprove={approve}
+            approving={approving}
+            callArea={<ToolCallSlot tool={detail} />}
+          />
+        ) : (
+          <Text c="dimmed" size="sm" mt="xs">
+            {list.length > 0 ? 'Pick a tool to see what it does and call it.' : 'This server offers no tools yet.'}
+          </Text>
+        )}
+      </Box>
+    </Group>
   );
 }

@@ -61,8 +61,16 @@ export const routes = {
     segments: [id, id ? tab : undefined, id && tab ? item : undefined].filter((s): s is string => s !== undefined),
     query: {},
   }),
-  /** The catalog, optionally with a search text and an open tool. */
-  catalog: (q?: string, tool?: string): Route => ({ view: 'catalog', segments: tool ? [tool] : [], query: q ? { q } : {} }),
+  /** The catalog, optionally with a search text, an open tool and filters (server id, annotation hint). */
+  catalog: (q?: string, tool?: string, filters: { server?: string | null; hint?: string | null } = {}): Route => ({
+    view: 'catalog',
+    segments: tool ? [tool] : [],
+    query: {
+      ...(q ? { q } : {}),
+      ...(filters.server ? { server: filters.server } : {}),
+      ...(filters.hint ? { hint: filters.hint } : {}),
+    },
+  }),
   /** The history, optionally one call. */
   history: (callId?: string): Route => ({ view: 'history', segments: callId ? [callId] : [], query: {} }),
 };

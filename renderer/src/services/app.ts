@@ -6,6 +6,8 @@ export const appService = {
   connect: connectBridge,
   info: () => bridge().api['app.info']({}),
   dismissNotice: (id: string) => bridge().api['app.dismissNotice']({ id }),
+  /** Opens an http(s) link through the core's safe opener (the app's browser; headless prints it). */
+  openLink: (url: string) => bridge().api['app.openLink']({ url }),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),
   onDisconnect: (listener: () => void) => bridge().onDisconnect(listener),
 };

@@ -11,6 +11,8 @@ export interface AppSlice {
   bridgeError: string | null;
   start: () => Promise<void>;
   dismissNotice: (id: string) => Promise<void>;
+  /** Opens an http(s) link the person clicked, through the core's safe opener; a refusal is announced. */
+  openLink: (url: string) => Promise<void>;
 }
 
 export const appInitialState = { info: null, notices: [], bridgeState: 'connecting', bridgeError: null } satisfies Partial<AppSlice>;
@@ -35,6 +37,14 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   dismissNotice: async (id) => {
     set({ notices: get().notices.filter((n) => n.id !== id) });
     await appService.dismissNotice(id);
+  },
+  openLink: async (url) => {
+    try {
+      await appService.openLink(url);
+      get().announce(get().info?.mode === 'headless' ? `Link printed by the Switchboard host: ${url}` : `Opened ${url} in your browser`);
+    } catch (err) {
+      get().announce(err instanceof AppError ? err.message : 'The link could not be opened');
+    }
   },
 });
 

@@ -17,6 +17,14 @@ export interface ToolCallState {
   running?: RunningCall;
   outcome?: CallOutcome;
   error?: string;
+  /** The outcome is a cancellation the person asked for. */
+  cancelledByYou?: boolean;
+}
+
+/** A call's status in words; a cancel the person asked for says so. */
+export function outcomeLabel(status: CallOutcome['status'], cancelledByYou = false): string {
+  if (status === 'cancelled') return cancelledByYou ? 'Cancelled by you' : 'Cancelled';
+  return { ok: 'Succeeded', error: 'Failed', timeout: 'Timed out' }[status];
 }
 
 /** A history entry to replay: the form of its tool is filled with its arguments. */
@@ -29,10 +37,23 @@ export interface ReplayRequest {
 /** Tool calls, live progress, results and history. */
 export interface CallsSlice {
   callsByTool: Record<string, ToolCallState>;
-  history: { entries: HistoryEntry[]; total: number; query: string; savedOnly: boolean; loaded: boolean; error: string | null };
+  history: {
+    entries: HistoryEntry[];
+    total: number;
+    /** Saved calls (newest first), shown as their own group. */
+    saved: HistoryEntry[];
+    query: string;
+    savedOnly: boolean;
+    loaded: boolean;
+    error: string | null;
+  };
   replay: ReplayRequest | null;
   callTool: (tool: string, args: Record<string, unknown>) => Promise<CallOutcome | undefined>;
   cancelCall: (tool: string) => Promise<void>;
+  /** Forgets a tool's last outcome (its arguments failed validation: the old result would mislead). */
+  clearOutcome: (tool: string) => void;
+  /** Calls a history entry's tool again with the same arguments; a new history entry results. */
+  runAgain: (entry: HistoryEntry) => Promise<CallOutcome | undefined>;
   applyCallProgress: (p: CallProgress) => void;
   loadHistory: (q?: { query?: string; savedOnly?: boolean }) => Promise<void>;
   saveCall: (callId: string, name: string) => Promise<void>;
@@ -54,7 +75,7 @@ function newCallId(): string {
 
 export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
   callsByTool: {},
-  history: { entries: [], total: 0, query: '', savedOnly: false, loaded: false, error: null },
+  history: { entries: [], total: 0, saved: [], query: '', savedOnly: false, loaded: false, error: null },
   replay: null,
 
   callTool: async (tool, args) => {
@@ -68,11 +89,14 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running, error: undefined } } }));
     try {
       const outcome = await callsService.call(tool, args, callId);
-      set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { outcome } } }));
+      const cancelledByYou = outcome.status === 'cancelled' && get().callsByTool[tool]?.running?.cancelling === true;
+      set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { outcome, ...(cancelledByYou ? { cancelledByYou } : {}) } } }));
+      get().announce(`Call finished: ${outcomeLabel(outcome.status, cancelledByYou)}`);
       if (get().history.loaded) void get().loadHistory();
       return outcome;
     } catch (err) {
       set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running: undefined, error: message(err) } } }));
+      get().announce(`Call failed: ${message(err)}`);
       return undefined;
     } finally {
       callTools.delete(callId);
@@ -88,6 +112,18 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     } catch {
       // The call may have ended meanwhile; its outcome arrives anyway.
     }
+  },
+
+  clearOutcome: (tool) => {
+    const current = get().callsByTool[tool];
+    if (!current || current.running) return;
+    set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: {} } }));
+  },
+
+  runAgain: async (entry) => {
+    const outcome = await get().callTool(entry.tool, entry.arguments);
+    await get().loadHistory();
+    return outcome;
   },
 
   applyCallProgress: (p) => {
@@ -109,8 +145,11 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     const query = q?.query ?? get().history.query;
     const savedOnly = q?.savedOnly ?? get().history.savedOnly;
     try {
-      const { entries, total } = await callsService.history({ ...(query ? { query } : {}), savedOnly, limit: 200 });
-      set({ history: { entries, total, query, savedOnly, loaded: true, error: null } });
+      const [{ entries, total }, saved] = await Promise.all([
+        callsService.history({ ...(query ? { query } : {}), savedOnly, limit: 200 }),
+        callsService.history({ ...(query ? { query } : {}), savedOnly: true, limit: 200 }),
+      ]);
+      set({ history: { entries, total, saved: saved.entries, query, savedOnly, loaded: true, error: null } });
     } catch (err) {
       set((s) => ({ history: { ...s.history, query, savedOnly, loaded: true, error: message(err) } }));
     }

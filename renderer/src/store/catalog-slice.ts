@@ -39,12 +39,20 @@ export interface CatalogSlice {
   setCatalogQuery: (query: string) => void;
   setCatalogServer: (id: string | null) => void;
   setCatalogAnnotation: (a: AnnotationFilter | null) => void;
+  /** Sets every filter at once (from a deep link), reloading once and only when something changed. */
+  setCatalogFilters: (f: { query: string; server: string | null; annotation: AnnotationFilter | null }) => void;
   /** Makes sure rows [start, end] are loaded. */
   ensureRows: (start: number, end: number) => void;
   openTool: (name: string | null) => Promise<void>;
   approveTool: (name: string, fingerprint: string) => Promise<void>;
   refreshCatalog: (id?: string) => Promise<void>;
   applyCatalogChanged: (revision: number) => void;
+  /** One server's tools matching a filter (the server page's Tools tab keeps its own list). */
+  fetchServerTools: (serverId: string, query: string) => Promise<ToolSummary[]>;
+  /** One tool's detail, without touching the catalog view's selection. */
+  fetchTool: (name: string) => Promise<ToolDetail>;
+  /** Approves a tool's current definition, without touching the catalog view's selection. */
+  approveToolDefinition: (name: string, fingerprint: string) => Promise<ToolDetail>;
 }
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
@@ -137,6 +145,12 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
       set({ catalogAnnotation });
       reload();
     },
+    setCatalogFilters: ({ query, server, annotation }) => {
+      const s = get();
+      if (s.catalogQuery === query && s.catalogServer === server && s.catalogAnnotation === annotation) return;
+      set({ catalogQuery: query, catalogServer: server, catalogAnnotation: annotation });
+      reload();
+    },
     ensureRows: (start, end) => {
       const first = Math.floor(Math.max(0, start) / CATALOG_PAGE);
       const last = Math.floor(Math.max(0, end) / CATALOG_PAGE);
@@ -176,6 +190,10 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
         set({ refreshing: false });
       }
     },
+    fetchServerTools: async (serverId, query) =>
+      (await catalogService.search({ query, serverIds: [serverId], limit: 25_000, includeGroups: false })).tools,
+    fetchTool: (name) => catalogService.tool(name),
+    approveToolDefinition: (name, fingerprint) => catalogService.approve(name, fingerprint),
     applyCatalogChanged: (revision) => {
       set({ catalogRevision: revision });
       void catalogService.groups().then(

@@ -16,6 +16,13 @@ export interface ResourcesSlice {
   startResources: () => Promise<void>;
   /** Answers the request at the head of the queue (or any by id). */
   respondElicitation: (requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => Promise<void>;
+  /** Completion suggestions for a prompt argument or a template variable. */
+  complete: (
+    serverId: string,
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ) => Promise<string[]>;
 }
 
 export const resourcesInitialState = {
@@ -53,6 +60,7 @@ export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => 
     const known = new Set(get().elicitations.map((e) => e.requestId));
     set({ elicitations: [...get().elicitations, ...pending.filter((p) => !known.has(p.requestId))] });
   },
+  complete: async (serverId, ref, argument, context) => (await resourcesService.complete(serverId, ref, argument, context)).values,
   respondElicitation: async (requestId, action, content) => {
     await resourcesService.respond(requestId, action, content);
     set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) });

@@ -3,12 +3,29 @@ import type { LogEntry, ServerDetail, ServerStatus, ServerSummary } from '../../
 import { AppError } from '../../../shared/errors';
 import { serversService } from '../services/servers';
 import { routes } from '../router/route';
+import { statusText } from '../ui/StatusBadge';
 import type { SliceCreator, Store } from './types';
 
 const MAX_LOGS = 1000;
 
+/** What a connected server offers, counted for its overview (absent: not known yet or not offered). */
+export interface ServerCounts {
+  /** Tools in the catalog. */
+  tools?: number;
+  /** Resources on the first page. */
+  resources?: number;
+  /** More resources exist beyond the first page. */
+  moreResources?: boolean;
+  /** Prompts. */
+  prompts?: number;
+}
+
 /** Servers: the list, the selected server's detail and its logs. */
 export interface ServersSlice {
+  /** Counts per server id, for the overview and the tab labels. */
+  counts: Record<string, ServerCounts>;
+  /** Counts tools, resources and prompts of a connected server. */
+  loadCounts: (id: string) => Promise<void>;
   servers: ServerSummary[];
   loaded: boolean;
   selectedId: string | null;
@@ -18,7 +35,7 @@ export interface ServersSlice {
   loadServers: () => Promise<void>;
   select: (id: string | null) => Promise<void>;
   refreshDetail: () => Promise<void>;
-  addServer: (config: ServerConfigInput) => Promise<ServerDetail>;
+  addServer: (config: ServerConfigInput, bearerToken?: string) => Promise<ServerDetail>;
   updateServer: (id: string, config: ServerConfigInput) => Promise<ServerDetail>;
   removeServer: (id: string, deleteCredentials: boolean) => Promise<void>;
   addDemo: () => Promise<void>;
@@ -30,6 +47,7 @@ export interface ServersSlice {
 }
 
 export const serversInitialState = {
+  counts: {},
   servers: [],
   loaded: false,
   selectedId: null,
@@ -62,8 +80,28 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
       // the server may have been removed meanwhile
     }
   },
-  addServer: async (config) => {
-    const detail = await serversService.add(config);
+  loadCounts: async (id) => {
+    const detail = get().detail;
+    const caps = detail?.id === id ? (detail.identity?.capabilities ?? []) : [];
+    const settle = <T>(p: Promise<T>): Promise<T | undefined> =>
+      p.then(
+        (v) => v,
+        () => undefined,
+      );
+    const [tools, resources, prompts] = await Promise.all([
+      settle(serversService.toolCount(id)),
+      caps.includes('resources') ? settle(serversService.resourcePage(id)) : Promise.resolve(undefined),
+      caps.includes('prompts') ? settle(serversService.promptCount(id)) : Promise.resolve(undefined),
+    ]);
+    const counts: ServerCounts = {
+      ...(tools !== undefined ? { tools } : {}),
+      ...(resources !== undefined ? { resources: resources.count, moreResources: resources.more } : {}),
+      ...(prompts !== undefined ? { prompts } : {}),
+    };
+    set({ counts: { ...get().counts, [id]: counts } });
+  },
+  addServer: async (config, bearerToken) => {
+    const detail = await serversService.add(config, bearerToken);
     await get().loadServers();
     return detail;
   },
@@ -109,7 +147,9 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
     void get().refreshDetail();
   },
   applyStatus: (id, status) => {
+    const before = get().servers.find((s) => s.id === id);
     set({ servers: get().servers.map((s) => (s.id === id ? { ...s, status } : s)) });
+    if (before && before.status.state !== status.state) get().announce(`${before.name}: ${statusText({ ...before, status })}`);
     const detail = get().detail;
     if (detail?.id === id) {
       set({ detail: { ...detail, status } });
@@ -130,3 +170,8 @@ export const selectServers = (s: Store): ServerSummary[] => s.servers;
 export const selectSelectedSummary = (s: Store): ServerSummary | undefined => s.servers.find((x) => x.id === s.selectedId);
 /** Logs of the selected server. */
 export const selectSelectedLogs = (s: Store): LogEntry[] => (s.selectedId ? (s.logs[s.selectedId] ?? []) : []);
+/** A server's display name by id (the id itself when the server is unknown). */
+export const selectServerName =
+  (id: string) =>
+  (s: Store): string =>
+    s.servers.find((x) => x.id === id)?.name ?? id;

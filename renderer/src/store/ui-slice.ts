@@ -24,6 +24,10 @@ export interface UiSlice {
   dialog: DialogState;
   openDialog: (dialog: DialogState) => void;
   closeDialog: () => void;
+  /** The latest message for the app's polite live region (connection changes, finished calls). */
+  announcement: string;
+  /** Announces a message to assistive technology. */
+  announce: (text: string) => void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
@@ -40,6 +44,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   dialog: { kind: 'none' },
   openDialog: (dialog) => set({ dialog }),
   closeDialog: () => set({ dialog: { kind: 'none' } }),
+  announcement: '',
+  announce: (text) => set({ announcement: text }),
 });
 
 /** The open dialog. */

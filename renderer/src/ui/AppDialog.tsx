@@ -25,16 +25,39 @@ export interface AppDialogProps {
 
 let openCount = 0;
 
-/** Marks the app's root inert while any dialog is open (the dialogs live in portals outside it). */
+/**
+ * Marks the app's root inert while any dialog is open (the dialogs live in portals outside it), and gives focus back
+ * to the element that opened the dialog once it closes, also when the dialog unmounts instead of closing (focus can
+ * only land there after the root is no longer inert).
+ */
 function useInertBackground(opened: boolean): void {
   useEffect(() => {
     if (!opened) return;
     const root = document.getElementById('root');
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     openCount += 1;
     root?.setAttribute('inert', '');
     return () => {
       openCount -= 1;
-      if (openCount === 0) root?.removeAttribute('inert');
+      if (openCount > 0) return;
+      root?.removeAttribute('inert');
+      if (!opener) return;
+      // After the modal's own focus handling. When the opener is gone (the dialog's action replaced the page, e.g.
+      // adding the first server), focus goes to the new page's heading once it is there.
+      let tries = 0;
+      const restore = (): void => {
+        const active = document.activeElement;
+        const lost = active === null || active === document.body || !document.contains(active);
+        if (!lost) return;
+        if (opener.isConnected) return opener.focus();
+        const heading = document.querySelector<HTMLElement>('main h1');
+        if (heading) {
+          heading.tabIndex = -1;
+          heading.focus();
+        } else if (tries++ < 20) setTimeout(restore, 100);
+      };
+      setTimeout(restore, 0);
     };
   }, [opened]);
 }
@@ -43,16 +66,24 @@ function useInertBackground(opened: boolean): void {
 export function AppDialog({ opened, onClose, title, children, actions, size = 'lg', dismissable = true, describedBy }: AppDialogProps) {
   useInertBackground(opened);
   return (
-    <Modal.Root opened={opened} onClose={onClose} size={size} closeOnEscape={dismissable} closeOnClickOutside={dismissable}>
+    <Modal.Root
+      opened={opened}
+      onClose={onClose}
+      size={size}
+      closeOnEscape={dismissable}
+      closeOnClickOutside={dismissable}
+      // Modal.Content's own className lands on the positioning wrapper: style the content box through classNames.
+      classNames={{ content: 'sb-dialog', body: 'sb-dialog-body' }}
+    >
       <Modal.Overlay />
-      <Modal.Content className="sb-dialog" {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
+      <Modal.Content {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
         <Modal.Header>
           <Modal.Title fw={600} fz="lg">
             {title}
           </Modal.Title>
-          <Modal.CloseButton aria-label="Close" />
+          <Modal.CloseButton aria-label="Close dialog" />
         </Modal.Header>
-        <Modal.Body className="sb-dialog-body">{children}</Modal.Body>
+        <Modal.Body>{children}</Modal.Body>
         {actions && (
           <Group className="sb-dialog-actions" justify="flex-end" gap="sm">
             {actions}

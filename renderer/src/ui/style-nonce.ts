@@ -12,3 +12,12 @@ export function styleNonce(): string {
   }
   return cached;
 }
+
+/**
+ * Lends the nonce to libraries that inject <style> elements on their own: the dialogs' scroll lock (react-remove-scroll
+ * through react-style-singleton) reads the conventional `__webpack_nonce__` global when no nonce was set for it.
+ */
+export function shareStyleNonce(): void {
+  const nonce = styleNonce();
+  if (nonce) (globalThis as { __webpack_nonce__?: string }).__webpack_nonce__ = nonce;
+}

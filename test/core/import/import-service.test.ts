@@ -170,8 +170,8 @@ describe('VS Code format (servers + inputs, JSONC)', () => {
     expect(entry(preview, 'remote')).toMatchObject({ status: 'valid', transport: 'http', target: 'https://api.example.com/mcp' });
     expect(entry(preview, 'plain-http-remote').status).toBe('invalid');
     expect(entry(preview, 'plain-http-remote').reasons.join(' ')).toMatch(/Plain http/);
-    expect(entry(preview, 'auth-header').status).toBe('invalid');
-    expect(entry(preview, 'auth-header').reasons.join(' ')).toMatch(/Authorization/);
+    // An Authorization: Bearer header is taken as the server's bearer token (see bearer-import.test.ts).
+    expect(entry(preview, 'auth-header')).toMatchObject({ status: 'valid', bearerToken: true });
     expect(entry(preview, 'weird').status).toBe('invalid');
     expect(entry(preview, 'weird').reasons.join(' ')).toMatch(/Unknown transport type/);
     expect(fileBytes()).toBeNull();
@@ -190,8 +190,8 @@ describe('VS Code format (servers + inputs, JSONC)', () => {
       text: vscodeText,
       secrets: { github: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_CANARY_789' } },
     });
-    expect(withSecret.added.sort()).toEqual(['github', 'remote']);
-    expect(withSecret.skipped.map((s) => s.key).sort()).toEqual(['auth-header', 'plain-http-remote', 'weird']);
+    expect(withSecret.added.sort()).toEqual(['auth-header', 'github', 'remote']);
+    expect(withSecret.skipped.map((s) => s.key).sort()).toEqual(['plain-http-remote', 'weird']);
     expect(await h.credentials.get(envSecretAccount('github', 'GITHUB_PERSONAL_ACCESS_TOKEN'))).toBe('ghp_CANARY_789');
     expect(readFileSync(configFile()).includes(Buffer.from('ghp_CANARY_789'))).toBe(false);
     const detail = await call<ServerDetail>(h.dispatch, 'servers.get', { id: 'github' });

@@ -1,0 +1,154 @@
+// The person's flow against the calls fixture: after Call the result is in view and focused (at 1400×900 and
+// 1024×700), a failed validation clears the stale result, history's "Run again" makes a new entry, every deep link
+// opens cold and back/forward follow, and the dark theme renders.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { fixture, seedServers } from './support/seed';
+import { callResult, connectionStatus, openTool, serverList } from './support/ui';
+
+let host: HeadlessHost;
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  const dataDir = tempDataDir();
+  seedServers(dataDir, [fixture('calls-stdio.ts', 'fx', 'Calls fixture'), fixture('res-server.ts', 'res', 'Resource Fixture')]);
+  host = await startHeadless(dataDir);
+});
+test.afterAll(async () => host?.stop());
+
+/** Opens the app with its token, then goes to `hash` (the token lives in the fragment of the first URL only). */
+async function start(browser: Browser, size = { width: 1400, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const context = await browser.newContext({ viewport: size, colorScheme });
+  const page = await context.newPage();
+  await page.goto(host.url);
+  await expect(serverList(page).getByText('Connected')).toHaveCount(2, { timeout: 60_000 });
+  return page;
+}
+
+for (const size of [
+  { width: 1400, height: 900 },
+  { width: 1024, height: 700 },
+]) {
+  test(`after Call the result is in view and focused, at ${size.width}×${size.height}`, async ({ browser }) => {
+    const page = await start(browser, size);
+    const panel = await openTool(page, 'fx', 'mcp__fx__form_demo');
+    await panel.locator('#root_title').fill('Report');
+    await panel.locator('#root_owner_name').fill('Ada');
+    for (let i = 0; i < 3; i++) await panel.getByRole('button', { name: /^Add tags item/ }).click();
+    for (let i = 0; i < 3; i++) await panel.locator(`#root_tags_${i}`).fill(`tag${i}`);
+    const call = panel.getByRole('button', { name: 'Call', exact: true });
+    await call.scrollIntoViewIfNeeded();
+    await call.click();
+    const status = callResult(page).getByTestId('call-status');
+    await expect(status).toHaveText('Succeeded', { timeout: 30_000 });
+    await expect(status).toBeInViewport();
+    await expect(page.getByTestId('call-result-area')).toBeFocused();
+    await expect(page.getByTestId('announcer')).toHaveText('Call finished: Succeeded');
+
+    // A failed validation clears the stale result and focuses the field, with a human message.
+    await panel.locator('#root_title').fill('');
+    await call.click();
+    await expect(panel.getByText('Enter a value for title')).toBeVisible();
+    await expect(panel.locator('#root_title')).toBeFocused();
+    await expect(page.getByTestId('call-result-area')).toHaveCount(0);
+    await page.context().close();
+  });
+}
+
+test('history: a table of calls; Run again makes a new entry; #/history/<callId> opens one call cold', async ({ browser }) => {
+  const page = await start(browser);
+  const panel = await openTool(page, 'fx', 'mcp__fx__read');
+  await panel.locator('#root_ms').fill('1');
+  await panel.locator('#root_label').fill('first');
+  await panel.getByRole('button', { name: 'Call', exact: true }).click();
+  await expect(callResult(page).getByTestId('call-status')).toHaveText('Succeeded', { timeout: 30_000 });
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
+  const table = page.getByRole('table', { name: 'Recent calls' });
+  const rows = table.getByRole('row');
+  await expect(rows.nth(1)).toContainText('read');
+  await expect(rows.nth(1)).toContainText('Calls fixture'); // the server's name, not its id
+  await expect(rows.nth(1)).toContainText('Succeeded');
+  await expect(rows.nth(1)).toContainText('You');
+  const before = await rows.count();
+  const firstId = await rows.nth(1).getAttribute('data-call-id');
+
+  await table
+    .getByRole('button', { name: /^Actions for read/ })
+    .first()
+    .click();
+  await page.getByRole('menuitem', { name: 'Run again' }).click();
+  // The new call's details open: a new entry, with the same arguments.
+  const detail = page.getByTestId('call-detail');
+  await expect(detail).toBeVisible({ timeout: 30_000 });
+  const newId = await detail.getAttribute('data-call-id');
+  expect(newId).not.toBe(firstId);
+  await expect(page).toHaveURL(new RegExp(`#/history/${newId}$`));
+  await expect(detail).toContainText('"label": "first"');
+  await expect(rows).toHaveCount(before + 1);
+
+  // Escape closes the details (back to #/history); Back opens them again.
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+  await expect(page).toHaveURL(/#\/history$/);
+  await page.goBack();
+  await expect(page.getByTestId('call-detail')).toHaveAttribute('data-call-id', newId!);
+
+  // Cold: a fresh page on the deep link.
+  const cold = await browser.newPage();
+  await cold.goto(`${host.url.split('#')[0]}#/history/${firstId}?token=${host.token}`);
+  await expect(cold.getByRole('dialog', { name: 'Call: read' })).toBeVisible({ timeout: 30_000 });
+  await expect(cold.getByTestId('call-detail')).toHaveAttribute('data-call-id', firstId!);
+  await cold.close();
+  await page.context().close();
+});
+
+test('deep links open each view cold, and back/forward follow', async ({ browser }) => {
+  const page = await start(browser);
+  const url = (hash: string) => `${host.url.split('#')[0]}${hash}`;
+
+  // The token travels in the first URL only; later loads of the same tab reuse it.
+  await page.goto(url('#/servers/fx/tools/mcp__fx__slow'));
+  await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__fx__slow', { timeout: 30_000 });
+  await expect(page.getByRole('tab', { name: /Tools/, selected: true })).toBeVisible();
+
+  await page.goto(url('#/servers/fx/overview'));
+  await expect(page.getByRole('tab', { name: 'Overview', selected: true })).toBeVisible();
+  await expect(connectionStatus(page)).toHaveText('Connected');
+
+  await page.goto(url('#/servers/res/resources/res%3A%2F%2Fplain'));
+  await expect(page.getByRole('region', { name: 'Preview' }).getByTestId('resource-text')).toHaveText('Hello from a plain resource.evil', {
+    timeout: 30_000,
+  });
+
+  await page.goto(url('#/catalog?q=slow&server=fx'));
+  await expect(page.getByLabel('Search tools')).toHaveValue('slow');
+  await expect(page.getByLabel('Server', { exact: true })).toHaveValue('fx');
+  await expect(page.getByTestId('tool-list').getByRole('link').first()).toContainText('mcp__fx__slow', { timeout: 30_000 });
+
+  await page.goto(url('#/catalog/mcp__fx__read'));
+  await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__fx__read', { timeout: 30_000 });
+
+  // Back and forward walk the same locations.
+  await page.goBack();
+  await expect(page.getByLabel('Search tools')).toHaveValue('slow');
+  await page.goBack();
+  await expect(page.getByRole('region', { name: 'Preview' })).toBeVisible();
+  await page.goForward();
+  await expect(page.getByLabel('Search tools')).toHaveValue('slow');
+  await page.context().close();
+});
+
+test('the dark theme renders (colour scheme from the OS)', async ({ browser }) => {
+  const page = await start(browser, { width: 1400, height: 900 }, 'dark');
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  const bg = await page
+    .locator('body')
+    .evaluate(
+      (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
+    );
+  const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
+  expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(150);
+  await openTool(page, 'fx', 'mcp__fx__read');
+  await expect(page.getByRole('button', { name: 'Use the light theme' })).toBeVisible();
+  await page.context().close();
+});
