@@ -104,7 +104,14 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
   const check = ServerConfigInputSchema.safeParse(input);
   if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
-  return { input, ...(check.success ? { parsed: check.data } : {}), reasons, prompts, ...(bearer !== undefined ? { bearer } : {}), ...(hasBearer ? { hasBearer } : {}) };
+  return {
+    input,
+    ...(check.success ? { parsed: check.data } : {}),
+    reasons,
+    prompts,
+    ...(bearer !== undefined ? { bearer } : {}),
+    ...(hasBearer ? { hasBearer } : {}),
+  };
 }
 
 interface Planned {
