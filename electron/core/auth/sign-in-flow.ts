@@ -4,6 +4,7 @@ import type { AuthStep } from '../../../shared/domains/auth.js';
 import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError, StepError } from './auth-errors.js';
+import { originOf } from './endpoint-policy.js';
 import type { RedirectListener } from './auth-ports.js';
 import { checkCallback } from './callback.js';
 import { expiryOf, type GrantRecord } from './credentials.js';
@@ -111,7 +112,7 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
         serverUrl: t.url,
         ...(scope !== undefined ? { scope } : {}),
         ...(current.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: current.resourceMetadataUrl } : {}),
-        fetchFn: ctx.fetchFor(config),
+        fetchFn: ctx.fetchFor(config, originOf(settings?.issuer)),
         forceReauthorization: true,
       });
     } catch (err) {
