@@ -47,24 +47,47 @@ function stdioShape<V extends z.ZodTypeAny>(value: V) {
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'Not a valid header name');
 
-/** Schema for custom HTTP headers: no CR/LF, none of the headers the app owns. */
-export const HeadersSchema = z.record(headerName, z.string()).superRefine((headers, ctx) => {
-  for (const [name, value] of Object.entries(headers)) {
-    if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header is set by Switchboard and cannot be overridden` });
-    }
-    if (/[\r\n\0]/.test(value)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header contains a line break or NUL` });
-    }
-  }
-});
+/**
+ * True for header names that carry credentials by convention (X-Api-Key, *-Token, *-Secret, *-Session, …): their
+ * values are kept in the credential store like secret env values, whatever the person or an imported file says.
+ */
+export function isSensitiveHeaderName(name: string): boolean {
+  return /key|token|secret|passw|cookie|session|credential|signature|auth/i.test(name);
+}
 
-function remoteShape<T extends 'http' | 'sse'>(type: T) {
+/** Schema for a header value as stored: plain text, or a reference to a secret held in the credential store. */
+export const HeaderValueSchema = z.union([z.string(), z.object({ secret: z.literal(true) }).strict()]);
+
+/** Schema for a header value as entered: a secret may carry a new value, or none to keep the stored one. */
+export const HeaderValueInputSchema = z.union([z.string(), z.object({ secret: z.literal(true), value: z.string().optional() }).strict()]);
+
+function headersShape<V extends z.ZodTypeAny>(value: V) {
+  return z.record(headerName, value).superRefine((headers, ctx) => {
+    for (const [name, raw] of Object.entries(headers as Record<string, string | { secret: true; value?: string }>)) {
+      if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header is set by Switchboard and cannot be overridden` });
+      }
+      const value = typeof raw === 'string' ? raw : raw.value;
+      if (value !== undefined && /[\r\n\0]/.test(value)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header contains a line break or NUL` });
+      }
+    }
+  });
+}
+
+/** Schema for custom HTTP headers as sent (all values resolved): no CR/LF, none of the headers the app owns. */
+export const HeadersSchema = headersShape(z.string());
+/** Schema for custom HTTP headers as stored: secret values are references to the credential store. */
+export const StoredHeadersSchema = headersShape(HeaderValueSchema);
+/** Schema for custom HTTP headers as entered: secret values may carry their value. */
+export const HeadersInputSchema = headersShape(HeaderValueInputSchema);
+
+function remoteShape<T extends 'http' | 'sse', H extends z.ZodTypeAny>(type: T, headers: H) {
   return z
     .object({
       type: z.literal(type),
       url: z.string().min(1, 'A URL is required'),
-      headers: HeadersSchema.default({}),
+      headers: headers.default({} as never),
       allowInsecureHttp: z.boolean().default(false),
     })
     .strict()
@@ -93,16 +116,16 @@ export function checkServerUrl(raw: string, allowInsecureHttp: boolean): string 
 /** Schema for a stdio transport as stored. */
 export const StdioTransportSchema = stdioShape(EnvValueSchema);
 /** Schema for a Streamable HTTP transport. */
-export const HttpTransportSchema = remoteShape('http');
+export const HttpTransportSchema = remoteShape('http', StoredHeadersSchema);
 /** Schema for a legacy HTTP+SSE transport. */
-export const SseTransportSchema = remoteShape('sse');
+export const SseTransportSchema = remoteShape('sse', StoredHeadersSchema);
 /** Schema for any transport as stored. */
 export const TransportSchema = z.discriminatedUnion('type', [StdioTransportSchema, HttpTransportSchema, SseTransportSchema]);
 /** Schema for any transport as entered (secret env values may carry a value). */
 export const TransportInputSchema = z.discriminatedUnion('type', [
   stdioShape(EnvValueInputSchema),
-  HttpTransportSchema,
-  SseTransportSchema,
+  remoteShape('http', HeadersInputSchema),
+  remoteShape('sse', HeadersInputSchema),
 ]);
 
 const secs = (def: number, max: number) => z.number().positive().max(max).default(def);

@@ -98,7 +98,7 @@ export interface SecretRef {
 
 /** A server definition as shown to the renderer: secret values replaced by SecretRef. */
 export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
-  /** The transport, with secret env values masked. */
+  /** The transport, with secret env and header values masked. */
   transport:
     | {
         type: 'stdio';
@@ -108,7 +108,7 @@ export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
         env: Record<string, string | SecretRef>;
         inheritEnv: boolean;
       }
-    | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; allowInsecureHttp: boolean };
+    | { type: 'http' | 'sse'; url: string; headers: Record<string, string | SecretRef>; allowInsecureHttp: boolean };
 };
 
 /** One difference between the launch last approved and the current one. */

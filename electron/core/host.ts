@@ -229,7 +229,9 @@ export class Host {
     await persistSecrets(this.credentials, id, split);
     await this.#approvals.note(id, split.writes, split.deletes);
     this.#save({ ...this.#settings, servers: this.#settings.servers.map((s) => (s.id === id ? split.config : s)) });
-    this.sessions.update(split.config, { secretsChanged: split.writes.size > 0 || split.deletes.length > 0 });
+    this.sessions.update(split.config, {
+      secretsChanged: split.writes.size > 0 || split.deletes.length > 0 || split.headerWrites.size > 0 || split.headerDeletes.length > 0,
+    });
     return this.get(id);
   }
 
@@ -290,7 +292,7 @@ export class Host {
       }
       try {
         const split = splitParsed(input);
-        if (split.writes.size > 0 || split.deletes.length > 0) {
+        if (split.writes.size > 0 || split.deletes.length > 0 || split.headerWrites.size > 0) {
           await persistSecrets(this.credentials, split.config.id, split);
           await this.#approvals.note(split.config.id, split.writes, split.deletes);
         }

@@ -73,7 +73,8 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
     if (declared !== undefined && !['http', 'sse', 'streamable-http', 'streamableHttp'].includes(declared)) {
       reasons.push(`Unknown transport type "${declared}"`);
     }
-    const headers: Record<string, string> = {};
+    // Values under credential-like names (X-Api-Key, *-Token, …) are stored as secrets when the entry is saved.
+    const headers: Record<string, string | { secret: true; value?: string }> = {};
     for (const [key, raw] of Object.entries(isObject(v['headers']) ? v['headers'] : {})) {
       if (typeof raw !== 'string') reasons.push(`header ${key} must be a string`);
       else if (key.toLowerCase() === 'authorization') {
@@ -93,9 +94,16 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
           }
         }
         hasBearer = true;
-      } else if (raw.includes('${input:'))
-        reasons.push(`header ${key} uses a prompted secret; only the Authorization header can be prompted`);
-      else headers[key] = raw;
+      } else if (raw.includes('${input:')) {
+        // A VS Code prompted header value becomes a secret header, filled with the value the person supplies.
+        const ref = INPUT_REF.exec(raw.trim());
+        if (!ref || parsed.format !== 'vscode') reasons.push(`header ${key} refers to an input in a way that cannot be imported`);
+        else {
+          prompts.push({ envKey: key, inputId: ref[1]!, description: parsed.inputs.get(ref[1]!)?.description ?? ref[1]! });
+          const value = secretValues?.[key];
+          headers[key] = value === undefined ? { secret: true } : { secret: true, value };
+        }
+      } else headers[key] = raw;
     }
     transport = { type, url, headers, ...(v['allowInsecureHttp'] === true ? { allowInsecureHttp: true } : {}) };
   } else {
@@ -201,6 +209,25 @@ export async function applyImport(
   return { configs, bearers, result };
 }
 
+/** Headers for an export: secret values never written (a VS Code input to prompt for, or an empty value). */
+function exportHeaders(
+  c: ServerConfig,
+  format: ImportFormat,
+  inputs: { type: 'promptString'; id: string; description: string; password: true }[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (c.transport.type === 'stdio') return out;
+  for (const [name, v] of Object.entries(c.transport.headers)) {
+    if (typeof v === 'string') out[name] = v;
+    else if (format === 'vscode') {
+      const inputId = `${c.id}-${name}`.toLowerCase();
+      inputs.push({ type: 'promptString', id: inputId, description: `${name} header for ${c.name}`, password: true });
+      out[name] = `\${input:${inputId}}`;
+    } else out[name] = '';
+  }
+  return out;
+}
+
 /** Writes definitions in another app's format; secret values are never written. */
 export function exportServers(
   configs: readonly ServerConfig[],
@@ -233,7 +260,7 @@ export function exportServers(
         ...(c.enabled ? {} : { disabled: true }),
         type: t.type,
         url: t.url,
-        ...(Object.keys(t.headers).length > 0 ? { headers: t.headers } : {}),
+        ...(Object.keys(t.headers).length > 0 ? { headers: exportHeaders(c, format, inputs) } : {}),
         ...(t.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
       };
     }

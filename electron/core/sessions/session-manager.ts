@@ -6,7 +6,7 @@ import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/con
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
-import { resolveEnv } from '../servers/secrets.js';
+import { resolveEnv, resolveHeaders } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
 import { withIngress } from '../ingress/incoming.js';
@@ -206,6 +206,7 @@ export class SessionManager implements SessionController {
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
+      resolveHeaders: (c) => resolveHeaders(this.#opts.credentials, c),
       loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
       gate: (c) => this.#gate(c),
       verifyLaunch: (c, env) => this.#host.verifyLaunch?.(c, env) ?? Promise.resolve(undefined),

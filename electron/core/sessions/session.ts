@@ -27,6 +27,8 @@ export interface SessionDeps {
   clientInfo: Implementation;
   /** Resolves a stdio server's env (secrets read from the credential store). */
   resolveEnv: (config: ServerConfig) => Promise<Record<string, string>>;
+  /** The definition with secret header values read from the credential store (HTTP/SSE), for the transport only. */
+  resolveHeaders?: (config: ServerConfig) => Promise<ServerConfig>;
   /** The login-shell PATH for stdio children. */
   loginPath: () => Promise<string | undefined>;
   /** Why a connect may not start (e.g. launch not approved), or undefined. */
@@ -265,8 +267,10 @@ export class ServerSession {
       if (stale()) throw cancelledError(this.id);
       const fingerprint = configFingerprint(config);
       const prior = this.#deps.cache.get(this.id, fingerprint);
+      const live = this.#deps.resolveHeaders !== undefined ? await this.#deps.resolveHeaders(config) : config;
+      if (stale()) throw cancelledError(this.id);
       established = await establish({
-        config,
+        config: live,
         env,
         ...(loginPath !== undefined ? { loginPath } : {}),
         factory: this.#deps.factory,
