@@ -2,11 +2,10 @@
 // host with the real settings store, against 200 entries in the same run (linear growth means ~10×), plus the
 // longest wait of a bridge-like macrotask (a timer ticking every ms) during the 2,000-entry import.
 // Run: npm run bench -- import   (prints figures; not part of npm test)
-import Conf from 'conf';
 import { Host } from '../electron/core/host.js';
 import { InertSessions } from '../test/shared/support/harness.js';
 import { MemoryCredentialStore } from '../electron/platform/memory-credential-store.js';
-import { createSettingsStore, type ConfLike } from '../electron/platform/settings-store.js';
+import { createSettingsStore } from '../electron/platform/settings-store.js';
 import { ms, tempDir } from './support.js';
 
 const TARGET_MS = 2000;
@@ -26,7 +25,7 @@ async function importOnce(n: number): Promise<{ total: number; longestStall: num
   const host = new Host({
     mode: 'headless',
     version: 'bench',
-    settingsStore: createSettingsStore(tempDir(), (o) => new Conf<Record<string, unknown>>(o) as unknown as ConfLike),
+    settingsStore: createSettingsStore(tempDir()),
     credentials: new MemoryCredentialStore(),
     createSessions: () => new InertSessions(),
   });

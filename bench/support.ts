@@ -1,7 +1,6 @@
 // Shared pieces for benchmarks: bundled fixtures (no tsx start-up cost), a host with the
 // real session manager, timing helpers.
 import { build } from 'esbuild';
-import Conf from 'conf';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionManager } from '../electron/core/sessions/session-manager.js';
 import { createTransport } from '../electron/core/transports/create-transport.js';
 import { MemoryCredentialStore } from '../electron/platform/memory-credential-store.js';
-import { createSettingsStore, type ConfLike } from '../electron/platform/settings-store.js';
+import { createSettingsStore } from '../electron/platform/settings-store.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,7 +43,7 @@ export function benchHost(dir: string, cacheFile?: string): Host {
   return new Host({
     mode: 'headless',
     version: 'bench',
-    settingsStore: createSettingsStore(dir, (o) => new Conf<Record<string, unknown>>(o) as unknown as ConfLike),
+    settingsStore: createSettingsStore(dir),
     credentials,
     createSessions: (h) => new SessionManager(h, { credentials, createTransport, ...(cacheFile ? { discoveryCacheFile: cacheFile } : {}) }),
   });

@@ -1,7 +1,6 @@
 // Builds the Host the same way for the Electron app and headless mode.
 import { join } from 'node:path';
 import type { ServerConfigInput } from '../shared/config.js';
-import type { AppNotice } from '../shared/contract.js';
 import { attachAuth, AuthManager } from './core/auth/auth-manager.js';
 import type { BrowserOpener } from './core/auth/auth-ports.js';
 import { withTransportAuth } from './core/auth/transport-auth.js';
@@ -10,15 +9,23 @@ import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
+import { DiscoveryCache } from './core/sessions/discovery-cache.js';
 import { SessionManager } from './core/sessions/session-manager.js';
+import { trackTransports } from './core/lifecycle/transport-tracker.js';
+import { attachHostLog, redactingCredentials } from './core/logging/host-log.js';
+import { createLogger, type Logger } from './core/logging/logger.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
-import { escapeForTerminal } from './core/text.js';
+import { withBuiltinServers } from './demo/builtin-transport.js';
+import { DEMO_COMMAND } from './demo/demo-config.js';
+import { createDemoServer } from './demo/demo-server.js';
 import { createPrintingOpener } from './platform/browser-opener.js';
-import { KeytarCredentialStore } from './platform/keytar-credential-store.js';
-import { MemoryCredentialStore } from './platform/memory-credential-store.js';
+import { chooseCredentialStore, type FallbackOpen } from './platform/credential-choice.js';
 import { listenForRedirect } from './platform/redirect-listener.js';
+
+/** The discovery cache's file name in the data folder. */
+export const DISCOVERY_CACHE_FILE = 'discovery-cache.json';
 
 /** Options shared by both shells. */
 export interface BootstrapOptions {
@@ -28,7 +35,7 @@ export interface BootstrapOptions {
   /** 'memory' skips the keychain (tests); 'auto' tries the keychain first. */
   credentials: 'auto' | 'memory' | CredentialStore;
   /** Fallback store when the keychain is unavailable (Electron passes safeStorage). */
-  fallbackCredentials?: () => CredentialStore | null;
+  fallbackCredentials?: () => Promise<FallbackOpen>;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
   /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
@@ -37,72 +44,80 @@ export interface BootstrapOptions {
   authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
+  /** The shell's logger (its file is shown in Settings/About); default: no file. */
+  logger?: Logger;
 }
 
 /** A ready host with its dispatcher. */
 export interface Bootstrapped {
   host: Host;
   dispatch: Dispatch;
-}
-
-/** Picks the credential store: keychain, then the shell's fallback, then memory. */
-export async function chooseCredentialStore(
-  choice: BootstrapOptions['credentials'],
-  fallback?: () => CredentialStore | null,
-): Promise<{ store: CredentialStore; notices: AppNotice[] }> {
-  if (typeof choice === 'object') return { store: choice, notices: [] };
-  if (choice === 'auto') {
-    const keychain = await KeytarCredentialStore.open();
-    if (keychain) return { store: keychain, notices: [] };
-    const alt = fallback?.();
-    if (alt)
-      return {
-        store: alt,
-        notices: [
-          {
-            id: 'credentials-fallback',
-            level: 'info',
-            message: 'The OS keychain is unavailable; secrets are encrypted with the platform key store instead.',
-          },
-        ],
-      };
-  }
-  return { store: new MemoryCredentialStore(), notices: [] };
+  /** The logger the host writes to (flushed and closed as the last shutdown step). */
+  logger: Logger;
 }
 
 /** Creates the host, loads settings and starts eager servers in the background. */
 export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
-  const { store, notices } = await chooseCredentialStore(opts.credentials, opts.fallbackCredentials);
+  const logger = opts.logger ?? createLogger();
+  const chosen = await chooseCredentialStore({
+    dir: opts.settingsStore.dir,
+    choice: opts.credentials,
+    ...(opts.fallbackCredentials ? { fallback: opts.fallbackCredentials } : {}),
+  });
+  const store = redactingCredentials(chosen.store, logger);
+  const notices = chosen.notices;
   const authRef: { manager?: AuthManager } = {};
+  // Built-in servers (the demo) open in-process; every transport is tracked so shutdown can account for it.
+  const tracker = trackTransports(withBuiltinServers(opts.transportFactory ?? createTransport, { [DEMO_COMMAND]: createDemoServer }));
   const host = new Host({
     mode: opts.mode,
     version: opts.version,
     settingsStore: opts.settingsStore,
     credentials: store,
     notices,
+    logFile: logger.file,
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,
-        createTransport: withTransportAuth(opts.transportFactory ?? createTransport, () => authRef.manager),
+        createTransport: withTransportAuth(tracker.factory, () => authRef.manager),
         loginPath: () => resolveLoginPath().then((r) => r.path),
-        discoveryCacheFile: join(opts.settingsStore.dir, 'discovery-cache.json'),
+        discoveryCache: new DiscoveryCache({ file: join(opts.settingsStore.dir, DISCOVERY_CACHE_FILE), onNotice: (n) => host.notify(n) }),
         clientInfo: { name: 'switchboard', version: opts.version },
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
   });
+  // No server is started once we are closing, and none outlives the sessions' release.
+  host.onShutdown({ name: 'refuse new connections', stage: 'stop', run: () => tracker.refuseNew('Switchboard is closing') });
+  host.onShutdown({
+    name: 'end leftover server processes',
+    stage: 'release',
+    run: async () => {
+      const killed = await tracker.killRemaining();
+      if (killed.length > 0) logger.warn('shutdown', `ended ${killed.length} server process group(s) still running at shutdown`);
+    },
+  });
+  attachHostLog(host, logger);
+  logger.info('app', `Switchboard ${opts.version} (${opts.mode}) started with data folder ${opts.settingsStore.dir}`);
   if (opts.urlOpener) host.interaction.setUrlOpener(opts.urlOpener);
   const auth = new AuthManager({
     host,
     opener: opts.authOpener ?? createPrintingOpener(),
     listen: listenForRedirect,
-    log: (id, level, text) => {
-      if (level !== 'info') console.error(`[switchboard] ${id}: ${escapeForTerminal(text)}`);
-    },
+    log: (id, level, text) => logger.log(level === 'info' ? 'info' : level === 'error' ? 'error' : 'warn', `auth ${id}`, text),
   });
   authRef.manager = auth;
   attachAuth(host, auth);
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
-    console.error(`[switchboard] ${method} failed: ${escapeForTerminal(err instanceof Error ? err.message : 'unknown error')}`);
+    logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);
   });
-  return { host, dispatch };
+  // Last of all: the log itself, with the shutdown's own report in it.
+  host.onShutdown({
+    name: 'close the log',
+    stage: 'flush',
+    run: async () => {
+      logger.info('app', 'shutdown finished its steps');
+      await logger.close();
+    },
+  });
+  return { host, dispatch, logger };
 }

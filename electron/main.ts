@@ -1,51 +1,129 @@
-// Electron main process: one secure window, the IPC bridge, single-instance lock.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
-import ElectronStore from 'electron-store';
-import { join } from 'node:path';
+// Electron main process: wiring only. Every rule lives in a module that takes Electron's objects through narrow
+// interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
+// (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
-import type { EventKey, EventMap } from '../shared/contract.js';
+import { installQuitHandler } from './app/quit.js';
+import { claimSingleInstance } from './app/single-instance.js';
+import { reportStartFailure } from './app/start-failure.js';
+import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
+import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
+import { createLogger, type Logger } from './core/logging/logger.js';
+import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { demoServerConfig } from './demo/demo-config.js';
-import { handleRendererProtocol, isRendererUrl, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
-import { pushEvent, registerIpc } from './ipc/register-ipc.js';
+import { EventForwarder } from './ipc/event-forwarder.js';
+import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
-import { createSettingsStore, type ConfLike } from './platform/settings-store.js';
+import { createSettingsStore } from './platform/settings-store.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = join(here, '..', 'renderer');
+const isAppUrl = appUrlChecker(RENDERER_ORIGIN);
 
+let win: BrowserWindow | undefined;
+let logger: Logger | undefined;
+let lock: DataLock | undefined;
+
+// SWITCHBOARD_DATA_DIR picks another data folder (portable use, tests); it must be set before the single-instance
+// lock, which Electron keys on it.
+const dataDirOverride = process.env['SWITCHBOARD_DATA_DIR'];
+if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
+
+// Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
+// and the single-instance claim (a second launch focuses ours).
 registerRendererScheme();
-if (!app.requestSingleInstanceLock()) {
+hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
+const instance = claimSingleInstance(app, () => win);
+if (!instance.acquired) {
   app.quit();
 } else {
-  void start();
+  start().catch((err: unknown) =>
+    reportStartFailure(
+      {
+        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+        exit: (code) => app.exit(code),
+        log: (message) => logger?.error('app', message),
+        release: () => lock?.release(),
+        flushLog: () => logger?.flush() ?? Promise.resolve(),
+      },
+      err,
+      logger?.file ?? null,
+    ),
+  );
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
+  // The log first, so that even a refused start (another Switchboard holds the folder) is recorded and its path
+  // can be shown in the failure dialog.
+  logger = createLogger({ dataDir });
+  const log = logger;
+  lock = acquireDataLock(dataDir, { mode: 'electron' });
+  process.on('uncaughtException', (err) => log.error('app', `uncaught exception: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (reason) =>
+    log.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+  );
+
+  installPermissionPolicy(session.defaultSession, isAppUrl);
+  // The renderer comes from app://switchboard through the same asset loader (and policy) as headless mode.
+  handleRendererProtocol(rendererRoot);
+
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
   // for sign-in pages and for URL elicitations the user consented to.
   const opener = createBrowserOpener((url) => shell.openExternal(url));
   const { host, dispatch } = await bootstrap({
     mode: 'electron',
     version: __APP_VERSION__,
-    settingsStore: createSettingsStore(dataDir, (opts) => new ElectronStore<Record<string, unknown>>(opts) as unknown as ConfLike),
-    credentials: 'auto',
+    settingsStore: createSettingsStore(dataDir),
+    credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
     authOpener: opener,
     urlOpener: { open: (url) => opener.open(new URL(url)) },
-    demoServer: () => demoServerConfig(process.execPath, join(here, '..', 'demo', 'demo-server.mjs'), { ELECTRON_RUN_AS_NODE: '1' }),
+    demoServer: () => demoServerConfig(),
+    logger: log,
   });
+  const held = lock;
+  host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
+  installQuitHandler(app, () => host.shutdown(), { log: (level, message) => log.log(level, 'app', message) });
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  handleRendererProtocol(rendererRoot);
+  // Events wait until the page has attached its listeners (app.listening); a reload holds them again.
+  const events = new EventForwarder(
+    () => (win && !win.isDestroyed() ? win.webContents : undefined),
+    (message) => log.warn('window', message),
+  );
+  host.events.subscribe((event, payload) => {
+    if (EVENT_KEYS.includes(event)) events.push(event, payload);
+  });
+  registerIpc(
+    ipcMain,
+    dispatch,
+    createFrameGuard(() => win, isAppUrl),
+    { onListening: () => events.markListening() },
+  );
 
-  const win = new BrowserWindow({
+  const open = async (): Promise<void> => {
+    const created = createWindow(events);
+    win = created;
+    await created.loadURL(`${RENDERER_ORIGIN}/index.html`);
+  };
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (!win || win.isDestroyed()) void open();
+  });
+  await open();
+  void host.start();
+}
+
+function createWindow(events: EventForwarder): BrowserWindow {
+  const created = new BrowserWindow({
     width: 1280,
     height: 820,
     title: 'Switchboard',
@@ -59,38 +137,13 @@ async function start(): Promise<void> {
       webviewTag: false,
     },
   });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.once('ready-to-show', () => win.show());
-
-  const trusted = (frame: unknown): boolean => {
-    const f = frame as WebFrameMain | null;
-    return f !== null && f === win.webContents.mainFrame && isRendererUrl(f.url);
-  };
-  registerIpc(ipcMain, dispatch, trusted);
-
-  // Queue pushes until the renderer has loaded, then deliver in order.
-  let ready = false;
-  const queue: [EventKey, unknown][] = [];
-  win.webContents.on('did-finish-load', () => {
-    ready = true;
-    for (const [event, payload] of queue.splice(0)) pushEvent((e, p) => win.webContents.send(e, p), event, payload);
+  created.webContents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) events.reset();
   });
-  host.events.subscribe(<E extends EventKey>(event: E, payload: EventMap[E]) => {
-    if (!EVENT_KEYS.includes(event) || win.isDestroyed()) return;
-    if (ready) pushEvent((e, p) => win.webContents.send(e, p), event, payload);
-    else queue.push([event, payload]);
+  created.webContents.on('render-process-gone', () => events.reset());
+  created.once('ready-to-show', () => {
+    created.show();
+    instance.windowReady(created);
   });
-
-  app.on('second-instance', () => {
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  });
-  app.on('web-contents-created', (_e, contents) => {
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-  });
-  app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void host.shutdown());
-  await win.loadURL(`${RENDERER_ORIGIN}/index.html`);
-  void host.start();
+  return created;
 }

@@ -1,4 +1,5 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), headless entry and the demo server.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed) and the headless entry. The demo server runs
+// in-process, so it has no entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -28,13 +29,5 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
-  }),
-  build({
-    ...common,
-    entryPoints: { 'demo-server': 'electron/demo/demo-server.ts' },
-    outdir: 'dist/demo',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    packages: 'external',
   }),
 ]);

@@ -24,6 +24,7 @@ const MAX_BEARER_CHARS = 16 * 1024;
 export const invokeArgSchemas = {
   'app.info': empty,
   'app.dismissNotice': byId,
+  'app.listening': empty,
   'app.openLink': z.object({ url: z.string().min(1).max(8192) }).strict(),
   'servers.list': empty,
   'servers.get': byId,

@@ -41,6 +41,8 @@ export interface AppInfo {
   platform: string;
   /** Folder holding the settings file. */
   dataDir: string;
+  /** The log file (rotating, in the data folder), or null when this shell keeps no log file. */
+  logFile: string | null;
   /** Notices the user should see. */
   notices: AppNotice[];
   /** Where credentials are kept, and whether they survive a restart. */
@@ -264,6 +266,8 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'app.info': (args: Record<string, never>) => Promise<AppInfo>;
   /** Dismisses a notice by id. */
   'app.dismissNotice': (args: { id: string }) => Promise<void>;
+  /** The renderer has attached its event listeners: events held back since its page (re)loaded may be sent now. */
+  'app.listening': (args: Record<string, never>) => Promise<void>;
   /** Opens an http(s) link the person clicked (e.g. in a Markdown preview) through the safe opener; headless prints it. */
   'app.openLink': (args: { url: string }) => Promise<void>;
   /** Lists all servers with their status. */

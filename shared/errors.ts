@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'catalog_invalid'
   | 'server_error'
   | 'storage_failed'
+  | 'data_locked'
   | 'internal';
 
 /** Extra facts a failed connection carries so the connection doctor can explain it. */

@@ -21,6 +21,8 @@ export function createHandlers(host: Host): Handlers {
   return {
     'app.info': async () => host.info(),
     'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
+    // The shell's bridge acts on it (Electron flushes the events it held back); nothing for the core to do.
+    'app.listening': async () => undefined,
     // A link the person clicked goes through the one URL policy (https, plain http only to this machine, no user info,
     // no control or bidi characters) before the opener sees it.
     'app.openLink': ({ url }) => host.interaction.urlOpener.open(openableUrl(url)),

@@ -20,6 +20,16 @@ import { AuthCredentials } from './auth/credentials.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
+import { JsonFilePinStore, type PinStore } from './catalog/pins.js';
+import {
+  boundedStep,
+  ShutdownHooks,
+  stepBudget,
+  type ShutdownHook,
+  type ShutdownReport,
+  type ShutdownStage,
+  type ShutdownStep,
+} from './lifecycle/shutdown.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
 import { displayTarget, isLegacyFingerprint } from './servers/approval.js';
 import { LaunchApprovals } from './servers/launch-approvals.js';
@@ -30,6 +40,11 @@ import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
 import { ClientFeatures } from './protocol/client-features.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
+
+/** How long shutdown() takes at most by default (the Electron shell waits 5 s in all). */
+export const SHUTDOWN_TIMEOUT_MS = 4500;
+/** Time kept for the final writes when sessions are slow to release. */
+const FLUSH_RESERVE_MS = 500;
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -47,6 +62,8 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** The shell's log file, shown in Settings/About. */
+  logFile?: string | null;
 }
 
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
@@ -70,6 +87,10 @@ export class Host {
   readonly #approvals: LaunchApprovals;
   /** Settles once the digests of stored secret env values are known (start() waits for it). */
   readonly #approvalsReady: Promise<void>;
+  /** Tool approvals (pins), kept next to the settings. */
+  readonly pins: PinStore;
+  readonly #hooks = new ShutdownHooks();
+  #shutdown: Promise<ShutdownReport> | undefined;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -118,7 +139,8 @@ export class Host {
     if (featuresNotice) this.#notices.push(featuresNotice);
     this.calls.setFeatureHooks(this.clientFeatures);
     this.sessions = opts.createSessions(this);
-    this.catalog = createHostCatalog(this, opts.settingsStore.dir);
+    this.pins = new JsonFilePinStore(opts.settingsStore.dir, { onNotice: (n) => this.notify(n) });
+    this.catalog = createHostCatalog(this, opts.settingsStore.dir, this.pins);
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
     this.calls.setElicitationHandler(async (serverId, params, signal) => {
       const request = parseElicitParams(params);
@@ -131,12 +153,13 @@ export class Host {
     return this.clientFeatures;
   }
 
-  /** Connects enabled servers per their startup policy. */
+  /** Connects enabled servers per their startup policy (nothing once shutdown has begun). */
   async start(): Promise<void> {
+    if (this.closing) return;
     await this.#approvalsReady;
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
-      this.#pushNotice({
+      this.notify({
         id: 'required-failed',
         level: 'error',
         message: `Required server(s) failed to start: ${report.requiredFailures.map((f) => `${f.id} (${f.message})`).join('; ')}`,
@@ -144,12 +167,50 @@ export class Host {
     }
   }
 
-  /** Releases every session. */
-  async shutdown(): Promise<void> {
+  /**
+   * Adds a step to shutdown (see ShutdownHook for the stages): modules that own a front door, a stream or a pending
+   * write register here instead of editing shutdown(). Returns the function that removes the hook.
+   */
+  onShutdown(hook: ShutdownHook): () => void {
+    return this.#hooks.add(hook);
+  }
+
+  /** True once shutdown has begun. */
+  get closing(): boolean {
+    return this.#shutdown !== undefined;
+  }
+
+  /**
+   * Stops everything, bounded: `stop` hooks; running calls cancelled (tasks best-effort) and open elicitations
+   * declined; the catalog stopped; every session released (stdio process groups ended); `release` hooks; then every
+   * pending write flushed (history, tool approvals, discovery cache, `flush` hooks) — flush steps get their time even
+   * past the deadline. Idempotent: a second call returns the first one's report.
+   */
+  shutdown(opts: { timeoutMs?: number } = {}): Promise<ShutdownReport> {
+    this.#shutdown ??= this.#runShutdown(opts.timeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+    return this.#shutdown;
+  }
+
+  async #runShutdown(timeoutMs: number): Promise<ShutdownReport> {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const steps: ShutdownStep[] = [];
+    const step = async (name: string, fn: () => Promise<void> | void, own: number, stage: ShutdownStage = 'stop'): Promise<void> => {
+      steps.push(await boundedStep(name, fn, stepBudget(stage, own, deadline)));
+    };
+    steps.push(...(await this.#hooks.run('stop', deadline)));
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
-    await this.calls.dispose();
-    await this.clientFeatures.dispose();
-    await this.sessions.shutdown();
+    await step('cancel calls', () => this.calls.dispose(), 3000);
+    await step('decline elicitations', () => this.interaction.elicitation.cancelAll('Switchboard is closing'), 500);
+    await step('close client features', () => this.clientFeatures.dispose(), 1000);
+    await step('stop the catalog', () => this.catalog.dispose(), 500);
+    // The flushes need their share of the time: sessions get what is left minus a reserve.
+    await step('release sessions', () => this.sessions.shutdown(), Math.max(0, deadline - Date.now() - FLUSH_RESERVE_MS));
+    steps.push(...(await this.#hooks.run('release', deadline)));
+    await step('write call history', () => this.calls.flushHistory(), 2000, 'flush');
+    await step('write tool approvals', () => this.pins.flush(), 2000, 'flush');
+    steps.push(...(await this.#hooks.run('flush', deadline)));
+    return { steps, ms: Date.now() - started };
   }
 
   /** The current definitions (read-only snapshot). */
@@ -183,6 +244,7 @@ export class Host {
       mode: this.#opts.mode,
       platform: process.platform,
       dataDir: this.#opts.settingsStore.dir,
+      logFile: this.#opts.logFile ?? null,
       notices: [...this.#notices],
       credentialStore: { kind: this.credentials.kind, persistent: this.credentials.persistent },
       offerDemo: !this.#settings.demoOffered && this.#settings.servers.length === 0 && this.#opts.demoServer !== undefined,
@@ -350,7 +412,8 @@ export class Host {
     };
   }
 
-  #pushNotice(notice: AppNotice): void {
+  /** Shows a notice to the user (replacing an earlier one with the same id). */
+  notify(notice: AppNotice): void {
     this.#notices = [...this.#notices.filter((n) => n.id !== notice.id), notice];
     this.events.emit('app.notices', { notices: [...this.#notices] });
   }

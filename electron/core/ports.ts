@@ -14,6 +14,8 @@ export interface CredentialStore {
   set(account: string, value: string): Promise<void>;
   /** Deletes one secret; deleting a missing one is not an error. */
   delete(account: string): Promise<void>;
+  /** Every account that holds a secret (used to move secrets between stores); absent when the store cannot list. */
+  accounts?(): Promise<string[]>;
 }
 
 /** Result of loading the settings file. */

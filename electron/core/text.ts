@@ -17,18 +17,19 @@ export function truncate(text: string, max: number): string {
 
 // Everything a terminal could act on or that could disguise text there: C0/C1 controls (ESC starts CSI/OSC
 // sequences), DEL, line and paragraph separators, bidi embeddings/overrides/isolates and marks, invisible characters.
-const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const ESCAPE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /**
- * Makes text from server data safe to write to stdout/stderr: every control, bidi or invisible character becomes a
- * visible escape (\x1b, \n, \u202e), so nothing reaches the terminal raw and one line stays one line.
+ * Makes untrusted text safe for one line of a log file or a terminal, keeping it readable: every control, bidi,
+ * invisible and line-breaking character is written as a visible escape (`\x1b`, `\n`, `\u202e`), so ESC/OSC
+ * sequences are inert and one line stays one line. Everything from server data written to stdout/stderr goes here.
  */
-export function escapeForTerminal(text: string): string {
-  return text.replace(TERMINAL_UNSAFE, (c) => {
-    const code = c.charCodeAt(0);
+export function escapeControl(text: string): string {
+  return text.replace(ESCAPE_CHARS, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';
+    const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }

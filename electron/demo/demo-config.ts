@@ -1,15 +1,19 @@
-// The definition of the built-in demo server, run with the app's own runtime.
+// The definition of the built-in demo server. Its command is a name, not a path: the transport factory recognises it
+// and opens the demo in-process, so nothing about the install location is ever stored in the settings (an AppImage
+// mounts at a new path on every run).
 import type { ServerConfigInput } from '../../shared/config.js';
 
 /** Id under which the demo server is added. */
 export const DEMO_SERVER_ID = 'demo';
+/** The command that names the built-in demo server (never looked up on PATH or spawned). */
+export const DEMO_COMMAND = 'switchboard:demo';
 
-/** Builds the demo server's definition for a given runtime and script path. */
-export function demoServerConfig(runtime: string, script: string, env: Record<string, string>): ServerConfigInput {
+/** The demo server's definition. */
+export function demoServerConfig(): ServerConfigInput {
   return {
     id: DEMO_SERVER_ID,
     name: 'Demo server',
-    transport: { type: 'stdio', command: runtime, args: [script], env },
+    transport: { type: 'stdio', command: DEMO_COMMAND, args: [], env: {} },
     lifecycle: 'auto',
     elicitation: true,
   };

@@ -1,11 +1,12 @@
-// The built-in demo MCP server, shipped inside the app and run with the app's own runtime
-// over stdio, so a newcomer sees a working connection within a minute.
+// The built-in demo MCP server, so a newcomer sees a working connection within a minute. It runs inside the core's
+// own process over the SDK's in-memory transport (see builtin-transport.ts): no file path to resolve or persist,
+// nothing to spawn, and it works in a packaged app whose RunAsNode fuse is off.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
-function createDemoServer(): McpServer {
+/** A fresh instance of the demo server (one per connection). */
+export function createDemoServer(): McpServer {
   const server = new McpServer(
     { name: 'switchboard-demo', title: 'Switchboard demo server', version: '1.0.0' },
     {
@@ -79,5 +80,3 @@ function createDemoServer(): McpServer {
   );
   return server;
 }
-
-serveStdio(createDemoServer);

@@ -31,6 +31,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
   const invoke = {
     'app.info': call('app.info'),
     'app.dismissNotice': call('app.dismissNotice'),
+    'app.listening': call('app.listening'),
     'app.openLink': call('app.openLink'),
     'servers.list': call('servers.list'),
     'servers.get': call('servers.get'),

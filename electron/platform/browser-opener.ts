@@ -4,7 +4,7 @@
 // mode the URL is only shown in the UI (via the auth status) and printed to stderr, escaped for the terminal.
 import { AppError } from '../../shared/errors.js';
 import type { BrowserOpener } from '../core/auth/auth-ports.js';
-import { escapeForTerminal } from '../core/text.js';
+import { escapeControl } from '../core/text.js';
 import { checkExternalUrl } from '../core/url-policy.js';
 
 function checked(url: URL): string {
@@ -28,7 +28,7 @@ export function createPrintingOpener(print: (line: string) => void = (line) => p
   return {
     kind: 'print',
     async open(url: URL): Promise<void> {
-      print(`Open this address in a browser to sign in: ${escapeForTerminal(checked(url))}`);
+      print(`Open this address in a browser to sign in: ${escapeControl(checked(url))}`);
     },
   };
 }

@@ -1,16 +1,37 @@
-// CredentialStore backed by the OS keychain through keytar (Secret Service, Keychain, Credential Vault).
+// CredentialStore backed by the OS keychain through keytar (Secret Service, Keychain, Credential Vault). Opening it
+// tells "keytar could not be loaded" (a native module built for another ABI, a missing libsecret) apart from "no
+// keychain answered", each with the real error, so the person sees why secrets are not in the keychain.
 import { createRequire } from 'node:module';
 import type { CredentialStore } from '../core/ports.js';
+import { truncate } from '../core/text.js';
 
 /** Keychain service name under which every Switchboard secret is stored. */
 export const KEYCHAIN_SERVICE = 'Switchboard';
 
-interface Keytar {
+/** The part of keytar this store uses. */
+export interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
   findCredentials(service: string): Promise<{ account: string; password: string }[]>;
 }
+
+/** What opening the keychain found. */
+export type KeychainOpen = { ok: true; store: CredentialStore } | { ok: false; stage: 'load' | 'probe'; message: string };
+
+/** Loads keytar (tests pass a loader that fails the way a broken install does). */
+export type KeytarLoader = () => Keytar;
+
+const loadKeytar: KeytarLoader = () => createRequire(import.meta.url)('keytar') as Keytar;
+
+/** An error's message, short and on one line. */
+const describe = (err: unknown): string =>
+  truncate(
+    String(err instanceof Error ? err.message : err)
+      .replace(/\s+/g, ' ')
+      .trim(),
+    300,
+  );
 
 /** Secrets in the OS keychain; survives restarts. */
 export class KeytarCredentialStore implements CredentialStore {
@@ -24,23 +45,25 @@ export class KeytarCredentialStore implements CredentialStore {
     this.#service = service;
   }
 
-  /** Opens the keychain, or returns null when keytar or a keychain service is unavailable. */
-  static async open(service: string = KEYCHAIN_SERVICE, probeMs = 3000): Promise<KeytarCredentialStore | null> {
+  /** Opens the keychain: loads keytar, then asks the keychain service to answer within `probeMs`. */
+  static async open(service: string = KEYCHAIN_SERVICE, probeMs = 3000, load: KeytarLoader = loadKeytar): Promise<KeychainOpen> {
     let keytar: Keytar;
     try {
-      keytar = createRequire(import.meta.url)('keytar') as Keytar;
-    } catch {
-      return null;
+      keytar = load();
+    } catch (err) {
+      return { ok: false, stage: 'load', message: describe(err) };
     }
+    let timer: NodeJS.Timeout | undefined;
     try {
-      let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('keychain probe timed out')), probeMs);
+        timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${probeMs / 1000} s`)), probeMs);
       });
-      await Promise.race([keytar.findCredentials(service), timeout]).finally(() => clearTimeout(timer));
-      return new KeytarCredentialStore(keytar, service);
-    } catch {
-      return null;
+      await Promise.race([keytar.findCredentials(service), timeout]);
+      return { ok: true, store: new KeytarCredentialStore(keytar, service) };
+    } catch (err) {
+      return { ok: false, stage: 'probe', message: describe(err) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -54,5 +77,9 @@ export class KeytarCredentialStore implements CredentialStore {
 
   async delete(account: string): Promise<void> {
     await this.#keytar.deletePassword(this.#service, account);
+  }
+
+  async accounts(): Promise<string[]> {
+    return (await this.#keytar.findCredentials(this.#service)).map((c) => c.account);
   }
 }

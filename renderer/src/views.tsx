@@ -1,11 +1,12 @@
 // The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
 // `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
-import { IconArrowsExchange, IconHistory, IconSearch, IconServer2 } from '@tabler/icons-react';
+import { IconArrowsExchange, IconHistory, IconSearch, IconServer2, IconSettings } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { CatalogView } from './components/CatalogView';
 import { HistoryView } from './components/HistoryView';
 import { ProtocolView } from './components/protocol/ProtocolView';
 import { ServersView } from './components/ServersView';
+import { SettingsView } from './components/SettingsView';
 import { Sidebar } from './components/Sidebar';
 
 /** One top-level section of the app. */
@@ -28,6 +29,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
   { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView /> },
+  { id: 'settings', label: 'Settings', icon: IconSettings, main: () => <SettingsView /> },
 ];
 
 /** The view for an id (the servers view for an unknown one). */

@@ -5,7 +5,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
 import { attachAuth, AuthManager } from '../../electron/core/auth/auth-manager.js';
 import type { BrowserOpener } from '../../electron/core/auth/auth-ports.js';
 import { checkAuthorizationUrl } from '../../electron/core/auth/safe-url.js';
@@ -15,7 +14,7 @@ import { SessionManager } from '../../electron/core/sessions/session-manager.js'
 import { createTransport } from '../../electron/core/transports/create-transport.js';
 import { MemoryCredentialStore } from '../../electron/platform/memory-credential-store.js';
 import { listenForRedirect } from '../../electron/platform/redirect-listener.js';
-import { createSettingsStore, type ConfLike } from '../../electron/platform/settings-store.js';
+import { createSettingsStore } from '../../electron/platform/settings-store.js';
 import { AppError } from '../../shared/errors.js';
 
 /** Client ID Metadata Document URL offered when the server supports CIMD (as the reference client does). */
@@ -66,7 +65,7 @@ async function main(): Promise<void> {
   const host = new Host({
     mode: 'headless',
     version: '0.0.0-conformance',
-    settingsStore: createSettingsStore(dir, (opts) => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike),
+    settingsStore: createSettingsStore(dir),
     credentials,
     createSessions: (h) => new SessionManager(h, { credentials, createTransport: withTransportAuth(createTransport, () => ref.auth) }),
   });

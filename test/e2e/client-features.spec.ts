@@ -25,7 +25,7 @@ function seed(dataDir: string, servers: { id: string; name: string; sampling?: b
   confSettingsStore(dataDir).save({ ...settings, approvals: Object.fromEntries(servers.map((s) => [s.id, fp])) });
 }
 
-async function openServer(page: Page, name: string, tab: string): Promise<void> {
+async function openServer(page: Page, name: string, tab: string | RegExp): Promise<void> {
   await page
     .getByRole('list', { name: 'Server list' })
     .getByRole('link', { name: new RegExp(name) })
@@ -159,5 +159,23 @@ test('the first question from a server asks for consent; Allow shows the form, D
   } finally {
     api?.close();
     await host?.stop();
+  }
+});
+
+test('with sampling and roots off, the Tools tab says that more tools may need them and links to Client features', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dataDir = tempDataDir();
+  seed(dataDir, [{ id: 'ev', name: 'Everything' }]);
+  const host = await startHeadless(dataDir);
+  try {
+    await page.goto(host.url);
+    await openServer(page, 'Everything', /Tools/);
+    const hint = page.getByTestId('tools-features-hint');
+    await expect(hint).toContainText('answer sampling, roots', { timeout: 30_000 });
+    await hint.getByRole('link', { name: 'Client features' }).click();
+    await expect(page.getByRole('tab', { name: 'Client features', selected: true })).toBeVisible();
+    await expect(page.getByTestId('client-features').getByRole('switch', { name: 'Answer sampling requests' })).not.toBeChecked();
+  } finally {
+    await host.stop();
   }
 });

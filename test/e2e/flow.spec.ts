@@ -2,8 +2,9 @@
 // 1024×700), a failed validation clears the stale result, history's "Run again" makes a new entry, every deep link
 // opens cold and back/forward follow, and the dark theme renders.
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { invoke } from './support/bridge';
 import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { fixture, seedServers } from './support/seed';
+import { everything, fixture, seedServers } from './support/seed';
 import { callResult, connectionStatus, openTool, serverList } from './support/ui';
 
 let host: HeadlessHost;
@@ -135,6 +136,30 @@ test('deep links open each view cold, and back/forward follow', async ({ browser
   await expect(page.getByRole('region', { name: 'Preview' })).toBeVisible();
   await page.goForward();
   await expect(page.getByLabel('Search tools')).toHaveValue('slow');
+  await page.context().close();
+});
+
+test('the overview counts what a new server offers once it connects, without leaving the page', async ({ browser }) => {
+  const page = await start(browser);
+  const ev = everything();
+  const added = await invoke(page, 'servers.add', {
+    config: {
+      id: 'fresh',
+      name: 'Everything',
+      transport: { type: 'stdio', command: ev.command, args: ev.args },
+    },
+  });
+  expect(added.error).toBeUndefined();
+  await page.goto(`${host.url.split('#')[0]}#/servers/fresh/overview`);
+  await page.getByRole('button', { name: 'Approve and allow to run' }).click();
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 60_000 });
+  const total = await invoke(page, 'catalog.search', { query: '', serverIds: ['fresh'], limit: 1, includeGroups: false });
+  const tools = (total.result as { total: number }).total;
+  expect(tools).toBeGreaterThan(0);
+  // The server's tools reach the catalog a moment after it connects: the open overview follows (it used to keep the
+  // '0 tools' it read first).
+  await expect(page.getByRole('button', { name: new RegExp(`^${tools} tools?$`) })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('tab', { name: `Tools ${tools}` })).toBeVisible();
   await page.context().close();
 });
 

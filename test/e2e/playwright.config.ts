@@ -1,15 +1,13 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { electronSkipReason } from '../../testing/electron-launch';
 
-const electronPkg = fileURLToPath(new URL('../../node_modules/electron/', import.meta.url));
-const pathTxt = `${electronPkg}path.txt`;
-const hasElectron = existsSync(pathTxt) && existsSync(`${electronPkg}dist/${readFileSync(pathTxt, 'utf8').trim()}`);
-if (!hasElectron && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
+// The "electron" project runs every spec the "headless" project runs, against the real app (the kit's shared
+// fixture picks the shell from `project.metadata.shell`). Where the app cannot run, it keeps only its own spec,
+// which reports itself skipped with the reason, and says so here in one line.
+const electronSkipped = electronSkipReason();
+if (electronSkipped !== null && !process.env['PLAYWRIGHT_QUIET_ELECTRON']) {
   process.env['PLAYWRIGHT_QUIET_ELECTRON'] = '1';
-  console.log(
-    'e2e: the "electron" project is SKIPPED: no Electron binary is installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the "headless" project runs the same renderer and core.',
-  );
+  console.log(`e2e: the "electron" project is SKIPPED: ${electronSkipped}.`);
 }
 
 /** Chromium from Debian (Playwright's own browser download is not available on our machines). */
@@ -38,7 +36,13 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'headless', testIgnore: '**/electron/**' },
-    { name: 'electron', testMatch: '**/electron/**/*.spec.ts' },
+    { name: 'headless', testIgnore: '**/electron/**', metadata: { shell: 'headless' } },
+    {
+      name: 'electron',
+      testMatch: electronSkipped === null ? '**/*.spec.ts' : '**/electron/**/*.spec.ts',
+      metadata: { shell: 'electron' },
+      // One app per worker: Electron windows are heavy on two shared cores.
+      fullyParallel: false,
+    },
   ],
 });

@@ -1,23 +1,20 @@
-// The Electron push path: an event payload structured clone could not carry is skipped, never thrown.
+// The IPC layer tells the shell when the page is listening: only for a trusted frame and a successful app.listening.
 import { describe, expect, it } from 'vitest';
-import { pushEvent } from '../../electron/ipc/register-ipc.js';
+import type { Dispatch } from '../../electron/core/dispatcher.js';
+import { registerIpc, type InvokeEventLike, type IpcMainLike } from '../../electron/ipc/register-ipc.js';
 
-describe('pushEvent', () => {
-  it('sends ordinary payloads and skips ones that cannot be cloned or make send throw', () => {
-    const sent: unknown[] = [];
-    expect(pushEvent((_e, p) => sent.push(p), 'app.notices', { notices: [] })).toBe(true);
-    let deep: unknown = 1;
-    for (let i = 0; i < 5000; i++) deep = [deep];
-    expect(pushEvent((_e, p) => sent.push(p), 'app.notices', { notices: deep })).toBe(false);
-    expect(
-      pushEvent(
-        () => {
-          throw new Error('Render frame was disposed');
-        },
-        'app.notices',
-        {},
-      ),
-    ).toBe(false);
-    expect(sent).toEqual([{ notices: [] }]);
+describe('registerIpc hooks', () => {
+  it('signals listening after a trusted app.listening and never for others', async () => {
+    const handles = new Map<string, (event: InvokeEventLike, args: unknown) => Promise<unknown>>();
+    const ipcMain: IpcMainLike = { handle: (channel, listener) => void handles.set(channel, listener) };
+    const dispatch: Dispatch = async (method) => ({ ok: true, value: method });
+    const top = {};
+    let listening = 0;
+    registerIpc(ipcMain, dispatch, (f) => f === top, { onListening: () => (listening += 1) });
+    await handles.get('app.listening')!({ senderFrame: {} }, {});
+    await handles.get('app.info')!({ senderFrame: top }, {});
+    expect(listening).toBe(0);
+    await handles.get('app.listening')!({ senderFrame: top }, {});
+    expect(listening).toBe(1);
   });
 });

@@ -2,16 +2,19 @@
 // locally: dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/platform/keytar-credential-store.test.ts'
 // Without a reachable Secret Service every test here is skipped with that reason.
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthCredentials } from '../../electron/core/auth/credentials.js';
+import type { CredentialStore } from '../../electron/core/ports.js';
 import { KeytarCredentialStore } from '../../electron/platform/keytar-credential-store.js';
 
 const service = `Switchboard-test-${randomBytes(4).toString('hex')}`;
-let store: KeytarCredentialStore | null = null;
+let store: CredentialStore | null = null;
 const SKIP = 'no Secret Service is reachable (run inside dbus-run-session with gnome-keyring unlocked)';
 
 beforeAll(async () => {
-  store = await KeytarCredentialStore.open(service, 3000);
+  const opened = await KeytarCredentialStore.open(service, 3000);
+  store = opened.ok ? opened.store : null;
 });
 
 afterAll(async () => {
@@ -28,6 +31,7 @@ describe('keytar credential store (real Secret Service)', () => {
     await store.set('plain', 'CANARY_one');
     await store.set('plain', 'CANARY_two');
     expect(await store.get('plain')).toBe('CANARY_two');
+    expect(await store.accounts?.()).toContain('plain');
     await store.delete('plain');
     expect(await store.get('plain')).toBeNull();
     await store.delete('plain');
@@ -48,11 +52,34 @@ describe('keytar credential store (real Secret Service)', () => {
       obtainedAt: Date.now(),
       grant: 'authorization_code',
     });
-    const again = new AuthCredentials((await KeytarCredentialStore.open(service))!);
+    const reopened = await KeytarCredentialStore.open(service);
+    if (!reopened.ok) throw new Error(reopened.message);
+    const again = new AuthCredentials(reopened.store);
     expect((await again.grant('s1', 'https://mcp.example/mcp'))?.tokens.refresh_token).toBe('CANARY_refresh');
     expect(await again.grant('s1', 'https://other.example/mcp')).toBeUndefined();
     await again.deleteAll('s1');
     expect(await creds.bearer('s1')).toBeNull();
     expect(await creds.grant('s1', 'https://mcp.example/mcp')).toBeUndefined();
+  });
+});
+
+describe('opening the keychain', () => {
+  it('reports a keytar that cannot be loaded with its real error, not as "no keychain"', async () => {
+    const opened = await KeytarCredentialStore.open(service, 3000, () => createRequire(import.meta.url)('./no-such-native-module.node'));
+    expect(opened).toMatchObject({ ok: false, stage: 'load', message: expect.stringContaining('no-such-native-module.node') });
+  });
+
+  it('reports a keychain that does not answer as a probe failure', async () => {
+    const silent = {
+      findCredentials: () => new Promise<never>(() => undefined),
+      getPassword: async () => null,
+      setPassword: async () => undefined,
+      deletePassword: async () => false,
+    };
+    expect(await KeytarCredentialStore.open(service, 50, () => silent)).toEqual({
+      ok: false,
+      stage: 'probe',
+      message: 'the keychain did not answer within 0.05 s',
+    });
   });
 });

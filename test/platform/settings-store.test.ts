@@ -1,11 +1,12 @@
-// The settings file on disk through a real conf instance: corrupt files are moved aside
-// byte-for-byte with a notice, valid files round-trip, writes are owner-only, old files
-// migrate, and secret env values never reach the file.
+// The settings file on disk: a file that cannot be used at all is moved aside byte for byte with a notice; a file
+// with some bad parts keeps every good part (the original kept verbatim as the backup, the notice naming what was left
+// out); a BOM is accepted; temp files of interrupted writes are removed; valid files round-trip, writes are
+// owner-only, old files migrate, and secret env values never reach the file.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings, SETTINGS_SCHEMA_VERSION, type Settings } from '../../shared/config.js';
-import type { ServerDetail } from '../../shared/contract.js';
+import type { AppNotice, ServerDetail } from '../../shared/contract.js';
 import { envSecretAccount } from '../../electron/core/servers/secrets.js';
 import { call, cleanup, confSettingsStore, makeHost, tempDir } from '../shared/support/harness.js';
 
@@ -54,26 +55,6 @@ describe('corrupt settings file', () => {
 
   it('moves a whitespace-only file aside', () => {
     const bytes = Buffer.from(' \n\t\n');
-    writeFileSync(configFile(), bytes);
-    expectMovedAside(bytes);
-  });
-
-  it('moves aside a file whose server has a bad id', () => {
-    const bytes = Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [{ ...validServer, id: 'Bad Id!' }] }, null, 2));
-    writeFileSync(configFile(), bytes);
-    expectMovedAside(bytes);
-  });
-
-  it('moves aside a file with an unknown transport type', () => {
-    const bytes = Buffer.from(
-      JSON.stringify({ schemaVersion: 1, servers: [{ ...validServer, transport: { type: 'websocket', url: 'ws://127.0.0.1:1' } }] }),
-    );
-    writeFileSync(configFile(), bytes);
-    expectMovedAside(bytes);
-  });
-
-  it('moves aside a file with duplicate server ids', () => {
-    const bytes = Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [validServer, validServer] }));
     writeFileSync(configFile(), bytes);
     expectMovedAside(bytes);
   });
@@ -131,6 +112,107 @@ describe('corrupt settings file', () => {
     expect(found).toHaveLength(1);
     const notice = info.notices.find((n) => n.id === 'settings-corrupt');
     expect(notice?.message).toContain(join(dir, found[0]!));
+  });
+});
+
+const servers = (): string[] => (JSON.parse(readFileSync(configFile(), 'utf8')) as Settings).servers.map((x) => x.id);
+
+function expectPartial(original: Buffer, left: string[], kept: string[]): AppNotice {
+  const loaded = confSettingsStore(dir).load();
+  expect(loaded.settings.servers.map((x) => x.id)).toEqual(kept);
+  // The live file now holds the good parts only; the original is kept byte for byte as the backup.
+  expect(servers()).toEqual(kept);
+  const found = backups();
+  expect(found).toHaveLength(1);
+  expect(Buffer.compare(readFileSync(join(dir, found[0]!)), original)).toBe(0);
+  expect(loaded.notices).toHaveLength(1);
+  const notice = loaded.notices[0]!;
+  expect(notice).toMatchObject({ id: 'settings-partial', level: 'warning' });
+  expect(notice.message).toContain(join(dir, found[0]!));
+  for (const what of left) expect(notice.message).toContain(what);
+  // A second start finds a clean file: no new backup, no notice.
+  expect(confSettingsStore(dir).load().notices).toEqual([]);
+  expect(backups()).toHaveLength(1);
+  return notice;
+}
+
+describe('a settings file with some bad parts keeps the good ones', () => {
+  const other = { ...validServer, id: 'other', name: 'Other' };
+
+  it('leaves out one server with a bad id and keeps the others', () => {
+    const bytes = Buffer.from(
+      JSON.stringify({ schemaVersion: 1, servers: [validServer, { ...validServer, id: 'Bad Id!', name: 'Broken' }, other] }, null, 2),
+    );
+    writeFileSync(configFile(), bytes);
+    const notice = expectPartial(bytes, ['server "Bad Id!" (Broken)', 'id:'], ['files', 'other']);
+    expect(notice.message).toMatch(/lowercase/);
+  });
+
+  it('leaves out a server with an unknown transport type', () => {
+    const bytes = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 1,
+        servers: [{ ...validServer, id: 'ws', transport: { type: 'websocket', url: 'ws://127.0.0.1:1' } }, other],
+      }),
+    );
+    writeFileSync(configFile(), bytes);
+    expectPartial(bytes, ['server "ws" (Files)', 'transport'], ['other']);
+  });
+
+  it('keeps the first of two servers with the same id', () => {
+    const bytes = Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [validServer, { ...validServer, name: 'Second' }] }));
+    writeFileSync(configFile(), bytes);
+    const notice = expectPartial(bytes, ['server "files" (Second)', 'already used'], ['files']);
+    expect(confSettingsStore(dir).load().settings.servers[0]!.name).toBe('Files');
+    expect(notice.level).toBe('warning');
+  });
+
+  it('leaves out an unknown top-level key and keeps every server', () => {
+    const bytes = Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [validServer, other], theme: 'dark' }));
+    writeFileSync(configFile(), bytes);
+    expectPartial(bytes, ['unknown setting "theme"'], ['files', 'other']);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).not.toHaveProperty('theme');
+  });
+
+  it('keeps the valid approvals when one is malformed, and defaults a bad flag', () => {
+    const bytes = Buffer.from(
+      JSON.stringify({ schemaVersion: 1, servers: [validServer], approvals: { files: 'abc', other: 42 }, demoOffered: 'yes' }),
+    );
+    writeFileSync(configFile(), bytes);
+    const loaded = confSettingsStore(dir).load();
+    expect(loaded.settings.approvals).toEqual({ files: 'abc' });
+    expect(loaded.settings.demoOffered).toBe(false);
+    expect(loaded.settings.servers.map((x) => x.id)).toEqual(['files']);
+    expect(loaded.notices[0]!.message).toContain('approvals entry "other"');
+    expect(loaded.notices[0]!.message).toContain('setting "demoOffered"');
+  });
+
+  it('names a server without an id by its position, and escapes control characters from the file', () => {
+    const bytes = Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [{ name: 'No id\u001b[31m' }, validServer] }));
+    writeFileSync(configFile(), bytes);
+    const notice = expectPartial(bytes, ['server entry 1 (No id)'], ['files']);
+    expect(notice.message).not.toContain('\u001b');
+  });
+
+  it('accepts a UTF-8 byte order mark', () => {
+    writeFileSync(
+      configFile(),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ schemaVersion: 1, servers: [validServer] }))]),
+    );
+    const loaded = confSettingsStore(dir).load();
+    expect(loaded.notices).toEqual([]);
+    expect(loaded.settings.servers.map((x) => x.id)).toEqual(['files']);
+    expect(backups()).toEqual([]);
+  });
+
+  it("removes temp files left by interrupted writes (ours and the older writer's) at start", () => {
+    writeFileSync(configFile(), JSON.stringify({ schemaVersion: 1, servers: [validServer] }));
+    const leftovers = ['config.json.tmp-1733000000abc123', 'config.json.tmp-2147483646-1733000000000-1'];
+    for (const name of leftovers) writeFileSync(join(dir, name), '{"half":');
+    writeFileSync(join(dir, 'other.json.tmp-1'), 'not ours');
+    const loaded = confSettingsStore(dir).load();
+    expect(loaded.settings.servers.map((x) => x.id)).toEqual(['files']);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'other.json.tmp-1']);
   });
 });
 

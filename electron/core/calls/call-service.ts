@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import type { AuditedEnvelope, CallOutcome, CallProgress, CallStatus, HistoryEntry, Presentation } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
@@ -14,6 +15,7 @@ import { runToolCall, toolErrorResult, type ElicitationHandler } from './call-ru
 import { HistoryStore } from './history-store.js';
 import { taskSupportOf } from './legacy-tasks.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
+import { jsonByteLength } from './result-size.js';
 import { CallScheduler } from './scheduler.js';
 import { isObject, type JsonObject } from '../json.js';
 
@@ -31,6 +33,8 @@ export interface CallServiceDeps {
   historyFile(): string | undefined;
   /** Why a server's session ended, when it did (told to the calls it ended). */
   closeReason?(serverId: string): string | undefined;
+  /** Where storage problems (a corrupt history file, a failed write) are reported to the user. */
+  notify?(notice: AppNotice): void;
 }
 
 /** Envelopes kept for calls.result (most recent calls). */
@@ -91,7 +95,7 @@ export class CallService {
 
   /** The history (opened on first use). */
   get history(): HistoryStore {
-    this.#history ??= new HistoryStore(this.#deps.historyFile());
+    this.#history ??= new HistoryStore(this.#deps.historyFile(), { onNotice: (n) => this.#deps.notify?.(n) });
     return this.#history;
   }
 
@@ -235,13 +239,18 @@ export class CallService {
     return [...this.#running.keys()];
   }
 
+  /** Writes pending history changes (when the history was opened at all). */
+  async flushHistory(): Promise<void> {
+    await this.#history?.flush();
+  }
+
   /** Walks away from every running call (tasks are cancelled best-effort) and writes the history. */
   async dispose(): Promise<void> {
     for (const r of this.#running.values())
       r.controller.abort(new AppError('cancelled', 'Switchboard is closing.', { serverId: r.serverId }));
     const end = Date.now() + 2500;
     while (this.#running.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    this.#history?.flush();
+    await this.#history?.flush();
   }
 
   #historyEntry(route: ToolRoute, args: Record<string, unknown>, startedAt: number, outcome: CallOutcome): HistoryEntry {
@@ -261,12 +270,8 @@ export class CallService {
   }
 
   #keepEnvelope(envelope: AuditedEnvelope): number {
-    let bytes: number;
-    try {
-      bytes = Buffer.byteLength(JSON.stringify(envelope.result) ?? '', 'utf8');
-    } catch {
-      bytes = 0;
-    }
+    // Counted without building the JSON text (an 8 MiB result would be copied on the main thread just to count it).
+    const bytes = jsonByteLength(envelope.result);
     this.#envelopes.set(envelope.callId, { envelope, bytes });
     this.#envelopeBytes += bytes;
     for (const [id, kept] of this.#envelopes) {

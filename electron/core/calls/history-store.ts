@@ -1,11 +1,14 @@
 // Call history: every call recorded (server, tool, arguments, presentation, duration, outcome), persisted as one
-// JSON file in the data folder with atomic writes (temp file + rename, mode 0600), bounded to the latest entries.
-// Saved calls are kept when the history is trimmed or cleared (unless asked).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// JSON file in the data folder through the core's atomic JSON writer (temp file, fsync, rename, mode 0600), bounded
+// to the latest entries. Writes never block a call: changes are coalesced and written a moment later, off the call's
+// path, and each entry is serialised once when it is recorded, so a write joins ready-made text instead of
+// re-serialising the whole history on the main thread. A corrupt file, or entries that cannot be read, are kept aside
+// with a notice, never dropped. Saved calls are kept when the history is trimmed or cleared (unless asked).
 import { z } from 'zod';
+import type { AppNotice } from '../../../shared/contract.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
+import { copyAside, JsonFileWriter, JsonText, readJsonFile } from '../storage/json-file.js';
 
 /** Entries kept (saved ones count too, and are trimmed last). */
 export const HISTORY_LIMIT = 1000;
@@ -51,20 +54,45 @@ const EntrySchema = z
 
 const FileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
+/** Options of a history store. */
+export interface HistoryStoreOptions {
+  /** Entries kept (default HISTORY_LIMIT). */
+  limit?: number;
+  /** Where load and write problems are reported. */
+  onNotice?: (notice: AppNotice) => void;
+  /** Delay before a change is written; changes in between share one write. */
+  delayMs?: number;
+}
+
 /** Persistent, bounded call history. Newest entries first. */
 export class HistoryStore {
   readonly #file: string | undefined;
   readonly #limit: number;
+  readonly #onNotice: (notice: AppNotice) => void;
+  readonly #writer: JsonFileWriter | undefined;
+  /** Each entry's JSON text, made once when it is recorded (dropped when the entry changes). */
+  readonly #text = new WeakMap<HistoryEntry, string>();
   #entries: HistoryEntry[] | undefined;
   #loadNotice: string | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  /** Delay before a change is written (changes in between share one write). */
-  static writeDelayMs = 200;
+  #memoryOnly = false;
 
   /** `file` undefined keeps the history in memory only. */
-  constructor(file: string | undefined, limit = HISTORY_LIMIT) {
+  constructor(file: string | undefined, opts: HistoryStoreOptions = {}) {
     this.#file = file;
-    this.#limit = limit;
+    this.#limit = opts.limit ?? HISTORY_LIMIT;
+    this.#onNotice = opts.onNotice ?? (() => undefined);
+    this.#writer =
+      file === undefined
+        ? undefined
+        : new JsonFileWriter(file, {
+            delayMs: opts.delayMs ?? 200,
+            onError: (err) =>
+              this.#onNotice({
+                id: 'history-write-failed',
+                level: 'error',
+                message: `The call history could not be saved: ${err instanceof Error ? err.message : String(err)}`,
+              }),
+          });
   }
 
   /** A problem found while loading (a corrupt file is moved aside, never dropped). */
@@ -78,6 +106,7 @@ export class HistoryStore {
     const all = this.#all();
     all.unshift(entry);
     this.#trim(all);
+    this.#serialise(entry);
     this.#persist();
   }
 
@@ -112,6 +141,7 @@ export class HistoryStore {
     const entry = this.get(callId);
     if (!entry) throw new AppError('not_found', `No call ${callId} in the history`);
     entry.savedAs = name;
+    this.#text.delete(entry);
     this.#persist();
     return entry;
   }
@@ -126,6 +156,15 @@ export class HistoryStore {
   export(): { fileName: string; text: string } {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     return { fileName: `switchboard-call-history-${stamp}.json`, text: JSON.stringify({ version: 1, entries: this.#all() }, null, 2) };
+  }
+
+  /** Writes pending changes now; resolves once they are on disk (rejects with storage_failed when they could not be). */
+  async flush(): Promise<void> {
+    try {
+      await this.#writer?.flush();
+    } catch (err) {
+      throw new AppError('storage_failed', `The call history could not be saved: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   #trim(all: HistoryEntry[]): void {
@@ -145,60 +184,81 @@ export class HistoryStore {
     if (this.#entries) return this.#entries;
     this.#entries = [];
     if (!this.#file) return this.#entries;
-    let text: string;
+    let unreadable = 0;
+    let read: ReturnType<typeof readJsonFile<HistoryEntry[]>>;
     try {
-      text = readFileSync(this.#file, 'utf8');
-    } catch {
+      read = this.#read(() => (unreadable += 1));
+    } catch (err) {
+      // Unreadable for another reason (permissions, not a folder): never overwrite what we could not read.
+      this.#memoryOnly = true;
+      this.#report(`The call history file could not be read (${(err as Error).message}); this session's calls are kept in memory only.`);
       return this.#entries;
     }
-    try {
-      const parsed = FileSchema.parse(JSON.parse(text));
-      for (const raw of parsed.entries) {
-        const e = EntrySchema.safeParse(raw);
-        if (e.success) this.#entries.push(e.data as HistoryEntry);
-      }
+    if (read.kind === 'quarantined') {
+      this.#report(`The call history file could not be read (${read.reason}); it was moved aside to ${read.backup}.`);
+    } else if (read.kind === 'ok') {
+      this.#entries = read.value;
       this.#trim(this.#entries);
-    } catch {
-      const aside = `${this.#file}.corrupt-${Date.now()}`;
-      try {
-        renameSync(this.#file, aside);
-        this.#loadNotice = `The call history file was unreadable and was moved aside to ${aside}.`;
-      } catch {
-        this.#loadNotice = 'The call history file was unreadable.';
+      if (unreadable > 0) {
+        // The next write leaves these entries out: keep the file as it was first.
+        const backup = copyAside(this.#file);
+        this.#report(`${unreadable} call history entries could not be read and were left out; the file as it was is kept as ${backup}.`);
       }
     }
     return this.#entries;
   }
 
-  /** Writes pending changes now. */
-  flush(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#write();
+  #read(onUnreadable: () => void): ReturnType<typeof readJsonFile<HistoryEntry[]>> {
+    return readJsonFile(this.#file!, (raw) => {
+      const parsed = FileSchema.safeParse(raw);
+      if (!parsed.success) throw new Error('the file is not a call history');
+      const entries: HistoryEntry[] = [];
+      for (const item of parsed.data.entries) {
+        const e = EntrySchema.safeParse(item);
+        if (e.success) entries.push(e.data as HistoryEntry);
+        else onUnreadable();
+      }
+      return entries;
+    });
+  }
+
+  #report(message: string): void {
+    this.#loadNotice = message;
+    this.#onNotice({ id: 'history-corrupt', level: 'warning', message });
+  }
+
+  /** The entry's JSON text, made once. An entry that cannot be serialised (too deep) is stored without its arguments. */
+  #serialise(entry: HistoryEntry): string {
+    let text = this.#text.get(entry);
+    if (text !== undefined) return text;
+    try {
+      text = JSON.stringify(entry);
+    } catch {
+      const { callId, serverId, tool, originalName, startedAt, durationMs, status } = entry;
+      const note = 'This call could not be stored in full (its data is nested too deeply).';
+      text = JSON.stringify({
+        callId,
+        serverId,
+        tool,
+        originalName,
+        startedAt,
+        durationMs,
+        status,
+        arguments: {},
+        presentation: { isError: status !== 'ok', text: note, truncated: true, media: [], notices: [note], links: [], resources: [] },
+      });
+    }
+    this.#text.set(entry, text);
+    return text;
   }
 
   #persist(): void {
-    if (!this.#file || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      try {
-        this.#write();
-      } catch {
-        // reported on the next explicit flush
-      }
-    }, HistoryStore.writeDelayMs);
-    this.#timer.unref();
-  }
-
-  #write(): void {
-    if (!this.#file || this.#entries === undefined) return;
-    const tmp = `${this.#file}.${process.pid}.tmp`;
-    try {
-      mkdirSync(dirname(this.#file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify({ version: 1, entries: this.#entries ?? [] }), { mode: 0o600 });
-      renameSync(tmp, this.#file);
-    } catch (err) {
-      throw new AppError('storage_failed', `The call history could not be saved: ${(err as Error).message}`, { cause: err });
-    }
+    if (this.#memoryOnly) return;
+    this.#writer?.schedule(() => {
+      const parts = ['{"version":1,"entries":['];
+      this.#all().forEach((e, i) => (i === 0 ? parts.push(this.#serialise(e)) : parts.push(',', this.#serialise(e))));
+      parts.push(']}');
+      return new JsonText(parts);
+    });
   }
 }

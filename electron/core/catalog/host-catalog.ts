@@ -5,7 +5,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import type { SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
 import { Catalog } from './catalog.js';
-import { JsonFilePinStore } from './pins.js';
+import { JsonFilePinStore, type PinStore } from './pins.js';
 
 /** The parts of the Host the catalog uses. */
 export interface CatalogHost {
@@ -15,8 +15,8 @@ export interface CatalogHost {
   configs(): readonly ServerConfig[];
 }
 
-/** The catalog of a Host; tool approvals are kept in `<settingsDir>/tool-pins.json`. */
-export function createHostCatalog(host: CatalogHost, settingsDir: string): Catalog {
+/** The catalog of a Host; tool approvals are kept in `pins` (default: `<settingsDir>/tool-pins.json`). */
+export function createHostCatalog(host: CatalogHost, settingsDir: string, pins: PinStore = new JsonFilePinStore(settingsDir)): Catalog {
   const sessions = host.sessions;
   return new Catalog({
     events: host.events,
@@ -24,6 +24,6 @@ export function createHostCatalog(host: CatalogHost, settingsDir: string): Catal
     configs: () => host.configs(),
     connect: (id: string) => sessions.client(id),
     clearResponseCache: (id: string) => sessions.clearResponseCache(id),
-    pins: new JsonFilePinStore(settingsDir),
+    pins,
   });
 }

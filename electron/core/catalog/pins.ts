@@ -1,11 +1,13 @@
 // Tool pinning: the definition a user first saw (description, input/output schema, annotations) is fingerprinted
 // and kept; a later listing that changes any of them marks the tool "changed since approved" until approved again.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { PinDiffEntry } from '../../../shared/domains/catalog.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import { prettyJson } from '../../../shared/domains/catalog-text.js';
+import { isObject } from '../json.js';
+import { copyAside, JsonFileWriter, readJsonFile } from '../storage/json-file.js';
 
 /** The pinned parts of a definition. */
 export interface PinnedDefinition {
@@ -28,8 +30,8 @@ export interface PinStore {
   load(): Map<string, PinRecord>;
   /** Persists the whole map (may be deferred). */
   save(records: ReadonlyMap<string, PinRecord>): void;
-  /** Writes any deferred save now. */
-  flush(): void;
+  /** Writes any deferred save now; resolves once it is on disk or reported. Never rejects. */
+  flush(): Promise<void>;
 }
 
 /** The PinStore key of a server's tool: `<serverId>\u0000<original tool name>`. */
@@ -45,23 +47,36 @@ export class MemoryPinStore implements PinStore {
   save(records: ReadonlyMap<string, PinRecord>): void {
     this.#records = new Map(records);
   }
-  flush(): void {}
+  async flush(): Promise<void> {}
+}
+
+/** Options of the pin file. */
+export interface JsonFilePinStoreOptions {
+  /** File name in the folder (default tool-pins.json). */
+  fileName?: string;
+  /** Delay before a save is written; saves in between share one write. */
+  delayMs?: number;
+  /** Where a corrupt file or a failed write is reported. */
+  onNotice?: (notice: AppNotice) => void;
 }
 
 /**
- * Approvals in a JSON file (mode 0600) next to the settings. Saves are coalesced and written atomically
- * (temp file + rename) a moment later; a corrupt or unreadable file starts empty (every tool is re-pinned on sight).
+ * Approvals in a JSON file (mode 0600) next to the settings, written through the core's atomic JSON writer: saves are
+ * coalesced and written a moment later, and shutdown flushes what is pending. A corrupt file is moved aside with a
+ * notice, and a file with some unreadable records is kept aside before they are left out: an approval is never
+ * dropped silently (a tool whose approval is lost is shown as new and needs approving again).
  */
 export class JsonFilePinStore implements PinStore {
   readonly persistent = true;
   readonly #file: string;
-  readonly #delayMs: number;
-  #pending: ReadonlyMap<string, PinRecord> | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #writer: JsonFileWriter;
+  readonly #onNotice: (notice: AppNotice) => void;
+  #memoryOnly = false;
 
-  constructor(dir: string, opts: { fileName?: string; delayMs?: number } = {}) {
+  constructor(dir: string, opts: JsonFilePinStoreOptions = {}) {
     this.#file = join(dir, opts.fileName ?? 'tool-pins.json');
-    this.#delayMs = opts.delayMs ?? 500;
+    this.#onNotice = opts.onNotice ?? (() => undefined);
+    this.#writer = new JsonFileWriter(this.#file, { delayMs: opts.delayMs ?? 500, onError: (err) => this.#writeFailed(err) });
   }
 
   get file(): string {
@@ -69,46 +84,76 @@ export class JsonFilePinStore implements PinStore {
   }
 
   load(): Map<string, PinRecord> {
+    let unreadable = 0;
+    let read: ReturnType<typeof readJsonFile<Map<string, PinRecord>>>;
     try {
-      const parsed: unknown = JSON.parse(readFileSync(this.#file, 'utf8'));
-      const out = new Map<string, PinRecord>();
-      if (typeof parsed !== 'object' || parsed === null) return out;
-      const pins = (parsed as { pins?: unknown }).pins;
-      if (typeof pins !== 'object' || pins === null) return out;
-      for (const [key, value] of Object.entries(pins as Record<string, unknown>)) {
-        if (typeof value !== 'object' || value === null) continue;
-        const { fingerprint, definition } = value as { fingerprint?: unknown; definition?: unknown };
-        if (typeof fingerprint === 'string' && typeof definition === 'object' && definition !== null) {
-          out.set(key, { fingerprint, definition: definition as PinnedDefinition });
-        }
-      }
-      return out;
-    } catch {
+      read = this.#read(() => (unreadable += 1));
+    } catch (err) {
+      // Unreadable for another reason (permissions, not a file): never overwrite what we could not read.
+      this.#memoryOnly = true;
+      this.#onNotice({
+        id: 'pins-corrupt',
+        level: 'warning',
+        message: `The tool approvals file could not be read (${(err as Error).message}); approvals are kept for this session only.`,
+      });
       return new Map();
     }
+    if (read.kind === 'missing') return new Map();
+    if (read.kind === 'quarantined') {
+      this.#onNotice({
+        id: 'pins-corrupt',
+        level: 'warning',
+        message: `The tool approvals file could not be read (${read.reason}); it was moved aside to ${read.backup}. Tools will ask for approval again.`,
+      });
+      return new Map();
+    }
+    if (unreadable > 0) {
+      const backup = copyAside(this.#file);
+      this.#onNotice({
+        id: 'pins-corrupt',
+        level: 'warning',
+        message: `${unreadable} tool approvals could not be read and were left out; the file as it was is kept as ${backup}.`,
+      });
+    }
+    return read.value;
+  }
+
+  #read(onUnreadable: () => void): ReturnType<typeof readJsonFile<Map<string, PinRecord>>> {
+    return readJsonFile(this.#file, (raw) => {
+      const pins = isObject(raw) ? raw['pins'] : undefined;
+      if (!isObject(pins)) throw new Error('the file holds no tool approvals');
+      const out = new Map<string, PinRecord>();
+      for (const [key, value] of Object.entries(pins)) {
+        const fingerprint = isObject(value) ? value['fingerprint'] : undefined;
+        const definition = isObject(value) ? value['definition'] : undefined;
+        if (typeof fingerprint === 'string' && isObject(definition))
+          out.set(key, { fingerprint, definition: definition as PinnedDefinition });
+        else onUnreadable();
+      }
+      return out;
+    });
   }
 
   save(records: ReadonlyMap<string, PinRecord>): void {
-    this.#pending = records;
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => this.flush(), this.#delayMs);
-    this.#timer.unref?.();
+    if (this.#memoryOnly) return;
+    const snapshot = new Map(records);
+    this.#writer.schedule(() => ({ version: 1, pins: Object.fromEntries(snapshot) }));
   }
 
-  flush(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const records = this.#pending;
-    this.#pending = undefined;
-    if (!records) return;
+  async flush(): Promise<void> {
     try {
-      mkdirSync(dirname(this.#file), { recursive: true });
-      const tmp = `${this.#file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: 1, pins: Object.fromEntries(records) }), { mode: 0o600 });
-      renameSync(tmp, this.#file);
-    } catch {
-      // Best effort: approvals stay in memory for this run.
+      await this.#writer.flush();
+    } catch (err) {
+      this.#writeFailed(err);
     }
+  }
+
+  #writeFailed(err: unknown): void {
+    this.#onNotice({
+      id: 'pins-write-failed',
+      level: 'error',
+      message: `Tool approvals could not be saved (${err instanceof Error ? err.message : String(err)}); they are kept for this session only.`,
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 // The port through which an accepted URL-mode elicitation is opened. The app injects the safe browser opener;
 // headless mode records the URL and prints it (`opened: <url>` on stderr, escaped) instead of launching anything.
 import { AppError } from '../../../shared/errors.js';
-import { escapeForTerminal } from '../text.js';
+import { escapeControl } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
 
 /** Opens a URL the user consented to, outside the app. */
@@ -30,6 +30,6 @@ export class PrintingUrlOpener implements UrlOpener {
   async open(url: string): Promise<void> {
     const checked = openableUrl(url);
     this.opened.push(checked);
-    this.#write(`opened: ${escapeForTerminal(checked)}\n`);
+    this.#write(`opened: ${escapeControl(checked)}\n`);
   }
 }

@@ -1,12 +1,13 @@
 // Remembers each server's era verdict (its server/discover result, or "legacy") keyed by a fingerprint of the
 // config it was learned with, so the next connect skips the probe. Kept in memory, optionally mirrored to a
-// small JSON file (owner-only, written atomically). Cached values are hints, never authorization.
+// small JSON file through the core's atomic JSON writer (coalesced writes, flushed at shutdown). A corrupt file is
+// moved aside with a notice. Cached values are hints, never authorization.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
+import type { AppNotice } from '../../../shared/contract.js';
+import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';
 
 /** A legacy verdict is trusted this long: an upgraded server still answers initialize, so it must expire. */
 export const LEGACY_VERDICT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -50,16 +51,32 @@ const FileSchema = z.object({
   ),
 });
 
+/** Options of the discovery cache. */
+export interface DiscoveryCacheOptions {
+  /** JSON file mirroring the cache; memory only when absent. */
+  file?: string;
+  /** Clock (tests move it). */
+  now?: () => number;
+  /** Where a corrupt file or a failed write is reported. */
+  onNotice?: (notice: AppNotice) => void;
+  /** Delay before a change is written; changes in between share one write. */
+  delayMs?: number;
+}
+
 /** In-memory discovery cache with optional JSON persistence. */
 export class DiscoveryCache {
   readonly #entries = new Map<string, Entry>();
-  readonly #file: string | undefined;
+  readonly #writer: JsonFileWriter | undefined;
   readonly #now: () => number;
+  readonly #onNotice: (notice: AppNotice) => void;
 
-  constructor(opts: { file?: string; now?: () => number } = {}) {
-    this.#file = opts.file;
+  constructor(opts: DiscoveryCacheOptions = {}) {
     this.#now = opts.now ?? Date.now;
-    if (this.#file) this.#load(this.#file);
+    this.#onNotice = opts.onNotice ?? (() => undefined);
+    if (opts.file !== undefined) {
+      this.#writer = new JsonFileWriter(opts.file, { delayMs: opts.delayMs ?? 250, onError: (err) => this.#writeFailed(err) });
+      this.#load(opts.file);
+    }
   }
 
   /** The cached verdict for a server, when it was learned with the same config and is still fresh. */
@@ -85,38 +102,53 @@ export class DiscoveryCache {
     if (this.#entries.delete(serverId)) this.#save();
   }
 
-  #load(file: string): void {
-    let text: string;
+  /** Writes a pending change now; resolves once it is on disk or reported. Never rejects. */
+  async flush(): Promise<void> {
     try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return; // no cache yet
+      await this.#writer?.flush();
+    } catch (err) {
+      this.#writeFailed(err);
     }
+  }
+
+  #load(file: string): void {
+    let read: ReturnType<typeof readJsonFile<z.infer<typeof FileSchema>>>;
     try {
-      const parsed = FileSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) return;
-      for (const [id, e] of Object.entries(parsed.data.entries)) {
-        // The schema checked the fields the SDK reads; the rest of DiscoverResult is optional.
-        const prior: PriorDiscovery =
-          e.prior.kind === 'legacy' ? { kind: 'legacy' } : { kind: 'modern', discover: e.prior.discover as DiscoverResult };
-        this.#entries.set(id, { fingerprint: e.fingerprint, storedAt: e.storedAt, prior });
-      }
+      read = readJsonFile(file, (raw) => {
+        const parsed = FileSchema.safeParse(raw);
+        if (!parsed.success) throw new Error('the file is not a discovery cache');
+        return parsed.data;
+      });
     } catch {
-      // A corrupt cache is only a missed optimisation.
+      return; // unreadable (permissions, a folder): a missed optimisation; the write will report if it fails too
+    }
+    if (read.kind === 'quarantined') {
+      this.#onNotice({
+        id: 'discovery-cache-corrupt',
+        level: 'info',
+        message: `The connection cache could not be read (${read.reason}); it was moved aside to ${read.backup}. The next connect of each server probes its protocol again.`,
+      });
+      return;
+    }
+    if (read.kind !== 'ok') return;
+    for (const [id, e] of Object.entries(read.value.entries)) {
+      // The schema checked the fields the SDK reads; the rest of DiscoverResult is optional.
+      const prior: PriorDiscovery =
+        e.prior.kind === 'legacy' ? { kind: 'legacy' } : { kind: 'modern', discover: e.prior.discover as DiscoverResult };
+      this.#entries.set(id, { fingerprint: e.fingerprint, storedAt: e.storedAt, prior });
     }
   }
 
   #save(): void {
-    const file = this.#file;
-    if (!file) return;
-    const data = { version: 1, entries: Object.fromEntries(this.#entries) };
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-      renameSync(tmp, file);
-    } catch {
-      // Persistence is a bonus; the in-memory cache still works.
-    }
+    this.#writer?.schedule(() => ({ version: 1, entries: Object.fromEntries(this.#entries) }));
+  }
+
+  #writeFailed(err: unknown): void {
+    // Persistence is a bonus (the in-memory cache still works), but a failing disk is worth knowing about.
+    this.#onNotice({
+      id: 'discovery-cache-write-failed',
+      level: 'info',
+      message: `The connection cache could not be saved: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
 }

@@ -43,6 +43,8 @@ export interface SessionManagerOptions {
   loginPath?: () => Promise<string | undefined>;
   /** JSON file mirroring the discovery cache; memory only when absent. */
   discoveryCacheFile?: string;
+  /** A discovery cache built by the caller (it wins over discoveryCacheFile); flushed at shutdown. */
+  discoveryCache?: DiscoveryCache;
   /** Client identity sent to servers. */
   clientInfo?: Implementation;
 }
@@ -59,7 +61,7 @@ export class SessionManager implements SessionController {
   constructor(host: SessionHost, opts: SessionManagerOptions) {
     this.#host = host;
     this.#opts = opts;
-    this.#cache = new DiscoveryCache(opts.discoveryCacheFile !== undefined ? { file: opts.discoveryCacheFile } : {});
+    this.#cache = opts.discoveryCache ?? new DiscoveryCache(opts.discoveryCacheFile !== undefined ? { file: opts.discoveryCacheFile } : {});
     for (const config of host.configs()) this.#sessions.set(config.id, this.#newSession(config));
   }
 
@@ -186,6 +188,7 @@ export class SessionManager implements SessionController {
   /** Releases every session. */
   async shutdown(): Promise<void> {
     await Promise.allSettled([...this.#sessions.values()].map((s) => s.close('Shutting down')));
+    await this.#cache.flush();
   }
 
   #session(id: string): ServerSession {

@@ -1,21 +1,73 @@
 // The one way the core writes and reads its own JSON files (settings aside): atomic writes (temp file in the
 // same folder, fsync, rename, mode 0600) and loads that move a corrupt file aside instead of dropping it.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants as fsConstants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { open, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+
+/** Characters handed to one write() of a piece-by-piece write. */
+const WRITE_CHUNK = 1024 * 1024;
 
 let tmpCounter = 0;
 const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now()}-${(tmpCounter += 1)}`;
 
+/** The prefix of the temp files an atomic write of `file` uses (`<file>.tmp-…`); leftovers of a crash match it. */
+export const tmpPrefix = (file: string): string => `${basename(file)}.tmp-`;
+
+/**
+ * JSON text serialised ahead of time, written as-is: one string, or a list of pieces written one after another. A
+ * store whose parts rarely change (call history entries) keeps each part's text and hands over the pieces, so a
+ * write neither re-serialises nor joins the whole file on the main thread.
+ */
+export class JsonText {
+  readonly parts: readonly string[];
+  constructor(text: string | readonly string[]) {
+    this.parts = typeof text === 'string' ? [text] : text;
+  }
+  /** The whole text (joined). */
+  get text(): string {
+    return this.parts.join('');
+  }
+}
+
+const serialise = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));
+const pieces = (value: unknown): readonly string[] => (value instanceof JsonText ? value.parts : [JSON.stringify(value)]);
+
 /** Writes `value` as JSON to `file` atomically: a reader sees the old file or the new one, never a torn one. */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  const text = JSON.stringify(value);
+  const parts = pieces(value);
   await mkdir(dirname(file), { recursive: true });
   const tmp = tmpName(file);
   try {
     const handle = await open(tmp, 'w', 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      // About 1 MiB at a time: no join or encoding of the whole file in one go, and the loop yields between writes.
+      let chunk: string[] = [];
+      let size = 0;
+      for (const part of parts) {
+        chunk.push(part);
+        size += part.length;
+        if (size >= WRITE_CHUNK) {
+          await handle.write(chunk.join(''), null, 'utf8');
+          chunk = [];
+          size = 0;
+        }
+      }
+      if (size > 0) await handle.write(chunk.join(''), null, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
@@ -29,7 +81,7 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 
 /** The synchronous twin of writeJsonAtomic, for start-up and the last flush at shutdown only. */
 export function writeJsonAtomicSync(file: string, value: unknown): void {
-  const text = JSON.stringify(value);
+  const text = serialise(value);
   mkdirSync(dirname(file), { recursive: true });
   const tmp = tmpName(file);
   try {
@@ -47,14 +99,73 @@ export function writeJsonAtomicSync(file: string, value: unknown): void {
   }
 }
 
-/** Moves `file` aside as `<name>.corrupt-<timestamp>[-n]<ext>` (never over an earlier backup); returns the new path. */
-export function moveAside(file: string, now: Date = new Date()): string {
+/** A temp file younger than this whose writer is still running may be a write in progress: it is left alone. */
+const LIVE_TEMP_MS = 60_000;
+
+function pidRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temp files an interrupted atomic write of `file` left behind (`<file>.tmp-*`, ours or an older
+ * writer's). A recent temp of a running process is kept: it may be a write in progress. Returns the names removed.
+ */
+export function removeLeftoverTemps(file: string, now: number = Date.now()): string[] {
+  const dir = dirname(file);
+  const prefix = tmpPrefix(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const path = join(dir, name);
+    const pid = /^(\d+)-\d+-\d+$/.exec(name.slice(prefix.length))?.[1];
+    try {
+      const young = now - statSync(path).mtimeMs < LIVE_TEMP_MS;
+      if (pid !== undefined && young && pidRunning(Number(pid))) continue;
+      rmSync(path, { force: true });
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+/** A free backup name for `file`: `<name>.corrupt-<timestamp>[-n]<ext>`, never an earlier backup's. */
+function backupName(file: string, now: Date): string {
   const ext = extname(file);
   const stem = join(dirname(file), basename(file, ext));
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   let backup = `${stem}.corrupt-${stamp}${ext}`;
   for (let n = 1; existsSync(backup); n += 1) backup = `${stem}.corrupt-${stamp}-${n}${ext}`;
+  return backup;
+}
+
+/** Moves `file` aside as `<name>.corrupt-<timestamp>[-n]<ext>` (never over an earlier backup); returns the new path. */
+export function moveAside(file: string, now: Date = new Date()): string {
+  const backup = backupName(file, now);
   renameSync(file, backup);
+  return backup;
+}
+
+/**
+ * Copies `file` byte for byte to a backup named like moveAside's and leaves the original in place (the caller then
+ * rewrites it atomically, so there is never a moment without the file). Returns the backup's path.
+ */
+export function copyAside(file: string, now: Date = new Date()): string {
+  const backup = backupName(file, now);
+  copyFileSync(file, backup, fsConstants.COPYFILE_EXCL);
+  if (process.platform !== 'win32') chmodSync(backup, 0o600);
   return backup;
 }
 

@@ -16,6 +16,7 @@ import { buildChildEnv, searchedPath } from './child-env.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
+import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 
 /** Bytes of stderr kept per transport. */
@@ -191,13 +192,16 @@ export class StdioTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcess;
       try {
-        child = spawn(o.command, o.args, {
+        // On Windows: PATHEXT lookup, and .cmd/.bat through cmd.exe with arguments quoted so they cannot inject.
+        const launch = resolveLaunch({ command: o.command, args: o.args, env: this.#childEnv, cwd: o.cwd });
+        child = spawn(launch.file, launch.args, {
           cwd: o.cwd,
           env: this.#childEnv,
           stdio: ['pipe', 'pipe', 'pipe'],
           shell: false,
           detached: process.platform !== 'win32',
           windowsHide: true,
+          windowsVerbatimArguments: launch.windowsVerbatimArguments,
         });
       } catch (error) {
         reject(this.#failSpawn(this.#spawnErrorFor(error)));

@@ -43,10 +43,14 @@ export function ServerOverview({ detail }: { detail: ServerDetail }) {
   const loadCounts = useStore((s) => s.loadCounts);
   const navigate = useStore((s) => s.navigate);
   const revision = useStore((s) => s.catalogRevision);
-  useEffect(() => {
-    if (connected) void loadCounts(detail.id);
-  }, [connected, detail.id, loadCounts, revision]);
+  const watchCatalog = useStore((s) => s.watchCatalog);
   const caps = detail.identity?.capabilities ?? [];
+  const capsKey = caps.join(',');
+  // The counts follow the catalog: a server's tools are indexed a moment after it connects.
+  useEffect(() => watchCatalog(), [watchCatalog]);
+  useEffect(() => {
+    if (connected) void loadCounts(detail.id, capsKey ? capsKey.split(',') : []);
+  }, [connected, detail.id, loadCounts, revision, capsKey]);
   const open = (tab: string) => navigate(routes.servers(detail.id, tab), { replace: true });
   return (
     <Stack gap="lg">

@@ -1,11 +1,12 @@
 // The server page's Tools tab: a filterable virtualized list and the open tool (#/servers/<id>/tools/<name>).
-import { ActionIcon, Alert, Box, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Box, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ToolDetail, ToolSummary } from '../../../shared/domains/catalog';
 import { AppError } from '../../../shared/errors';
 import { formatRoute, routes } from '../router/route';
 import { useStore } from '../store';
+import { selectFeatures } from '../store/protocol-slice';
 import { countLabel } from '../ui/count';
 import { ToolCallSlot } from './ToolCallSlot';
 import { ToolDetailPanel } from './ToolDetailPanel';
@@ -28,6 +29,17 @@ export function ToolsTab({ serverId }: { serverId: string }) {
   const [detail, setDetail] = useState<ToolDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [approving, setApproving] = useState(false);
+  const features = useStore(selectFeatures(serverId));
+  const loadFeatures = useStore((s) => s.loadFeatures);
+  useEffect(() => {
+    loadFeatures(serverId).catch(() => undefined);
+  }, [serverId, loadFeatures]);
+  // Servers may list tools only to clients that answer sampling, roots or questions: say where to turn those on.
+  const missing = features
+    ? [!features.sampling && 'sampling', !features.roots && 'roots', !features.elicitation && 'questions'].filter(
+        (x): x is string => typeof x === 'string',
+      )
+    : [];
 
   useEffect(() => {
     void loadCatalog(); // subscribes to catalog.changed
@@ -91,6 +103,14 @@ export function ToolsTab({ serverId }: { serverId: string }) {
         <Text size="xs" c="dimmed" aria-live="polite" data-testid="tools-count">
           {tools === null ? 'Loading tools…' : countLabel(list.length, 'tool', 'tools', 'No tools')}
         </Text>
+        {missing.length > 0 && (
+          <Text size="xs" c="dimmed" data-testid="tools-features-hint">
+            Some servers offer more tools to clients that answer {missing.join(', ')}.{' '}
+            <Anchor href={formatRoute(routes.servers(serverId, 'features'))} size="xs" underline="always">
+              Client features
+            </Anchor>
+          </Text>
+        )}
         <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)' }}>
           <ToolList
             total={list.length}

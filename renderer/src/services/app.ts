@@ -6,6 +6,8 @@ export const appService = {
   connect: connectBridge,
   info: () => bridge().api['app.info']({}),
   dismissNotice: (id: string) => bridge().api['app.dismissNotice']({ id }),
+  /** Tells the core's shell our event listeners are attached (Electron holds events back until then). */
+  listening: () => bridge().api['app.listening']({}),
   /** Opens an http(s) link through the core's safe opener (the app's browser; headless prints it). */
   openLink: (url: string) => bridge().api['app.openLink']({ url }),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),

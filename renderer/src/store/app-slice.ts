@@ -27,6 +27,7 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
       appService.on('servers.changed', ({ servers }) => get().applyServerList(servers));
       appService.on('servers.status', ({ id, status }) => get().applyStatus(id, status));
       appService.on('servers.log', ({ id, entry }) => get().applyLog(id, entry));
+      await appService.listening();
       const info = await appService.info();
       set({ info, notices: info.notices, bridgeState: 'connected' });
       await get().loadServers();
@@ -50,3 +51,6 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
 
 /** Notices currently shown. */
 export const selectNotices = (s: Store): AppNotice[] => s.notices;
+
+/** Facts about the running app (null until connected). */
+export const selectAppInfo = (s: Store): AppInfo | null => s.info;

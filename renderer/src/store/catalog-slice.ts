@@ -34,6 +34,8 @@ export interface CatalogSlice {
   toolError: string | null;
   approving: boolean;
   refreshing: boolean;
+  /** Subscribes to catalog.changed (once), so catalogRevision follows the core. */
+  watchCatalog: () => void;
   /** Subscribes to catalog.changed (once) and loads groups and the first page. */
   loadCatalog: () => Promise<void>;
   setCatalogQuery: (query: string) => void;
@@ -119,12 +121,14 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     toolError: null,
     approving: false,
     refreshing: false,
+    watchCatalog: () => {
+      if (subscribed) return;
+      // Marked only once the listener is attached, so a failed attempt is retried by the next call.
+      catalogService.onChanged(({ revision }) => get().applyCatalogChanged(revision));
+      subscribed = true;
+    },
     loadCatalog: async () => {
-      if (!subscribed) {
-        // Marked only once the listener is attached, so a failed attempt is retried by the next load.
-        catalogService.onChanged(({ revision }) => get().applyCatalogChanged(revision));
-        subscribed = true;
-      }
+      get().watchCatalog();
       try {
         const groups = await catalogService.groups();
         set({ groups });

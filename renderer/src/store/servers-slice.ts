@@ -24,8 +24,8 @@ export interface ServerCounts {
 export interface ServersSlice {
   /** Counts per server id, for the overview and the tab labels. */
   counts: Record<string, ServerCounts>;
-  /** Counts tools, resources and prompts of a connected server. */
-  loadCounts: (id: string) => Promise<void>;
+  /** Counts a connected server's tools, resources and prompts (the latter two only when `caps` lists them). */
+  loadCounts: (id: string, caps: readonly string[]) => Promise<void>;
   servers: ServerSummary[];
   loaded: boolean;
   selectedId: string | null;
@@ -80,9 +80,7 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
       // the server may have been removed meanwhile
     }
   },
-  loadCounts: async (id) => {
-    const detail = get().detail;
-    const caps = detail?.id === id ? (detail.identity?.capabilities ?? []) : [];
+  loadCounts: async (id, caps) => {
     const settle = <T>(p: Promise<T>): Promise<T | undefined> =>
       p.then(
         (v) => v,

@@ -21,6 +21,13 @@ export const contrastResolver: CSSVariablesResolver = () => {
     light[`--mantine-color-${c}-light-color`] = `color-mix(in srgb, var(--mantine-color-${c}-9) 72%, black)`;
     light[`--mantine-color-${c}-outline`] = `var(--mantine-color-${c}-8)`;
     light[`--mantine-color-${c}-text`] = `var(--mantine-color-${c}-9)`;
+    if (c !== 'brand') {
+      // White text on a filled background (a destructive button, a status badge): shade 9 darkened to 4.5:1 or better.
+      for (const scheme of [light, dark]) {
+        scheme[`--mantine-color-${c}-filled`] = `color-mix(in srgb, var(--mantine-color-${c}-9) 70%, black)`;
+        scheme[`--mantine-color-${c}-filled-hover`] = `color-mix(in srgb, var(--mantine-color-${c}-9) 58%, black)`;
+      }
+    }
     dark[`--mantine-color-${c}-light-color`] = `var(--mantine-color-${c}-2)`;
     dark[`--mantine-color-${c}-text`] = `var(--mantine-color-${c}-3)`;
     dark[`--mantine-color-${c}-outline`] = `var(--mantine-color-${c}-3)`;

@@ -175,13 +175,13 @@ describe('tool calls over stdio (2026-07-28)', () => {
       arguments: { rounds: 0 },
       status: 'ok',
     });
-    service.history.flush();
+    await service.history.flush();
     const reopened = new HistoryStore(file);
     expect(reopened.search({}).total).toBe(2);
     expect(JSON.parse(service.history.export().text).entries).toHaveLength(2);
     service.history.clear(false);
     expect(service.history.search({}).entries.map((e) => e.savedAs)).toEqual(['My call']);
-    service.history.flush();
+    await service.history.flush();
     expect(JSON.parse(readFileSync(file, 'utf8')).entries).toHaveLength(1);
   });
 });

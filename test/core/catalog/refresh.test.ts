@@ -197,7 +197,7 @@ describe('tool pinning', () => {
     const approved = h.catalog.approveTool('mcp__rug__tool_0000', detail.fingerprint);
     expect(approved.pin).toBe('approved');
     await expect(h.catalog.route('mcp__rug__tool_0000')).resolves.toMatchObject({ pin: 'approved' });
-    pins.flush();
+    await pins.flush();
     const saved = JSON.parse(readFileSync(join(dir, 'tool-pins.json'), 'utf8')) as { pins: Record<string, { fingerprint: string }> };
     expect(saved.pins['rug\u0000tool_0000']!.fingerprint).toBe(detail.fingerprint);
 

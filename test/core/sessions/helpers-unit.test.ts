@@ -1,8 +1,9 @@
 // Pure helpers of the session manager: backoff steps, the log ring, the discovery cache.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServerConfigSchema } from '../../../shared/config.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import { backoffDelay } from '../../../electron/core/sessions/backoff.js';
 import { configFingerprint, DiscoveryCache, LEGACY_VERDICT_TTL_MS } from '../../../electron/core/sessions/discovery-cache.js';
 import { LogRing } from '../../../electron/core/sessions/log-ring.js';
@@ -28,7 +29,7 @@ describe('log ring', () => {
 });
 
 describe('discovery cache', () => {
-  it('returns a verdict only for the same config fingerprint, expires legacy verdicts, and survives a restart', () => {
+  it('returns a verdict only for the same config fingerprint, expires legacy verdicts, and survives a restart', async () => {
     const dir = tempDir('sb-cache-');
     try {
       let now = 1_000;
@@ -40,13 +41,18 @@ describe('discovery cache', () => {
       const changed = ServerConfigSchema.parse({ ...config, transport: { ...config.transport, args: ['y.js'] } });
       expect(configFingerprint(changed)).not.toBe(fp);
       expect(cache.get('a', configFingerprint(changed))).toBeUndefined();
+      await cache.flush();
       expect(new DiscoveryCache({ file, now: () => now }).get('a', fp)).toEqual({ kind: 'legacy' });
       now += LEGACY_VERDICT_TTL_MS + 1;
       expect(cache.get('a', fp)).toBeUndefined();
-      // A corrupt file is only a missed optimisation.
+      // A corrupt file is only a missed optimisation, but it is moved aside with a notice, not dropped.
       writeFileSync(file, '{not json');
-      expect(new DiscoveryCache({ file }).get('a', fp)).toBeUndefined();
-      expect(readFileSync(file, 'utf8')).toBe('{not json');
+      const notices: AppNotice[] = [];
+      expect(new DiscoveryCache({ file, onNotice: (n) => notices.push(n) }).get('a', fp)).toBeUndefined();
+      const aside = readdirSync(dir).filter((f) => f.startsWith('cache.corrupt-'));
+      expect(aside).toHaveLength(1);
+      expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe('{not json');
+      expect(notices).toEqual([expect.objectContaining({ id: 'discovery-cache-corrupt', message: expect.stringContaining(aside[0]!) })]);
     } finally {
       cleanup(dir);
     }

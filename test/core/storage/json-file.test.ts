@@ -3,7 +3,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonFileWriter, moveAside, readJsonFile, writeJsonAtomic, writeJsonAtomicSync } from '../../../electron/core/storage/json-file.js';
+import {
+  copyAside,
+  JsonFileWriter,
+  JsonText,
+  moveAside,
+  readJsonFile,
+  removeLeftoverTemps,
+  writeJsonAtomic,
+  writeJsonAtomicSync,
+} from '../../../electron/core/storage/json-file.js';
 
 const dirs: string[] = [];
 const temp = (): string => {
@@ -97,5 +106,42 @@ describe('JsonFileWriter', () => {
     const writer = new JsonFileWriter(join(dir, 'blocker', 'w.json'), { delayMs: 60_000 });
     writer.schedule(() => ({ n: 1 }));
     await expect(writer.flush()).rejects.toThrow();
+  });
+});
+
+describe('JsonText, copyAside and removeLeftoverTemps', () => {
+  it('writes pre-serialised text as-is', async () => {
+    const dir = temp();
+    await writeJsonAtomic(join(dir, 'a.json'), new JsonText('{"pre":true}'));
+    writeJsonAtomicSync(join(dir, 'b.json'), new JsonText('[1]'));
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('{"pre":true}');
+    expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe('[1]');
+  });
+
+  it('copies a file aside byte for byte and leaves the original in place', () => {
+    const dir = temp();
+    const file = join(dir, 'x.json');
+    writeFileSync(file, 'original');
+    const backup = copyAside(file, new Date('2026-01-02T03:04:05.678Z'));
+    expect(backup).toBe(join(dir, 'x.corrupt-2026-01-02T03-04-05-678Z.json'));
+    expect(readFileSync(backup, 'utf8')).toBe('original');
+    expect(readFileSync(file, 'utf8')).toBe('original');
+    if (process.platform !== 'win32') expect(statSync(backup).mode & 0o777).toBe(0o600);
+  });
+
+  it('removes temps of dead writers and old temps, keeps a fresh temp of a running writer and other files', () => {
+    const dir = temp();
+    const file = join(dir, 'x.json');
+    const names = {
+      older: 'x.json.tmp-1733000000abc123',
+      dead: 'x.json.tmp-2147483646-1-1',
+      live: `x.json.tmp-${process.pid}-${Date.now()}-1`,
+      other: 'y.json.tmp-1-1-1',
+    };
+    for (const name of Object.values(names)) writeFileSync(join(dir, name), '{');
+    expect(removeLeftoverTemps(file).sort()).toEqual([names.older, names.dead].sort());
+    expect(readdirSync(dir).sort()).toEqual([names.live, names.other].sort());
+    // An hour later even our own temp counts as a leftover.
+    expect(removeLeftoverTemps(file, Date.now() + 3_600_000)).toEqual([names.live]);
   });
 });

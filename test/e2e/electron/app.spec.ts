@@ -1,40 +1,46 @@
-// Runs the real Electron app when a binary is present; otherwise skips with the reason.
-import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+// The real Electron app, where a binary exists (otherwise this reports itself skipped with the reason): a sandboxed
+// window from app://switchboard with exactly the contract on window.switchboard and no Node globals; the log path in
+// app.info; quitting waits for the core and leaves the data folder unlocked.
+import { expect, test } from '@playwright/test';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tempDataDir } from '../support/headless-host';
+import { INVOKE_KEYS } from '../../../shared/contract-schemas';
+import { electronSkipReason, launchElectronApp } from '../../../testing/electron-launch';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-function electronBinary(): string | null {
-  const pathTxt = join(root, 'node_modules/electron/path.txt');
-  if (!existsSync(pathTxt)) return null;
-  const bin = join(root, 'node_modules/electron/dist', readFileSync(pathTxt, 'utf8').trim());
-  return existsSync(bin) ? bin : null;
-}
-
-const binary = electronBinary();
+const skip = electronSkipReason();
 
 test.describe('Electron app', () => {
-  test.skip(
-    binary === null,
-    'SKIPPED: the Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the headless project covers the same renderer and core.',
-  );
+  test.skip(skip !== null, `SKIPPED: ${skip ?? ''}`);
 
-  test('opens a sandboxed window with the contract bridge and no Node globals', async () => {
-    const app = await electron.launch({ executablePath: binary!, args: [root, `--user-data-dir=${tempDataDir()}`] });
+  test('opens a sandboxed window with exactly the contract bridge, and quits cleanly', async () => {
+    const launched = await launchElectronApp();
     try {
-      const win = await app.firstWindow();
+      const win = launched.window;
+      expect(win.url()).toMatch(/^app:\/\/switchboard\//);
       await expect(win.getByText('Switchboard').first()).toBeVisible();
-      const exposed = await win.evaluate(() => ({
-        hasRequire: typeof (globalThis as { require?: unknown }).require,
-        keys: Object.keys((globalThis as unknown as { switchboard: { invoke: object } }).switchboard.invoke).length,
-      }));
+      const exposed = await win.evaluate(() => {
+        const api = (globalThis as unknown as { switchboard: { invoke: Record<string, unknown> } }).switchboard;
+        return {
+          hasRequire: typeof (globalThis as { require?: unknown }).require,
+          hasProcess: typeof (globalThis as { process?: unknown }).process,
+          keys: Object.keys(api.invoke).sort(),
+        };
+      });
       expect(exposed.hasRequire).toBe('undefined');
-      expect(exposed.keys).toBeGreaterThan(10);
+      expect(exposed.hasProcess).toBe('undefined');
+      expect(exposed.keys).toEqual([...INVOKE_KEYS].sort());
+      const info = await win.evaluate(async () => {
+        const api = (
+          globalThis as unknown as {
+            switchboard: { invoke: Record<string, (a: unknown) => Promise<{ ok: boolean; value: { logFile: string } }>> };
+          }
+        ).switchboard;
+        return (await api.invoke['app.info']!({})).value;
+      });
+      expect(info.logFile).toBe(join(launched.dataDir, 'logs', 'switchboard.log'));
     } finally {
-      await app.close();
+      await launched.close();
     }
+    expect(existsSync(join(launched.dataDir, 'switchboard.lock'))).toBe(false);
   });
 });

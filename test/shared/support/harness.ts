@@ -1,6 +1,5 @@
-// Shared test harness: a real Host over a real conf-backed settings store in a temp dir.
+// Shared test harness: a real Host over the real settings store in a temp dir.
 // Only the session controller is inert (these tests never connect servers).
-import Conf from 'conf';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { Host } from '../../../electron/core/host.js';
 import type { SettingsStore } from '../../../electron/core/ports.js';
 import type { SessionController, StartupReport } from '../../../electron/core/sessions/session-controller.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
-import { createSettingsStore, type ConfLike } from '../../../electron/platform/settings-store.js';
+import { createSettingsStore } from '../../../electron/platform/settings-store.js';
 
 /** A session controller that never connects: the tests here exercise definitions, not sessions. */
 export class InertSessions implements SessionController {
@@ -59,11 +58,13 @@ export function cleanup(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** The real settings store on a real conf instance in `dir`. */
-export function confSettingsStore(dir: string, now?: () => Date): SettingsStore {
-  const make = (opts: ConstructorParameters<typeof Conf>[0]): ConfLike => new Conf<Record<string, unknown>>(opts) as unknown as ConfLike;
-  return now ? createSettingsStore(dir, make, now) : createSettingsStore(dir, make);
+/** The real settings store of the data folder `dir`. */
+export function settingsStoreIn(dir: string, now?: () => Date): SettingsStore {
+  return createSettingsStore(dir, now ? { now } : {});
 }
+
+/** The old name of settingsStoreIn (the store no longer uses conf). */
+export const confSettingsStore = settingsStoreIn;
 
 /** A real Host plus its real handlers and dispatcher. */
 export interface HostHarness {
@@ -80,7 +81,7 @@ export function makeHost(
   dir: string,
   opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput } = {},
 ): HostHarness {
-  const store = confSettingsStore(dir);
+  const store = settingsStoreIn(dir);
   const credentials = opts.credentials ?? new MemoryCredentialStore();
   const host = new Host({
     mode: 'headless',

@@ -1,0 +1,99 @@
+// Ordered, bounded shutdown steps. The Host runs its own steps and the hooks other modules register (the gateway
+// closing its front, the events client stopping its streams and writing its cursors, the process tracker ending what
+// is left) in stages, each step bounded so one stuck step cannot hold the app open.
+
+/** When a hook runs: `stop` before the core releases anything (stop taking work), `release` after the sessions are
+ * closed (end what is left), `flush` last (write what is pending). */
+export type ShutdownStage = 'stop' | 'release' | 'flush';
+
+/** A step another module adds to the Host's shutdown. */
+export interface ShutdownHook {
+  /** Shown in the log and the shutdown report. */
+  name: string;
+  /** When it runs (default `flush`). */
+  stage?: ShutdownStage;
+  /** The step; the signal aborts when its time is up. */
+  run(signal: AbortSignal): Promise<void> | void;
+  /** Longest it may take, in ms (default 2,000; never past the shutdown's deadline, except flush steps get 1 s). */
+  timeoutMs?: number;
+}
+
+/** How one shutdown step went. */
+export interface ShutdownStep {
+  /** The step's name. */
+  name: string;
+  /** How long it took (ms). */
+  ms: number;
+  /** ok, failed (threw), or timed out (left behind). */
+  outcome: 'ok' | 'failed' | 'timed out';
+  /** The error message of a failed step. */
+  error?: string;
+}
+
+/** What a shutdown did, step by step. */
+export interface ShutdownReport {
+  /** Every step in the order it ran. */
+  steps: ShutdownStep[];
+  /** Total time (ms). */
+  ms: number;
+}
+
+/** Default bound of one hook. */
+export const HOOK_TIMEOUT_MS = 2000;
+/** A flush step always gets at least this long, even past the deadline: pending writes matter more than speed. */
+export const FLUSH_MIN_MS = 1000;
+
+/** Runs `fn` with a time limit; never throws. */
+export async function boundedStep(name: string, fn: (signal: AbortSignal) => Promise<void> | void, ms: number): Promise<ShutdownStep> {
+  const started = Date.now();
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), Math.max(0, ms));
+  });
+  try {
+    const outcome = await Promise.race([
+      Promise.resolve()
+        .then(() => fn(controller.signal))
+        .then(() => 'ok' as const),
+      expired,
+    ]);
+    if (outcome === 'timed out') controller.abort(new Error(`${name} did not finish within ${ms} ms`));
+    return { name, ms: Date.now() - started, outcome };
+  } catch (err) {
+    return { name, ms: Date.now() - started, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Hooks registered by stage, run in registration order. */
+export class ShutdownHooks {
+  readonly #hooks: ShutdownHook[] = [];
+
+  /** Adds a hook; returns the function that removes it. */
+  add(hook: ShutdownHook): () => void {
+    this.#hooks.push(hook);
+    return () => {
+      const at = this.#hooks.indexOf(hook);
+      if (at >= 0) this.#hooks.splice(at, 1);
+    };
+  }
+
+  /** Runs the stage's hooks one after another, each bounded by its timeout and the deadline. */
+  async run(stage: ShutdownStage, deadline: number): Promise<ShutdownStep[]> {
+    const steps: ShutdownStep[] = [];
+    for (const hook of this.#hooks.filter((h) => (h.stage ?? 'flush') === stage)) {
+      steps.push(
+        await boundedStep(hook.name, (signal) => hook.run(signal), stepBudget(stage, hook.timeoutMs ?? HOOK_TIMEOUT_MS, deadline)),
+      );
+    }
+    return steps;
+  }
+}
+
+/** How long a step of `stage` may take: its own bound, cut at the deadline (flush steps keep a minimum). */
+export function stepBudget(stage: ShutdownStage, own: number, deadline: number): number {
+  const left = deadline - Date.now();
+  return stage === 'flush' ? Math.min(own, Math.max(left, FLUSH_MIN_MS)) : Math.max(0, Math.min(own, left));
+}

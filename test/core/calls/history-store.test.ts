@@ -1,0 +1,111 @@
+// The call history file: writes are deferred off the call's path and coalesced, each entry is serialised once, a
+// corrupt file or unreadable entries are kept aside with a notice (never dropped silently), and a call whose data
+// cannot be serialised is still recorded.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppNotice } from '../../../shared/contract.js';
+import type { HistoryEntry } from '../../../shared/domains/calls.js';
+import { HistoryStore } from '../../../electron/core/calls/history-store.js';
+import { cleanup, tempDir } from '../../shared/support/harness.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+function setup(): { dir: string; file: string; notices: AppNotice[]; open: () => HistoryStore } {
+  const dir = tempDir('sb-history-');
+  dirs.push(dir);
+  const file = join(dir, 'call-history.json');
+  const notices: AppNotice[] = [];
+  return { dir, file, notices, open: () => new HistoryStore(file, { onNotice: (n) => notices.push(n), delayMs: 60_000 }) };
+}
+
+function entry(n: number, args: Record<string, unknown> = { n }): HistoryEntry {
+  return {
+    callId: `call-${n}`,
+    serverId: 'fx',
+    tool: 'mcp__fx__echo',
+    originalName: 'echo',
+    arguments: args,
+    startedAt: 1_700_000_000_000 + n,
+    durationMs: 3,
+    status: 'ok',
+    presentation: { isError: false, text: `result ${n}`, truncated: false, media: [], notices: [], links: [], resources: [] },
+  };
+}
+
+const onDisk = (file: string): string[] =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { entries: HistoryEntry[] }).entries.map((e) => e.callId);
+
+describe('call history file', () => {
+  it('records without writing on the call path, then writes everything once on flush', async () => {
+    const { file, open } = setup();
+    const store = open();
+    for (let i = 0; i < 5; i++) store.add(entry(i));
+    store.save('call-2', 'Favourite');
+    expect(existsSync(file)).toBe(false);
+    await store.flush();
+    expect(onDisk(file)).toEqual(['call-4', 'call-3', 'call-2', 'call-1', 'call-0']);
+    const reopened = new HistoryStore(file);
+    expect(reopened.get('call-2')?.savedAs).toBe('Favourite');
+    expect(reopened.search({}).total).toBe(5);
+  });
+
+  it('moves a corrupt file aside with a notice and starts empty', () => {
+    const { dir, file, notices, open } = setup();
+    writeFileSync(file, '{"version":1,"entries":[{"callId"');
+    expect(open().search({}).total).toBe(0);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('call-history.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe('{"version":1,"entries":[{"callId"');
+    expect(notices).toEqual([expect.objectContaining({ id: 'history-corrupt', message: expect.stringContaining(aside[0]!) })]);
+  });
+
+  it('keeps the file as it was before leaving out entries it cannot read', async () => {
+    const { dir, file, notices, open } = setup();
+    const original = JSON.stringify({ version: 1, entries: [entry(1), { callId: 'broken' }, entry(2)] });
+    writeFileSync(file, original);
+    const store = open();
+    expect(store.search({}).entries.map((e) => e.callId)).toEqual(['call-1', 'call-2']);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('call-history.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(original);
+    expect(notices[0]!.message).toMatch(/^1 call history entries could not be read/);
+    store.add(entry(3));
+    await store.flush();
+    expect(onDisk(file)).toEqual(['call-3', 'call-1', 'call-2']);
+  });
+
+  it('still records a call whose arguments are nested too deeply to serialise', async () => {
+    const { file, open } = setup();
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { d: deep };
+    const store = open();
+    store.add(entry(1, deep));
+    store.add(entry(2));
+    await store.flush();
+    expect(onDisk(file)).toEqual(['call-2', 'call-1']);
+  });
+
+  it('reports a write that fails instead of losing it silently', async () => {
+    const { dir, notices } = setup();
+    const folder = join(dir, 'data');
+    const store = new HistoryStore(join(folder, 'call-history.json'), { onNotice: (n) => notices.push(n), delayMs: 60_000 });
+    store.add(entry(1));
+    // The data folder is replaced by a file under our feet: the write cannot happen.
+    writeFileSync(folder, '');
+    await expect(store.flush()).rejects.toMatchObject({ code: 'storage_failed' });
+    expect(store.get('call-1')).toBeDefined();
+  });
+
+  it('never writes over a file it could not read', async () => {
+    const { dir, notices } = setup();
+    mkdirSync(join(dir, 'call-history.json'));
+    const store = new HistoryStore(join(dir, 'call-history.json'), { onNotice: (n) => notices.push(n), delayMs: 1 });
+    store.add(entry(1));
+    await store.flush();
+    expect(store.search({}).total).toBe(1);
+    expect(notices).toEqual([expect.objectContaining({ id: 'history-corrupt', message: expect.stringMatching(/kept in memory only/) })]);
+    expect(readdirSync(join(dir, 'call-history.json'))).toEqual([]);
+  });
+});

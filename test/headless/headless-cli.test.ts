@@ -1,0 +1,73 @@
+// Headless mode as a person runs it: a second run on the same data folder exits non-zero saying which process holds
+// it; SIGTERM runs the core's shutdown (stdio servers ended, pending writes flushed, the folder released, the log
+// closed) and exits 0.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../electron/core/storage/data-lock.js';
+import { logFileIn } from '../../electron/core/logging/logger.js';
+import { cleanup, tempDir } from '../shared/support/harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    }
+  }
+  dirs.splice(0).forEach(cleanup);
+});
+
+interface Run {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(dataDir: string): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/headless.ts', '--data-dir', dataDir, '--json'], {
+    cwd: root,
+    env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stderr: () => err, exited };
+}
+
+async function started(r: Run): Promise<{ url: string }> {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: r.child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { url: string }));
+    void r.exited.then((code) => reject(new Error(`headless exited with ${String(code)}: ${r.stderr()}`)));
+  });
+}
+
+describe('headless mode', () => {
+  it('refuses a second run on the same data folder, naming the first; stops cleanly on SIGTERM', async () => {
+    const dataDir = tempDir('sb-headless-');
+    dirs.push(dataDir);
+    const first = run(dataDir);
+    await started(first);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(true);
+
+    const second = run(dataDir);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain(`is in use by Switchboard in headless mode (process ${first.child.pid}`);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+    const log = readFileSync(logFileIn(dataDir), 'utf8');
+    expect(log).toContain('SIGTERM: shutting down');
+    expect(log).toContain('shutdown finished its steps');
+  });
+});

