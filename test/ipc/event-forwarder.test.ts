@@ -75,7 +75,10 @@ describe('event forwarder', () => {
   it('skips a payload nested too deeply to clone, before Electron tries, and keeps sending later events', () => {
     const problems: string[] = [];
     const t = target();
-    const f = new EventForwarder(() => t, (m) => problems.push(m));
+    const f = new EventForwarder(
+      () => t,
+      (m) => problems.push(m),
+    );
     f.markListening();
     let deep: unknown = 1;
     for (let i = 0; i < 5000; i++) deep = [deep];
