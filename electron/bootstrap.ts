@@ -8,6 +8,7 @@ import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
+import type { GatewayLauncher } from './core/gateway/setup-help.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { DiscoveryCache } from './core/sessions/discovery-cache.js';
 import { SessionManager } from './core/sessions/session-manager.js';
@@ -44,6 +45,8 @@ export interface BootstrapOptions {
   authOpener?: BrowserOpener;
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
+  /** How other apps start the gateway's stdio entry point. */
+  gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The shell's logger (its file is shown in Settings/About); default: no file. */
   logger?: Logger;
 }
@@ -85,6 +88,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
         clientInfo: { name: 'switchboard', version: opts.version },
       }),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
+    ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
   });
   // No server is started once we are closing, and none outlives the sessions' release.
   host.onShutdown({ name: 'refuse new connections', stage: 'stop', run: () => tracker.refuseNew('Switchboard is closing') });

@@ -13,7 +13,9 @@ import { createLogger, logFileIn, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { escapeControl } from './core/text.js';
 import { demoServerConfig } from './demo/demo-config.js';
+import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
+import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './paths.js';
 import { createSettingsStore } from './platform/settings-store.js';
 
@@ -66,10 +68,26 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(),
     logger,
+    gatewayLauncher: () => ({ command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] }),
   });
   const token = randomBytes(32).toString('base64url');
-  const server = await startBridgeServer({ dispatch, events: host.events, staticDir: join(here, '..', 'renderer'), token, port });
+  // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
+  // sandbox page may be framed only by the renderer.
+  let rendererOrigins: string[] = [];
+  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => host.apps.sandboxInput(id) });
+  const server = await startBridgeServer({
+    dispatch,
+    events: host.events,
+    staticDir: join(here, '..', 'renderer'),
+    token,
+    port,
+    // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
+    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
+  });
+  rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
+  host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id) });
   host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
+  host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
   host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => lock.release() });
   const url = `${server.origin}/#token=${token}`;
   if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
@@ -78,6 +96,8 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   for (const notice of host.info().notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
   void host.start();
 
+  // The gateway's endpoint file must not outlive the process, whatever ends it.
+  process.on('exit', () => host.gateway.exitSync());
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;

@@ -5,11 +5,12 @@ import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
+import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
 import { installQuitHandler } from './app/quit.js';
 import { claimSingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
-import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy } from './app/window-hardening.js';
+import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy, permissionAllowed } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
 import { createLogger, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
@@ -36,7 +37,7 @@ if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
 
 // Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
 // and the single-instance claim (a second launch focuses ours).
-registerRendererScheme();
+registerRendererScheme([APPS_SANDBOX_SCHEME]);
 hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
 const instance = claimSingleInstance(app, () => win);
 if (!instance.acquired) {
@@ -72,7 +73,7 @@ async function start(): Promise<void> {
 
   installPermissionPolicy(session.defaultSession, isAppUrl);
   // The renderer comes from app://switchboard through the same asset loader (and policy) as headless mode.
-  handleRendererProtocol(rendererRoot);
+  handleRendererProtocol(rendererRoot, appsRendererCsp);
 
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
   // for sign-in pages and for URL elicitations the user consented to.
@@ -87,10 +88,24 @@ async function start(): Promise<void> {
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(),
     logger: log,
+    gatewayLauncher: () => ({
+      command: process.execPath,
+      args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    }),
   });
   const held = lock;
   host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
   installQuitHandler(app, () => host.shutdown(), { log: (level, message) => log.log(level, 'app', message) });
+  // MCP Apps: the sandbox scheme, app windows in their own partition, permissions only for what an app was delegated.
+  const apps = installAppsSandbox({
+    host,
+    rendererRoot,
+    preload: join(here, 'preload.cjs'),
+    rendererAllows: (permission, url) => permissionAllowed(permission, url, isAppUrl),
+  });
+  // The gateway's endpoint file must not outlive the process, whatever ends it.
+  process.on('exit', () => host.gateway.exitSync());
 
   // Events wait until the page has attached its listeners (app.listening); a reload holds them again.
   const events = new EventForwarder(
@@ -100,10 +115,11 @@ async function start(): Promise<void> {
   host.events.subscribe((event, payload) => {
     if (EVENT_KEYS.includes(event)) events.push(event, payload);
   });
+  const mainFrame = createFrameGuard(() => win, isAppUrl);
   registerIpc(
     ipcMain,
     dispatch,
-    createFrameGuard(() => win, isAppUrl),
+    (frame) => mainFrame(frame) || apps.isAppWindowFrame(frame), // an MCP App's own window shows the renderer too
     { onListening: () => events.markListening() },
   );
 

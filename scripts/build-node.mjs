@@ -1,5 +1,7 @@
-// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed) and the headless entry. The demo server runs
-// in-process, so it has no entry of its own.
+// Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry, the gateway's stdio
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin) and the Playwright kit exported as
+// switchboard/testing (its types come from `npm run build:testing`). The demo server runs in-process, so it has no
+// entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -29,5 +31,22 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts' },
+    outdir: 'dist/bin',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({
+    ...common,
+    entryPoints: { index: 'testing/index.ts' },
+    outdir: 'dist/testing',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
   }),
 ]);

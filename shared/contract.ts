@@ -3,7 +3,7 @@
 import type { AppErrorData } from './errors.js';
 import type { ServerConfigInput, TransportKind } from './config.js';
 import type { AuthStatus, ClientSettingsInput } from './domains/auth.js';
-import type { AuditedEnvelope, CallOutcome, CallProgress, HistoryEntry } from './domains/calls.js';
+import type { AuditedEnvelope, CallOutcome, CallProgress, ExportTestArgs, HistoryEntry } from './domains/calls.js';
 import type { CatalogQuery, CatalogSearchResult, CatalogSelection, GroupCard, RefreshReport, ToolDetail } from './domains/catalog.js';
 import type {
   ElicitationRequestView,
@@ -338,6 +338,8 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'calls.clear': (args: { includeSaved?: boolean }) => Promise<void>;
   /** The history as JSON text. */
   'calls.export': (args: Record<string, never>) => Promise<{ fileName: string; text: string }>;
+  /** Saved calls as a Playwright spec using switchboard/testing (secrets read from environment variables). */
+  'calls.exportTest': (args: ExportTestArgs) => Promise<{ fileName: string; text: string }>;
 
   /** A server's authorization state. */
   'auth.status': (args: { id: string }) => Promise<AuthStatus>;

@@ -23,8 +23,10 @@ export type ErrorCode =
   | 'stale_route'
   | 'tool_changed'
   | 'catalog_invalid'
+  | 'app_invalid'
   | 'server_error'
   | 'storage_failed'
+  | 'port_in_use'
   | 'data_locked'
   | 'internal';
 

@@ -13,6 +13,8 @@ import type {
   ServerSummary,
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
+import { createHostApps } from './apps/host-apps.js';
+import type { AppsService } from './apps/apps-service.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
@@ -38,6 +40,11 @@ import { TimeSlice } from './time-slice.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
+import { EventsService } from './events/events-service.js';
+import type { EventsTuning } from './events/tuning.js';
+import { join } from 'node:path';
+import { Gateway } from './gateway/gateway-service.js';
+import type { GatewayLauncher } from './gateway/setup-help.js';
 import { ClientFeatures } from './protocol/client-features.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 
@@ -62,6 +69,10 @@ export interface HostOptions {
   demoServer?: () => ServerConfigInput;
   /** Notices raised before the host existed (e.g. keychain unavailable). */
   notices?: AppNotice[];
+  /** Timings of the events client (tests shorten the stream silence timeout and the like). */
+  eventsTuning?: Partial<EventsTuning>;
+  /** How other apps start the gateway's stdio entry point (absent: the `switchboard-gateway` command). */
+  gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The shell's log file, shown in Settings/About. */
   logFile?: string | null;
 }
@@ -87,10 +98,16 @@ export class Host {
   readonly #approvals: LaunchApprovals;
   /** Settles once the digests of stored secret env values are known (start() waits for it). */
   readonly #approvalsReady: Promise<void>;
+  /** MCP Events extension: event types, subscriptions and the feed (`<data>/events`). */
+  readonly mcpEvents: EventsService;
+  /** Serves these connections to the person's other MCP apps (off until turned on). */
+  readonly gateway: Gateway;
   /** Tool approvals (pins), kept next to the settings. */
   readonly pins: PinStore;
   readonly #hooks = new ShutdownHooks();
   #shutdown: Promise<ShutdownReport> | undefined;
+  /** MCP Apps: launches, the requests apps make and per-server grants. */
+  readonly apps: AppsService;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -141,11 +158,32 @@ export class Host {
     this.sessions = opts.createSessions(this);
     this.pins = new JsonFilePinStore(opts.settingsStore.dir, { onNotice: (n) => this.notify(n) });
     this.catalog = createHostCatalog(this, opts.settingsStore.dir, this.pins);
+    this.apps = createHostApps(this, opts.settingsStore.dir);
+    this.mcpEvents = new EventsService(this, {
+      dir: join(opts.settingsStore.dir, 'events'),
+      ...(opts.eventsTuning ? { tuning: opts.eventsTuning } : {}),
+      log: (id, level, text) => {
+        if (id !== '') this.sessions.note?.(id, level, text);
+      },
+    });
+    this.mcpEvents.start();
+    // Event streams are cancelled while their sessions are still up; the feed and positions are written last.
+    this.onShutdown({ name: 'close event streams', stage: 'stop', timeoutMs: 3000, run: () => this.mcpEvents.stop() });
+    this.onShutdown({ name: 'write the event feed', stage: 'flush', timeoutMs: 5000, run: () => this.mcpEvents.shutdown() });
     // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
     this.calls.setElicitationHandler(async (serverId, params, signal) => {
       const request = parseElicitParams(params);
       return request ? this.interaction.elicitation.request(serverId, request, signal) : { action: 'decline' };
     });
+    // A server's requests and log lines during a gateway client's call go to that client.
+    this.interaction.setCallRelay((serverId) => this.calls.relayFor(serverId));
+    this.gateway = new Gateway(this, {
+      dataDir: opts.settingsStore.dir,
+      version: opts.version,
+      ...(opts.gatewayLauncher ? { launcher: opts.gatewayLauncher } : {}),
+    });
+    // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.
+    this.onShutdown({ name: 'stop the gateway', stage: 'stop', run: () => this.gateway.shutdown() });
   }
 
   /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */
@@ -157,6 +195,7 @@ export class Host {
   async start(): Promise<void> {
     if (this.closing) return;
     await this.#approvalsReady;
+    await this.gateway.resume();
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
       this.notify({
@@ -202,6 +241,7 @@ export class Host {
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
     await step('cancel calls', () => this.calls.dispose(), 3000);
     await step('decline elicitations', () => this.interaction.elicitation.cancelAll('Switchboard is closing'), 500);
+    await step('close MCP Apps', () => this.apps.dispose(), 1000);
     await step('close client features', () => this.clientFeatures.dispose(), 1000);
     await step('stop the catalog', () => this.catalog.dispose(), 500);
     // The flushes need their share of the time: sessions get what is left minus a reserve.
@@ -223,6 +263,11 @@ export class Host {
     const found = this.#settings.servers.find((s) => s.id === id);
     if (!found) throw new AppError('not_found', `No server with id "${id}"`, { serverId: id });
     return found;
+  }
+
+  /** Names of the event types a server offers, when listed (its catalog group card shows them). */
+  eventTypeNames(id: string): readonly string[] | undefined {
+    return this.mcpEvents?.knownTypes(id)?.map((t) => t.name);
   }
 
   /** Whether a stdio server's exact launch is approved (secret values not read yet count as approved: see verifyLaunch). */

@@ -20,6 +20,8 @@ export interface BridgeServerOptions {
   events: EventBus;
   /** Folder with the built renderer. */
   staticDir: string;
+  /** The renderer's policy for a style nonce (the shell adds the MCP Apps sandbox origin to frame-src). */
+  csp?: (nonce: string) => string;
   /** The per-launch token. */
   token: string;
   /** Port to bind on 127.0.0.1 (0 = ephemeral). */
@@ -75,7 +77,7 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
       res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket upgrade required');
       return;
     }
-    serveStatic(opts.staticDir, req, res).catch(() => {
+    serveStatic(opts.staticDir, req, res, opts.csp).catch(() => {
       // Never let one bad request become an unhandled rejection that ends the process.
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error');
       else res.destroy();

@@ -1,8 +1,10 @@
 // The top-level views: one entry per section of the app, in navigation order. A view renders for #/<id>/…;
 // `navbar` (optional) renders in the left column for that view. Add a view by adding an entry here.
-import { IconArrowsExchange, IconHistory, IconSearch, IconServer2, IconSettings } from '@tabler/icons-react';
+import { IconArrowsExchange, IconBell, IconHistory, IconPlugConnected, IconSearch, IconServer2, IconSettings } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { CatalogView } from './components/CatalogView';
+import { EventsView } from './components/events/EventsView';
+import { GatewayView } from './components/gateway/GatewayView';
 import { HistoryView } from './components/HistoryView';
 import { ProtocolView } from './components/protocol/ProtocolView';
 import { ServersView } from './components/ServersView';
@@ -29,6 +31,8 @@ export const VIEWS: ViewDef[] = [
   { id: 'catalog', label: 'Catalog', icon: IconSearch, main: () => <CatalogView /> },
   { id: 'history', label: 'History', icon: IconHistory, main: () => <HistoryView /> },
   { id: 'protocol', label: 'Protocol', icon: IconArrowsExchange, main: () => <ProtocolView /> },
+  { id: 'events', label: 'Events', icon: IconBell, main: () => <EventsView /> },
+  { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, main: () => <GatewayView /> },
   { id: 'settings', label: 'Settings', icon: IconSettings, main: () => <SettingsView /> },
 ];
 

@@ -1,9 +1,149 @@
-// Contract types for MCP Apps (ui:// resources rendered in a sandbox).
+// Contract types for MCP Apps (extension io.modelcontextprotocol/ui): a tool's `ui://` resource rendered in a sandbox,
+// the calls its app makes, and the browser permissions a person grants per server.
+import type { CallStatus } from './calls.js';
+
+/** Who may use a tool under MCP Apps visibility: the model, the server's own app, or both (the default). */
+export type AppVisibility = 'model' | 'app';
+
+/** A tool's MCP Apps metadata as the catalog records it. */
+export interface ToolUi {
+  /** The `ui://` resource that renders the tool's results, when the tool has an app. */
+  resourceUri?: string;
+  /** Who may use the tool (`['model', 'app']` when the server did not say). */
+  visibility: AppVisibility[];
+}
+
+/** A browser capability an app may request in `_meta.ui.permissions`. */
+export type AppPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
+
+/** What a person allowed the apps of one server (stored per server; everything is denied until granted). */
+export interface AppGrants {
+  /** Browser capabilities granted. */
+  permissions: AppPermission[];
+  /** The app may open pop-up windows. */
+  popups: boolean;
+}
+
+/** The origins an app may reach, built from `_meta.ui.csp` after every entry was checked. */
+export interface AppCsp {
+  /** fetch/XHR/WebSocket targets (`connect-src`). */
+  connectDomains: string[];
+  /** Scripts, styles, images, fonts and media (`script-src`, `style-src`, `img-src`, `font-src`, `media-src`). */
+  resourceDomains: string[];
+  /** Nested frames (`frame-src`). */
+  frameDomains: string[];
+  /** Document base URIs (`base-uri`). */
+  baseUriDomains: string[];
+}
+
+/** One `_meta.ui.csp` entry that was refused, and why. */
+export interface AppCspRefusal {
+  /** The list it came from. */
+  list: keyof AppCsp;
+  /** The value as given (sanitized, shortened). */
+  value: string;
+  /** Why it was refused. */
+  reason: string;
+}
+
+/** The call whose result the app shows. */
+export interface AppCallView {
+  /** The call id. */
+  callId: string;
+  /** How the call ended. */
+  status: CallStatus;
+  /** The arguments it was called with (sent to the app as `ui/notifications/tool-input`). */
+  arguments: Record<string, unknown>;
+  /** The tool's result as the server sent it (sent as `ui/notifications/tool-result`), when it is kept and fits. */
+  result?: Record<string, unknown>;
+  /** Why the result is not given (no longer kept, over the budget). */
+  resultOmitted?: string;
+  /** Why the call was cancelled (sent as `ui/notifications/tool-cancelled`). */
+  cancelledReason?: string;
+}
+
+/** Everything the renderer needs to show one app: checked HTML, its policy, grants and the call it belongs to. */
+export interface AppLaunch {
+  /** Id of this launch; the app's requests name it, the sandbox URL carries it. */
+  launchId: string;
+  /** Server that serves the app. */
+  serverId: string;
+  /** Server display name (sanitized). */
+  serverName: string;
+  /** Local name of the tool whose result the app shows. */
+  tool: string;
+  /** The tool definition for the app's host context (original name, title, description, input schema). */
+  toolInfo: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> };
+  /** The `ui://` resource. */
+  resourceUri: string;
+  /** The app's HTML (never rendered outside the sandbox). */
+  html: string;
+  /** Size of the HTML in bytes. */
+  htmlBytes: number;
+  /** SHA-256 of the HTML (hex), so an author can tell versions apart. */
+  htmlSha256: string;
+  /** The origins the app may reach. */
+  csp: AppCsp;
+  /** `_meta.ui.csp` entries that were refused. */
+  cspRefused: AppCspRefusal[];
+  /** The exact Content-Security-Policy the sandbox enforces. */
+  cspPolicy: string;
+  /** Browser capabilities requested by the app and those the person granted this server. */
+  permissions: { requested: AppPermission[]; granted: AppPermission[] };
+  /** The person allowed this server's apps to open pop-ups. */
+  popups: boolean;
+  /** The app asked for a visible border (`_meta.ui.prefersBorder`). */
+  prefersBorder?: boolean;
+  /** The sandbox proxy page for this launch (a distinct origin from the renderer). */
+  sandboxUrl: string;
+  /** The call the app belongs to. */
+  call: AppCallView;
+}
+
+/** What a tools/call from an app returned: the server's result as sent, or a tool error. */
+export interface AppToolResult {
+  /** Id of the recorded call (history marks it "from app"). */
+  callId: string;
+  /** The CallToolResult for the app. */
+  result: Record<string, unknown>;
+}
+
+/** A server's apps as its page shows them. */
+export interface ServerApps {
+  /** Server id. */
+  serverId: string;
+  /** Tools with an app (`_meta.ui.resourceUri`). */
+  apps: { tool: string; originalName: string; title?: string; resourceUri: string; visibility: AppVisibility[] }[];
+  /** Tools only the server's app may call (kept out of the model-facing catalog). */
+  appOnlyTools: { tool: string; originalName: string; title?: string; description: string }[];
+  /** What the person allowed this server's apps. */
+  grants: AppGrants;
+}
 
 /** Contract methods of the apps domain: name → (argument object) → result. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AppsInvokeMap {}
+export interface AppsInvokeMap {
+  /** Reads and checks the app of a finished call's tool and opens a launch for it. */
+  'apps.open': (args: { callId: string }) => Promise<AppLaunch>;
+  /** Reads and checks a tool's app while a call of it runs, so the app opens quickly after the result (nothing is returned). */
+  'apps.prefetch': (args: { tool: string }) => Promise<void>;
+  /** Ends a launch (its frame was torn down); later requests naming it are refused. */
+  'apps.close': (args: { launchId: string }) => Promise<void>;
+  /** A `tools/call` from an app: routed like a person's call (catalog or app-only table, pins, concurrency) and recorded as "from app". */
+  'apps.callTool': (args: { launchId: string; name: string; arguments?: Record<string, unknown> }) => Promise<AppToolResult>;
+  /** A `resources/read` from an app, through the session and within the server's read budget. */
+  'apps.readResource': (args: { launchId: string; uri: string }) => Promise<{ contents: Record<string, unknown>[] }>;
+  /** A `ui/open-link` the person consented to: checked and opened through the safe opener. */
+  'apps.openLink': (args: { launchId: string; url: string }) => Promise<{ url: string }>;
+  /** Opens the launch's call in a window of its own (Electron; headless opens a browser tab itself). */
+  'apps.openWindow': (args: { callId: string }) => Promise<void>;
+  /** A server's apps, app-only tools and grants. */
+  'apps.server': (args: { serverId: string }) => Promise<ServerApps>;
+  /** Sets what the person allows a server's apps; returns the stored grants. */
+  'apps.setGrants': (args: { serverId: string; grants: AppGrants }) => Promise<AppGrants>;
+}
 
 /** Events the core pushes for the apps domain: name → payload. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AppsEventMap {}
+export interface AppsEventMap {
+  /** What a person allows a server's apps changed. */
+  'apps.grantsChanged': { serverId: string; grants: AppGrants };
+}

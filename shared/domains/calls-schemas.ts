@@ -21,4 +21,14 @@ export const callArgSchemas = {
   'calls.save': z.object({ callId, name: z.string().trim().min(1).max(200) }).strict(),
   'calls.clear': z.object({ includeSaved: z.boolean().optional() }).strict(),
   'calls.export': z.object({}).strict(),
+  'calls.exportTest': z
+    .object({
+      callIds: z.array(callId).min(1).max(200),
+      assertions: z
+        .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
+        .max(200)
+        .optional(),
+      title: z.string().max(200).optional(),
+    })
+    .strict(),
 } as const;

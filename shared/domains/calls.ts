@@ -122,3 +122,23 @@ export interface AuditedEnvelope {
   /** Set when the result was cut for display (nested deeper than 64 levels); the core keeps the rest. */
   notice?: string;
 }
+
+/** What an exported test checks for one call: the exact text shown, and/or top-level structured-content fields. */
+export interface TestAssertion {
+  /** The call. */
+  callId: string;
+  /** Assert the result's text exactly. */
+  text?: boolean;
+  /** Top-level structuredContent fields whose values are asserted. */
+  fields?: string[];
+}
+
+/** Arguments of calls.exportTest. */
+export interface ExportTestArgs {
+  /** The calls, one test each, in this order. */
+  callIds: string[];
+  /** What to check per call (default: the exact text). */
+  assertions?: TestAssertion[];
+  /** The spec's describe title (default: the saved name, or "Saved calls"). */
+  title?: string;
+}

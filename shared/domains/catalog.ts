@@ -1,4 +1,5 @@
 // Contract types for the tool catalog (issue: catalog). Owned by the catalog work.
+import type { ToolUi } from './apps.js';
 
 /** Hints a server gave about a tool; never treated as approval. */
 export interface ToolAnnotationsView {
@@ -33,6 +34,8 @@ export interface ToolSummary {
   annotations: ToolAnnotationsView;
   /** MCP Apps visibility excludes the model: shown but marked app-only. */
   appOnly: boolean;
+  /** The tool has an MCP App (`_meta.ui.resourceUri`): its results can be shown in the app. */
+  hasApp?: boolean;
   /** Pin state of its definition. */
   pin: PinState;
   /** The server's catalog is stale (its last listing was rejected); this row comes from the last good snapshot. */
@@ -65,6 +68,8 @@ export interface ToolDetail extends ToolSummary {
   diff: PinDiffEntry[];
   /** App-only tools skip the schema budget; an over-budget schema is replaced by `{}` and flagged here. */
   schemaOmitted?: boolean;
+  /** MCP Apps metadata (`_meta.ui`): the app's resource and who may use the tool. */
+  ui?: ToolUi;
 }
 
 /** One capability group (one per server). */
@@ -87,6 +92,10 @@ export interface GroupCard {
   stale?: { reason: string; since: number };
   /** Tools shown for this server (members plus app-only and changed tools). */
   toolCount: number;
+  /** Number of event types the server offers (MCP Events extension), when it offers any. */
+  eventTypeCount?: number;
+  /** Names of the first 20 of those event types (sanitized, cut to 80 characters). */
+  eventTypes?: string[];
 }
 
 /** Filters for a catalog search. */

@@ -1,9 +1,187 @@
-// Contract types for the MCP Events extension client and the feed.
+// Contract types for the MCP Events extension client and the feed: the event types a server offers, the
+// subscriptions a person made, and one timeline of event occurrences and host activity. Everything here is
+// display data: server strings sanitized, payloads bounded and shown as JSON text.
+/** A way events reach the app: polling, a push stream, or webhook POSTs to a URL the person runs. */
+export type EventDeliveryMode = 'poll' | 'push' | 'webhook';
+
+/** One event type a server offers (sanitized; schemas within the server's schema budget). */
+export interface EventTypeView {
+  /** The type's name, as the server spells it (control characters removed). */
+  name: string;
+  /** What the type reports (sanitized; empty when the server gave none). */
+  description: string;
+  /** Delivery modes the server offers for it, among those Switchboard knows. */
+  delivery: EventDeliveryMode[];
+  /** JSON Schema of the subscription arguments. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema of each occurrence's data, when given. */
+  payloadSchema?: Record<string, unknown>;
+}
+
+/** What a server offers in events. */
+export interface EventTypesResult {
+  /** Server id. */
+  serverId: string;
+  /** False when the server has no events (no capability and `events/list` unknown, or no answer in time). */
+  supported: boolean;
+  /** The event types, sorted by name. */
+  types: EventTypeView[];
+  /** Plain-words notes about the listing (types skipped for their size, duplicates, a silent server). */
+  notices: string[];
+  /** When the list was fetched (ms since epoch). */
+  checkedAt: number;
+}
+
+/** Where a subscription is in its life. */
+export type SubscriptionState = 'waiting' | 'starting' | 'polling' | 'streaming' | 'registered' | 'retrying' | 'paused' | 'ended';
+
+/** A subscription's live status, as the feed shows it. */
+export interface SubscriptionStatus {
+  /** waiting: the server is not connected; retrying: a failure, next try at retryAt; ended: no more events. */
+  state: SubscriptionState;
+  /** Why it is retrying, waiting or ended (plain words; server text sanitized). */
+  reason?: string;
+  /** Polling: the interval in use (ms). */
+  pollEveryMs?: number;
+  /** Retrying: when the next attempt starts (ms since epoch). */
+  retryAt?: number;
+  /** Webhook: when the registration is refreshed next (ms since epoch). */
+  refreshAt?: number;
+  /** Webhook: the server's delivery problem category (connection_refused, timeout, http_5xx…), when it reported one. */
+  deliveryError?: string;
+  /** Ended for an authorization failure: signing in again and resuming may help. */
+  signIn?: boolean;
+  /** When the subscription's position (cursor) last advanced (ms since epoch). */
+  lastCursorAt?: number;
+  /** When the last event was stored (ms since epoch). */
+  lastEventAt?: number;
+  /** Events stored for it since it was created. */
+  received: number;
+}
+
+/** One subscription as the renderer sees it (not secret: no webhook secret). */
+export interface SubscriptionView {
+  /** Subscription id (local, stable). */
+  id: string;
+  /** Server id. */
+  serverId: string;
+  /** Event type name. */
+  name: string;
+  /** Subscription arguments as entered. */
+  arguments: Record<string, unknown>;
+  /** Delivery mode. */
+  mode: EventDeliveryMode;
+  /** Webhook mode: the callback URL the person supplied. */
+  webhookUrl?: string;
+  /** When it was created (ms since epoch). */
+  createdAt: number;
+  /** Live status. */
+  status: SubscriptionStatus;
+}
+
+/** Kinds of feed entries: an occurrence, a gap the server reported, a delivery error, or the host's own activity. */
+export type FeedEntryKind = 'event' | 'gap' | 'error' | 'activity';
+
+/** What a host activity entry reports. */
+export type HostActivity =
+  | 'connected'
+  | 'disconnected'
+  | 'failed'
+  | 'needs-sign-in'
+  | 'tools-changed'
+  | 'resources-changed'
+  | 'prompts-changed'
+  | 'resource-updated'
+  | 'event-types-changed';
+
+/** One entry of the feed. Server-provided text is sanitized; `data` is bounded JSON text, never markup. */
+export interface FeedEntry {
+  /** Feed position: unique, increasing; newer entries have larger values. */
+  seq: number;
+  /** Entry kind. */
+  kind: FeedEntryKind;
+  /** Server id. */
+  serverId: string;
+  /** When it happened (ms since epoch): the occurrence's own timestamp when valid, else when it arrived. */
+  time: number;
+  /** When Switchboard received it (ms since epoch). */
+  receivedAt: number;
+  /** Subscription id (event, gap and error entries). */
+  subscriptionId?: string;
+  /** Event type name (event, gap and error entries). */
+  name?: string;
+  /** The server's event id (event entries). */
+  eventId?: string;
+  /** The occurrence's timestamp as the server sent it (event entries; sanitized, cut to 64 characters). */
+  timestamp?: string;
+  /** The payload as pretty-printed JSON text, bounded; control and bidi characters escaped so they show. */
+  data?: string;
+  /** The payload's size on the wire (bytes). */
+  dataBytes?: number;
+  /** True when `data` was cut to the display budget or nesting depth. */
+  dataTruncated?: boolean;
+  /** Gap, error and activity entries: what happened, in plain words. */
+  message?: string;
+  /** Activity entries: what kind of activity. */
+  activity?: HostActivity;
+  /** Resource updates: the resource's URI (sanitized). */
+  uri?: string;
+}
+
+/** Which entries a feed page holds; every field narrows, `{}` means everything. */
+export interface FeedFilter {
+  /** Only these servers. */
+  serverIds?: string[];
+  /** Only these event type names. */
+  names?: string[];
+  /** Only these subscriptions. */
+  subscriptionIds?: string[];
+  /** Only these kinds. */
+  kinds?: FeedEntryKind[];
+  /** Only entries at or after this time (ms since epoch). */
+  since?: number;
+  /** Only entries at or before this time (ms since epoch). */
+  until?: number;
+  /** Case-insensitive text over names, event ids, messages and payloads. */
+  text?: string;
+}
+
+/** One page of the feed, newest first. */
+export interface FeedPage {
+  /** Entries, newest first. */
+  entries: FeedEntry[];
+  /** Pass back as `cursor` for the next (older) page; absent on the last page. */
+  nextCursor?: string;
+}
 
 /** Contract methods of the events domain: name → (argument object) → result. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface EventsInvokeMap {}
+export interface EventsInvokeMap {
+  /** The event types a server offers (lists them when not known yet; connects the server if needed). */
+  'events.types': (args: { id: string }) => Promise<EventTypesResult>;
+  /** Subscribes to an event type with arguments and a delivery mode (webhook needs `webhookUrl`). */
+  'events.subscribe': (args: {
+    id: string;
+    name: string;
+    arguments: Record<string, unknown>;
+    mode: EventDeliveryMode;
+    webhookUrl?: string;
+  }) => Promise<SubscriptionView>;
+  /** Every subscription with its status. */
+  'events.subscriptions': (args: Record<string, never>) => Promise<SubscriptionView[]>;
+  /** Stops delivery without forgetting the subscription or its position. */
+  'events.pause': (args: { subscriptionId: string }) => Promise<SubscriptionView>;
+  /** Resumes a paused or ended subscription from its last position. */
+  'events.resume': (args: { subscriptionId: string }) => Promise<SubscriptionView>;
+  /** Ends and forgets a subscription (webhook: unsubscribes at the server). Its stored entries stay in the feed. */
+  'events.remove': (args: { subscriptionId: string }) => Promise<void>;
+  /** A page of the feed, newest first; `cursor` continues with older entries. */
+  'events.feed': (args: { filter: FeedFilter; cursor?: string; limit: number }) => Promise<FeedPage>;
+}
 
 /** Events the core pushes for the events domain: name → payload. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface EventsEventMap {}
+export interface EventsEventMap {
+  /** New feed entries, newest first, coalesced; `more` counts the older arrivals of the same moment left out of this push. */
+  'events.occurred': { entries: FeedEntry[]; more: number };
+  /** A subscription was created, changed status, or was removed (`subscription` absent). */
+  'events.subscriptionStatus': { subscriptionId: string; subscription?: SubscriptionView };
+}

@@ -1,9 +1,209 @@
 // Contract types for the gateway that serves Switchboard's connections to other MCP apps.
 
+/** How a client sees tools: every visible tool at once, or only the discovery tools until it selects some. */
+export type GatewayMode = 'all' | 'progressive';
+
+/** What happens to a call of a tool not annotated read-only. */
+export type GatewayWritePolicy = 'allow' | 'deny' | 'ask';
+
+/** What a client token may see and do. */
+export interface GatewayProfile {
+  /** `all`: every visible tool under its local name; `progressive`: `tools_groups`/`tools_select`/`tools_search` first. */
+  mode: GatewayMode;
+  /** Server ids visible to the client (with `groups`: their union; both absent: every server). */
+  servers?: string[];
+  /** Capability group ids (`mcp:<server>`) visible to the client. */
+  groups?: string[];
+  /** Policy for tools not annotated read-only (default `ask`). */
+  writes?: GatewayWritePolicy;
+  /** `original` serves a single-server profile under the server's own tool, prompt and resource names (mode `all` only). */
+  names?: 'local' | 'original';
+}
+
+/** The last thing a client did. */
+export interface GatewayLastActivity {
+  /** When (ms since epoch). */
+  at: number;
+  /** What it was, in plain words (e.g. "called mcp__files__read"). */
+  summary: string;
+}
+
+/** One gateway client as the renderer sees it (never its token). */
+export interface GatewayClientView {
+  /** Client id (part of its token, not secret). */
+  id: string;
+  /** Display name; also what `switchboard-gateway --client NAME` names. */
+  name: string;
+  /** What it may see and do. */
+  profile: GatewayProfile;
+  /** When it was added (ms since epoch). */
+  createdAt: number;
+  /** The last thing it did, if anything. */
+  lastActivity?: GatewayLastActivity;
+  /** Live sessions: 2025-11-25 HTTP sessions plus open 2026-07-28 listen streams. */
+  sessions: number;
+  /** Calls running now. */
+  runningCalls: number;
+  /** Profile entries that name servers which no longer exist. */
+  missing: string[];
+}
+
+/** A call waiting for the person's yes or no (write policy `ask`). */
+export interface GatewayRequestView {
+  /** Id to answer with gateway.decide. */
+  requestId: string;
+  /** The asking client. */
+  clientId: string;
+  /** The asking client's name. */
+  clientName: string;
+  /** Server of the tool. */
+  serverId: string;
+  /** The server's display name. */
+  serverName: string;
+  /** Local tool name. */
+  tool: string;
+  /** Tool title, when it has one (sanitized). */
+  toolTitle?: string;
+  /** The arguments as pretty-printed JSON, sanitized and bounded. */
+  arguments: string;
+  /** The arguments text was cut at its bound. */
+  argumentsTruncated: boolean;
+  /** Hints the server gave (never approval). */
+  hints: { destructive?: boolean; openWorld?: boolean };
+  /** When the call's deadline ends the wait (ms since epoch). */
+  expiresAt: number;
+}
+
+/** The gateway's state. */
+export interface GatewayStatus {
+  /** Turned on (remembered across restarts). */
+  enabled: boolean;
+  /** Listening now. */
+  running: boolean;
+  /** `http://127.0.0.1:<port>/mcp` while running. */
+  url?: string;
+  /** The port (kept across restarts so HTTP configs stay valid). */
+  port?: number;
+  /** Why it is not running although enabled (e.g. the port is taken). */
+  error?: string;
+  /** Number of clients. */
+  clients: number;
+  /** Live sessions across clients. */
+  sessions: number;
+  /** Calls waiting for a decision. */
+  pending: GatewayRequestView[];
+  /** The file the stdio entry point reads (port and launch key, mode 0600), while running. */
+  endpointFile?: string;
+}
+
+/** One entry of the gateway's activity feed. */
+export interface GatewayActivity {
+  /** Sequence number (increasing). */
+  seq: number;
+  /** When (ms since epoch). */
+  at: number;
+  /** Which client. */
+  clientId: string;
+  /** Its name. */
+  clientName: string;
+  /** What happened. */
+  kind: 'call' | 'denied' | 'session' | 'selected';
+  /** Local tool name, for calls. */
+  tool?: string;
+  /** How a call ended. */
+  status?: 'ok' | 'error' | 'cancelled' | 'timeout';
+  /** Wall time of a call in ms. */
+  durationMs?: number;
+  /** Plain-words detail (sanitized). */
+  message: string;
+}
+
+/** Apps whose MCP config files the set-up help writes. */
+export type GatewaySetupApp = 'claude' | 'cursor' | 'vscode';
+
+/** How the other app reaches the gateway. */
+export type GatewaySetupTransport = 'stdio' | 'http';
+
+/** The exact entry for another app's config file, and what writing it would do. */
+export interface GatewaySetupPreview {
+  /** The app. */
+  app: GatewaySetupApp;
+  /** How it connects. */
+  transport: GatewaySetupTransport;
+  /** The config file that would be written. */
+  file: string;
+  /** Whether the file exists now. */
+  exists: boolean;
+  /** Key of the entry in the file's server map. */
+  entryName: string;
+  /** The entry alone, as JSON (the HTTP token is shown as a placeholder unless one was given). */
+  entry: string;
+  /** The whole file after the change (other entries untouched). */
+  preview: string;
+  /** An entry with the same key already exists and would be replaced. */
+  replaces: boolean;
+  /** Things to know (e.g. the HTTP entry puts a token in that app's file). */
+  notes: string[];
+}
+
+/** Result of writing an entry into another app's config file. */
+export interface GatewaySetupResult {
+  /** The file written. */
+  file: string;
+  /** The copy of the previous file, when there was one. */
+  backup?: string;
+}
+
+/** Arguments that pick a client, an app and a transport for the set-up help. */
+export interface GatewaySetupArgs {
+  /** Client id. */
+  id: string;
+  /** Target app. */
+  app: GatewaySetupApp;
+  /** stdio (`switchboard-gateway --client NAME`) or the HTTP URL with its header. */
+  transport: GatewaySetupTransport;
+  /** Another config file path for that app (absolute, same file name). */
+  file?: string;
+  /** The client's token, for an HTTP entry (checked against the client; never stored). */
+  token?: string;
+}
+
 /** Contract methods of the gateway domain: name → (argument object) → result. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface GatewayInvokeMap {}
+export interface GatewayInvokeMap {
+  /** The gateway's state, with the calls waiting for a decision. */
+  'gateway.status': (args: Record<string, never>) => Promise<GatewayStatus>;
+  /** Turns the gateway on (on the remembered port, or `port`; 0 picks a free one). */
+  'gateway.enable': (args: { port?: number }) => Promise<GatewayStatus>;
+  /** Turns the gateway off: closes every session and removes the endpoint file. */
+  'gateway.disable': (args: Record<string, never>) => Promise<GatewayStatus>;
+  /** The clients with their last activity and live sessions. */
+  'gateway.clients': (args: Record<string, never>) => Promise<GatewayClientView[]>;
+  /** Adds a client; its token is returned this once. */
+  'gateway.addClient': (args: { name: string; profile: GatewayProfile }) => Promise<GatewayClientView & { token: string }>;
+  /** Renames a client or changes its profile (its sessions pick the change up at once). */
+  'gateway.updateClient': (args: { id: string; name?: string; profile?: GatewayProfile }) => Promise<GatewayClientView>;
+  /** Removes a client: its token stops working and its sessions close. */
+  'gateway.removeClient': (args: { id: string }) => Promise<void>;
+  /** Replaces a client's token (the old one stops working); the new one is returned this once. */
+  'gateway.rotateToken': (args: { id: string }) => Promise<GatewayClientView & { token: string }>;
+  /** Answers a call waiting for a decision. */
+  'gateway.decide': (args: { requestId: string; allow: boolean }) => Promise<void>;
+  /** Recent activity, newest first. */
+  'gateway.activity': (args: { limit?: number }) => Promise<GatewayActivity[]>;
+  /** The exact entry for another app's config and a preview of its file after the change; nothing is written. */
+  'gateway.setupPreview': (args: GatewaySetupArgs) => Promise<GatewaySetupPreview>;
+  /** Writes the entry into the other app's config file (backed up first; other entries untouched). */
+  'gateway.setupInstall': (args: GatewaySetupArgs) => Promise<GatewaySetupResult>;
+}
 
 /** Events the core pushes for the gateway domain: name → payload. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface GatewayEventMap {}
+export interface GatewayEventMap {
+  /** A call waits for a decision (`request`), or a wait ended (`closed`); `pending` is the whole queue. */
+  'gateway.request': {
+    request?: GatewayRequestView;
+    closed?: { requestId: string; reason: string };
+    pending: GatewayRequestView[];
+  };
+  /** Something happened on the gateway (a call, a session, a denial). */
+  'gateway.activity': GatewayActivity;
+}

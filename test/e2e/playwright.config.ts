@@ -37,6 +37,8 @@ export default defineConfig({
   },
   projects: [
     { name: 'headless', testIgnore: '**/electron/**', metadata: { shell: 'headless' } },
+    // The docs' example spec, run as a tester would (it imports switchboard/testing).
+    { name: 'docs', testDir: '../../docs/examples', metadata: { shell: 'headless' } },
     {
       name: 'electron',
       testMatch: electronSkipped === null ? '**/*.spec.ts' : '**/electron/**/*.spec.ts',

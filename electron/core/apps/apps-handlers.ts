@@ -1,9 +1,19 @@
-// Contract handlers for the apps domain.
+// Contract handlers for the apps domain: thin calls into the Host's apps service.
 import type { AppsInvokeMap } from '../../../shared/domains/apps.js';
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
 
 /** The apps domain's handlers. */
-export function appsHandlers(_host: Host): Pick<Handlers, keyof AppsInvokeMap> {
-  return {};
+export function appsHandlers(host: Host): Pick<Handlers, keyof AppsInvokeMap> {
+  return {
+    'apps.open': ({ callId }) => host.apps.open(callId),
+    'apps.prefetch': ({ tool }) => host.apps.prefetch(tool),
+    'apps.close': async ({ launchId }) => host.apps.close(launchId),
+    'apps.callTool': ({ launchId, name, arguments: args }) => host.apps.callTool(launchId, name, args ?? {}),
+    'apps.readResource': ({ launchId, uri }) => host.apps.readResource(launchId, uri),
+    'apps.openLink': ({ launchId, url }) => host.apps.openLink(launchId, url),
+    'apps.openWindow': ({ callId }) => host.apps.openWindow(callId),
+    'apps.server': async ({ serverId }) => host.apps.server(serverId),
+    'apps.setGrants': async ({ serverId, grants }) => host.apps.setGrants(serverId, grants),
+  };
 }

@@ -1,7 +1,20 @@
 // Contract handlers for tools.* and calls.* methods.
+import { isObject } from '../json.js';
+import { authOf } from '../auth/auth-manager.js';
 import type { Handlers } from '../handlers.js';
 import { boundForView } from '../ingress/view.js';
 import type { Host } from '../host.js';
+import { exportCallsAsTest } from './export-test.js';
+
+/** The full structured content of a call whose envelope is still kept, else undefined. */
+function keptStructured(host: Host, callId: string): unknown {
+  try {
+    const { result } = host.calls.result(callId);
+    return isObject(result) ? result['structuredContent'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The tool-call and history methods' handlers. */
 export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `calls.${string}`) & keyof Handlers> {
@@ -17,5 +30,15 @@ export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `c
     'calls.save': async ({ callId, name }) => host.calls.history.save(callId, name),
     'calls.clear': async ({ includeSaved }) => host.calls.history.clear(includeSaved === true),
     'calls.export': async () => host.calls.history.export(),
+    'calls.exportTest': (args) =>
+      exportCallsAsTest(
+        {
+          entry: (id) => host.calls.history.get(id),
+          server: (id) => host.config(id),
+          structuredContent: (id) => keptStructured(host, id),
+          usesBearer: async (id) => (await authOf(host).status(id)).kind === 'bearer',
+        },
+        args,
+      ),
   };
 }

@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { AppNotice } from '../../../shared/contract.js';
-import type { AuditedEnvelope, CallOutcome, CallProgress, CallStatus, HistoryEntry, Presentation } from '../../../shared/domains/calls.js';
+import type {
+  AuditedEnvelope,
+  CallOrigin,
+  CallOutcome,
+  CallProgress,
+  CallStatus,
+  HistoryEntry,
+  Presentation,
+} from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
 import type { EventBus } from '../event-bus.js';
@@ -44,6 +52,30 @@ export const ENVELOPE_BYTES = 256 * 1024 * 1024;
 /** Media larger than this is not copied into the history file. */
 const HISTORY_MEDIA_BYTES = 64 * 1024;
 
+/** Where a call's server-initiated traffic goes when someone other than the person started it (a gateway client). */
+export interface CallRelay {
+  /** Answers the call's elicitations (MRTR rounds and legacy elicitation/create) instead of Switchboard's dialog. */
+  elicit?: ElicitationHandler;
+  /** Receives the server's log messages sent while the call runs. */
+  log?: (params: JsonObject) => void;
+}
+
+/** Options of one call beyond its route and arguments. */
+export interface CallOptions {
+  /** Id of the call (generated when absent). */
+  callId?: string;
+  /** Who started it (recorded in the history; absent: the person). */
+  origin?: CallOrigin;
+  /** Aborts the call like tools.cancel (the caller gave up). */
+  signal?: AbortSignal;
+  /** Progress of this call, besides the call.progress event. */
+  onProgress?: (p: CallProgress) => void;
+  /** Elicitations and log messages of this call. */
+  relay?: CallRelay;
+  /** An earlier deadline than the server's call deadline (ms since epoch), e.g. when time was spent before the call. */
+  deadlineAt?: number;
+}
+
 /** What calls ask of the client features (elicitation consent, requests refused because a setting is off). */
 export interface CallFeatureHooks {
   /** Whether the person refused questions from this server. */
@@ -59,6 +91,7 @@ export interface CallFeatureHooks {
 interface Running {
   controller: AbortController;
   serverId: string;
+  relay?: CallRelay;
 }
 
 /** True for an authorization failure from the SDK or the session layer. */
@@ -108,12 +141,18 @@ export class CallService {
   }
 
   /** Runs a call on a resolved route (the catalog validates it again once the call is admitted). */
-  async callRoute(route: ToolRoute, args: Record<string, unknown>, callId: string = randomUUID()): Promise<CallOutcome> {
+  async callRoute(route: ToolRoute, args: Record<string, unknown>, callIdOrOptions?: string | CallOptions): Promise<CallOutcome> {
+    const opts: CallOptions = typeof callIdOrOptions === 'string' ? { callId: callIdOrOptions } : (callIdOrOptions ?? {});
+    const callId = opts.callId ?? randomUUID();
     if (this.#running.has(callId)) throw new AppError('invalid_request', `A call with id ${callId} is already running`);
     const config = this.#deps.config(route.serverId);
     const started = Date.now();
     const controller = new AbortController();
-    this.#running.set(callId, { controller, serverId: route.serverId });
+    this.#running.set(callId, { controller, serverId: route.serverId, ...(opts.relay ? { relay: opts.relay } : {}) });
+    const onCallerAbort = (): void => controller.abort(new AppError('cancelled', 'The call was cancelled.', { serverId: route.serverId }));
+    if (opts.signal?.aborted) onCallerAbort();
+    else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const deadlineMs = Math.max(0, Math.min(config.timeouts.callSecs * 1000, (opts.deadlineAt ?? Infinity) - started));
     const deadline = setTimeout(
       () =>
         controller.abort(
@@ -125,9 +164,14 @@ export class CallService {
             },
           ),
         ),
-      config.timeouts.callSecs * 1000,
+      deadlineMs,
     );
-    const progress = (p: Omit<CallProgress, 'callId'>): void => this.#deps.events.emit('call.progress', { callId, ...p });
+    const progress = (p: Omit<CallProgress, 'callId'>): void => {
+      const full: CallProgress = { callId, ...p };
+      this.#deps.events.emit('call.progress', full);
+      opts.onProgress?.(full);
+    };
+    const elicit = opts.relay?.elicit ?? this.#elicit;
     let release: (() => void) | undefined;
     let releaseCatalog: (() => void) | undefined;
     let raw: JsonObject;
@@ -160,7 +204,7 @@ export class CallService {
               listRoots: (id: string) => this.#features!.listRoots(id),
             }
           : {}),
-        ...(this.#elicit ? { elicit: this.#elicit } : {}),
+        ...(elicit ? { elicit } : {}),
       });
       raw = run.result;
       presentation = buildPresentation(raw, config.limits);
@@ -182,6 +226,7 @@ export class CallService {
       presentation = failure.presentation;
     } finally {
       clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', onCallerAbort);
       release?.();
       releaseCatalog?.();
       this.#running.delete(callId);
@@ -207,9 +252,47 @@ export class CallService {
       resultBytes: bytes,
       ...(error ? { error } : {}),
     };
-    this.history.add(this.#historyEntry(route, args, started, outcome));
+    this.history.add(this.#historyEntry(route, args, started, outcome, opts.origin));
     this.#deps.events.emit('call.finished', outcome);
     return outcome;
+  }
+
+  /**
+   * Records a call that was refused before it reached the server (e.g. a gateway client's call the person
+   * denied): it appears in the history like any call, as a tool-level error.
+   */
+  recordRefusal(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    opts: { callId?: string; origin?: CallOrigin; startedAt: number },
+    error: { code: string; message: string },
+  ): CallOutcome {
+    const outcome: CallOutcome = {
+      callId: opts.callId ?? randomUUID(),
+      status: 'error',
+      presentation: errorPresentation(error.message),
+      durationMs: Date.now() - opts.startedAt,
+      serverId: route.serverId,
+      tool: route.localName,
+      error,
+    };
+    this.history.add(this.#historyEntry(route, args, opts.startedAt, outcome, opts.origin));
+    this.#deps.events.emit('call.finished', outcome);
+    return outcome;
+  }
+
+  /**
+   * Where server-initiated traffic of a server goes now: the relay of its only running call, when that call has
+   * one. With several calls running on the server, a request cannot be told apart, so none is returned.
+   */
+  relayFor(serverId: string): CallRelay | undefined {
+    let found: Running | undefined;
+    for (const r of this.#running.values()) {
+      if (r.serverId !== serverId) continue;
+      if (found) return undefined;
+      found = r;
+    }
+    return found?.relay;
   }
 
   /** tools.cancel: aborts a running call (the SDK sends notifications/cancelled; a task gets tasks/cancel). */
@@ -253,7 +336,13 @@ export class CallService {
     await this.#history?.flush();
   }
 
-  #historyEntry(route: ToolRoute, args: Record<string, unknown>, startedAt: number, outcome: CallOutcome): HistoryEntry {
+  #historyEntry(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    startedAt: number,
+    outcome: CallOutcome,
+    origin: CallOrigin | undefined,
+  ): HistoryEntry {
     const media = outcome.presentation.media.map((m) => (m.bytes > HISTORY_MEDIA_BYTES ? { ...m, data: '' } : m));
     return {
       callId: outcome.callId,
@@ -266,6 +355,7 @@ export class CallService {
       status: outcome.status,
       presentation: { ...outcome.presentation, media },
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(origin && origin.kind !== 'person' ? { origin } : {}),
     };
   }
 

@@ -126,7 +126,9 @@ export class HistoryStore {
         e.originalName,
         e.serverId,
         e.savedAs ?? '',
+        e.origin?.kind === 'gateway' ? e.origin.clientName : '',
         e.status,
+        e.origin?.kind === 'app' ? 'from app' : e.origin?.kind === 'gateway' ? `from ${e.origin.clientName}` : '',
         JSON.stringify(e.arguments),
         e.presentation.text.slice(0, 4096),
       ].some((s) => s.toLowerCase().includes(needle));

@@ -22,6 +22,8 @@ export interface CatalogDeps {
   clearResponseCache?: (id: string) => void;
   /** Approved definitions. */
   pins: PinStore;
+  /** Names of the event types a server offers (MCP Events extension), when listed; shown on its group card. */
+  eventTypes?: (id: string) => readonly string[] | undefined;
   /** Clock (tests). */
   now?: () => number;
   /** Delay before a list_changed-driven refresh, so a burst coalesces (ms, default 50). */
@@ -67,10 +69,10 @@ export class CatalogState {
     return owner === undefined ? undefined : this.entries.get(owner);
   }
 
-  /** A published tool by local name; throws `not_found` when there is none. */
+  /** A published tool (catalog or app-only table) by local name; throws `not_found` when there is none. */
   find(localName: string): { entry: Entry; published: Published } {
     const entry = this.entryForName(localName);
-    const published = entry?.tools.get(localName);
+    const published = entry?.tools.get(localName) ?? entry?.appTools.get(localName);
     if (!entry || !published) throw new AppError('not_found', `No tool named "${localName}"`);
     return { entry, published };
   }

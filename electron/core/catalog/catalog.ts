@@ -11,6 +11,7 @@ import type {
   GroupCard,
   RefreshReport,
   ToolDetail,
+  ToolSummary,
 } from '../../../shared/domains/catalog.js';
 import { AppError } from '../../../shared/errors.js';
 import type { SessionEvent } from '../sessions/session-events.js';
@@ -47,9 +48,12 @@ export class Catalog implements CatalogPort {
     this.#discovery = new Discovery(state);
     this.#unsubscribe.push(deps.sessionEvents.subscribe((e) => this.#onSession(e)));
     this.#unsubscribe.push(
-      deps.events.subscribe((event) => {
-        if (event === 'servers.changed') this.#syncConfigs();
-      }),
+      deps.events.subscribe(
+        (event) => {
+          if (event === 'servers.changed') this.#syncConfigs();
+        },
+        { internal: true },
+      ),
     );
   }
 
@@ -175,6 +179,11 @@ export class Catalog implements CatalogPort {
     return this.#routes.route(localName, signal);
   }
 
+  /** Resolves a `tools/call` from a server's own app by original name (catalog or app-only route table). */
+  appRoute(serverId: string, originalName: string, signal?: AbortSignal): Promise<ToolRoute> {
+    return this.#routes.appRoute(serverId, originalName, signal);
+  }
+
   /** Throws stale_route when the captured route is no longer the published one. */
   validate(route: ToolRoute): void {
     this.#routes.validate(route);
@@ -200,6 +209,13 @@ export class Catalog implements CatalogPort {
   /** One tool's detail. */
   tool(localName: string): ToolDetail {
     return this.#discovery.tool(localName);
+  }
+
+  /** Every published tool of one server (catalog and app-only table), with its route; empty when it has none. */
+  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary }[] {
+    const entry = this.#state.entries.get(serverId);
+    if (!entry) return [];
+    return [...entry.tools.values(), ...entry.appTools.values()].map((p) => ({ route: p.route, summary: p.summary }));
   }
 
   /** Full schemas of a group's members or of named tools within 256 KiB / 128 schemas; the rest is named in `omitted`. */

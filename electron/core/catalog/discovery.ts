@@ -8,12 +8,16 @@ import type {
   ToolSummary,
 } from '../../../shared/domains/catalog.js';
 import { AppError } from '../../../shared/errors.js';
-import { sanitizeText } from '../text.js';
+import { toolUi } from '../apps/tool-ui.js';
+import { sanitizeText, truncate } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Entry, Published } from './entry.js';
 import { pinDiff, pinKey, pinnedDefinition } from './pins.js';
 import { ANN_DESTRUCTIVE, ANN_IDEMPOTENT, ANN_OPEN_WORLD, ANN_READ_ONLY, searchIndexes, type SearchHit } from './search-index.js';
 import { utf8 } from './server-meta.js';
+
+/** Event type names shown on a group card at most. */
+export const EVENT_TYPE_NAMES = 20;
 
 /** Discovery output budget (seed 000): 256 KiB, at most 128 schemas. */
 export const SELECT_BUDGET_BYTES = 256 * 1024;
@@ -44,6 +48,7 @@ export class Discovery {
   /** A server's group card; `withMembers` adds the members' local names (what is callable now). */
   group(entry: Entry, withMembers = true): GroupCard {
     const members = membersOf(entry);
+    const eventTypes = this.#state.deps.eventTypes?.(entry.id);
     return {
       id: `mcp:${entry.id}`,
       serverId: entry.id,
@@ -53,7 +58,10 @@ export class Discovery {
       memberCount: members.length,
       ...(withMembers ? { members } : {}),
       ...(entry.stale ? { stale: { ...entry.stale } } : {}),
-      toolCount: entry.tools.size,
+      toolCount: entry.tools.size + entry.appTools.size,
+      ...(eventTypes && eventTypes.length > 0
+        ? { eventTypeCount: eventTypes.length, eventTypes: eventTypes.slice(0, EVENT_TYPE_NAMES).map((n) => truncate(sanitizeText(n), 80)) }
+        : {}),
     };
   }
 
@@ -70,6 +78,7 @@ export class Discovery {
     const tool = p.route.tool;
     const record = this.#state.pins.get(pinKey(entry.id, p.route.originalName));
     const diff = p.route.pin === 'changed' && record ? pinDiff(record.definition, pinnedDefinition(tool)) : [];
+    const ui = toolUi(tool);
     return {
       ...p.summary,
       ...(entry.stale ? { stale: true } : {}),
@@ -80,6 +89,7 @@ export class Discovery {
       fingerprint: p.fingerprint,
       diff,
       ...(p.schemaOmitted ? { schemaOmitted: true } : {}),
+      ...(ui ? { ui } : {}),
     };
   }
 

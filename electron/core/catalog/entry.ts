@@ -40,7 +40,10 @@ export class Entry {
   awaitingClient = false;
   inflight: Promise<Outcome> | undefined;
   queued: Promise<Outcome> | undefined;
+  /** Published tools the model may see (the catalog proper). */
   tools = new Map<string, Published>();
+  /** The app-only route table: tools whose MCP Apps visibility leaves out the model, callable only from the server's app. */
+  appTools = new Map<string, Published>();
   byOriginal = new Map<string, string>();
   readonly identities = new Map<string, string>();
   index: ServerIndex | undefined;

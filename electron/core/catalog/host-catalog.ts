@@ -13,6 +13,8 @@ export interface CatalogHost {
   readonly sessionEvents: SessionEvents;
   readonly sessions: SessionController;
   configs(): readonly ServerConfig[];
+  /** Names of the event types a server offers, when listed. */
+  eventTypeNames?(id: string): readonly string[] | undefined;
 }
 
 /** The catalog of a Host; tool approvals are kept in `pins` (default: `<settingsDir>/tool-pins.json`). */
@@ -25,5 +27,6 @@ export function createHostCatalog(host: CatalogHost, settingsDir: string, pins: 
     connect: (id: string) => sessions.client(id),
     clearResponseCache: (id: string) => sessions.clearResponseCache(id),
     pins,
+    eventTypes: (id: string) => host.eventTypeNames?.(id),
   });
 }

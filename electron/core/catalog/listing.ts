@@ -7,6 +7,7 @@ import type { Limits } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { jsonDepth } from '../ingress/depth.js';
 import { VIEW_MAX_DEPTH } from '../ingress/limits.js';
+import { isAppOnly } from '../apps/tool-ui.js';
 
 /** Per-server allow and deny lists of original tool names. */
 export interface ToolFilter {
@@ -66,16 +67,6 @@ function reject(serverId: string, message: string): AppError {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** True when MCP Apps visibility metadata (`_meta.ui.visibility`) is present and leaves out `model`. */
-export function isAppOnly(tool: { _meta?: unknown }): boolean {
-  const meta = tool._meta;
-  if (!isPlainObject(meta)) return false;
-  const ui = meta['ui'];
-  if (!isPlainObject(ui)) return false;
-  const visibility = ui['visibility'];
-  return Array.isArray(visibility) && !visibility.includes('model');
 }
 
 const SUBSCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const;

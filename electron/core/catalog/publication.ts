@@ -3,6 +3,7 @@ import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ToolAnnotationsView, ToolSummary } from '../../../shared/domains/catalog.js';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text.js';
 import { AppError } from '../../../shared/errors.js';
+import { toolResourceUri, toolVisibility } from '../apps/tool-ui.js';
 import { sanitizeText } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { ToolRoute } from './catalog-port.js';
@@ -127,10 +128,12 @@ export class Publisher {
       this.#state.owners.set(name, id);
     }
     const nextRevision = this.#state.revision + 1;
+    // Model-visible tools form the catalog; app-only ones go to the app-only route table (same names, pins, revisions).
     const tools = new Map<string, Published>();
+    const appTools = new Map<string, Published>();
     const byOriginal = new Map<string, string>();
     let pinsChanged = false;
-    let changed = listing.tools.length !== entry.tools.size;
+    let changed = listing.tools.length !== entry.tools.size + entry.appTools.size;
     for (const listed of listing.tools) {
       const tool = listed.tool;
       const localName = names.get(tool.name)!;
@@ -152,10 +155,13 @@ export class Publisher {
       }
       const pin = record.fingerprint === fingerprint ? 'approved' : 'changed';
       const title = tool.title ?? tool.annotations?.title;
-      const displayKey = `${fingerprint}|${pin}|${listed.appOnly}|${listed.schemaOmitted}|${title ?? ''}`;
-      const old = entry.tools.get(localName);
+      const resourceUri = toolResourceUri(tool);
+      const ui = `${resourceUri ?? ''}|${toolVisibility(tool).join(',')}`;
+      const displayKey = `${fingerprint}|${pin}|${listed.appOnly}|${listed.schemaOmitted}|${title ?? ''}|${ui}`;
+      const table = listed.appOnly ? appTools : tools;
+      const old = entry.tools.get(localName) ?? entry.appTools.get(localName);
       if (old && old.key === displayKey) {
-        tools.set(localName, old);
+        table.set(localName, old);
       } else {
         changed = true;
         const annotations = annotationsView(tool);
@@ -177,13 +183,15 @@ export class Publisher {
           description: description.length > LIST_DESCRIPTION_CHARS ? `${description.slice(0, LIST_DESCRIPTION_CHARS)}…` : description,
           annotations,
           appOnly: listed.appOnly,
+          ...(resourceUri !== undefined ? { hasApp: true } : {}),
           pin,
         };
-        tools.set(localName, { route, fingerprint, schemaOmitted: listed.schemaOmitted, summary, key: displayKey });
+        table.set(localName, { route, fingerprint, schemaOmitted: listed.schemaOmitted, summary, key: displayKey });
       }
       byOriginal.set(tool.name, localName);
     }
     if (!changed) for (const name of entry.tools.keys()) if (!tools.has(name)) changed = true;
+    if (!changed) for (const name of entry.appTools.keys()) if (!appTools.has(name)) changed = true;
     if (pinsChanged) this.#state.deps.pins.save(this.#state.pins);
     entry.freshUntil = listing.ttlMs !== undefined ? this.#state.now() + listing.ttlMs : 0;
     entry.published = true;
@@ -192,6 +200,7 @@ export class Publisher {
     entry.stale = undefined;
     if (changed) {
       entry.tools = tools;
+      entry.appTools = appTools;
       entry.byOriginal = byOriginal;
       entry.index = new ServerIndex(
         id,
@@ -224,7 +233,7 @@ export class Publisher {
       const route: ToolRoute = { ...published.route, pin: 'approved', revision };
       const summary: ToolSummary = { ...published.summary, pin: 'approved' };
       const next: Published = { ...published, route, summary, key: published.key.replace('|changed|', '|approved|') };
-      entry.tools.set(localName, next);
+      (published.route.appOnly ? entry.appTools : entry.tools).set(localName, next);
       this.#state.changed([entry.id], true);
       return { entry, published: next };
     }

@@ -17,6 +17,11 @@ export function openableUrl(url: string): string {
   return verdict.url;
 }
 
+/** Throws url_refused unless the URL policy accepts the URL (for callers that open the normalized form themselves). */
+export function assertOpenableUrl(url: string): void {
+  openableUrl(url);
+}
+
 /** Headless opener: records each URL and prints it to stderr for the person (or test) at the terminal. */
 export class PrintingUrlOpener implements UrlOpener {
   /** Every URL opened, in order. */

@@ -4,6 +4,20 @@ import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
 
 /** The gateway domain's handlers. */
-export function gatewayHandlers(_host: Host): Pick<Handlers, keyof GatewayInvokeMap> {
-  return {};
+export function gatewayHandlers(host: Host): Pick<Handlers, keyof GatewayInvokeMap> {
+  return {
+    'gateway.status': async () => host.gateway.status(),
+    'gateway.enable': ({ port }) => host.gateway.enable(port),
+    'gateway.disable': () => host.gateway.disable(),
+    'gateway.clients': async () => host.gateway.clients(),
+    'gateway.addClient': ({ name, profile }) => host.gateway.addClient(name, profile),
+    'gateway.updateClient': ({ id, name, profile }) =>
+      host.gateway.updateClient(id, { ...(name !== undefined ? { name } : {}), ...(profile !== undefined ? { profile } : {}) }),
+    'gateway.removeClient': ({ id }) => host.gateway.removeClient(id),
+    'gateway.rotateToken': ({ id }) => host.gateway.rotateToken(id),
+    'gateway.decide': async ({ requestId, allow }) => host.gateway.decide(requestId, allow),
+    'gateway.activity': async ({ limit }) => host.gateway.activity(limit),
+    'gateway.setupPreview': (args) => host.gateway.setupPreview(args),
+    'gateway.setupInstall': (args) => host.gateway.setupInstall(args),
+  };
 }

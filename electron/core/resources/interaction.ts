@@ -1,7 +1,10 @@
 // The Host's "optional interaction and resources" feature (seed 000): the resource/prompt service, the
 // elicitation broker, the URL opener port, and the hooks the session manager installs on each new Client.
-import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import { APPS_CLIENT_CAPABILITIES } from '../apps/capability.js';
+import type { CallRelay } from '../calls/call-service.js';
+import { keepProgressBeforeResponse } from '../calls/progress-order.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
@@ -32,6 +35,7 @@ export class Interaction implements ClientHooks {
   readonly #sessionEvents: SessionEvents;
   readonly #host: InteractionHost;
   #opener: UrlOpener = new PrintingUrlOpener();
+  #relay: ((serverId: string) => CallRelay | undefined) | undefined;
 
   constructor(host: InteractionHost) {
     this.#sessionEvents = host.sessionEvents;
@@ -96,8 +100,19 @@ export class Interaction implements ClientHooks {
 
   /** Session hook: installs elicitation and notification handlers on a fresh Client before it connects. */
   prepare(client: Client, config: ServerConfig): void {
-    installInteractionHooks(client, config, { sessionEvents: this.#sessionEvents, elicitation: this.elicitation });
+    installInteractionHooks(client, config, {
+      sessionEvents: this.#sessionEvents,
+      elicitation: this.elicitation,
+      relay: (serverId) => this.#relay?.(serverId),
+    });
+    // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
+    client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
     this.#host.clientFeatures?.prepareClient(client, config);
+  }
+
+  /** Where a server's requests and log messages go while a relayed call (a gateway client's) is its only call. */
+  setCallRelay(relay: (serverId: string) => CallRelay | undefined): void {
+    this.#relay = relay;
   }
 
   /**
@@ -136,6 +151,8 @@ export interface InteractionHookTargets {
   sessionEvents: SessionEvents;
   /** The broker that answers elicitations. */
   elicitation: ElicitationBroker;
+  /** The relay of the server's only running call, when it has one (a gateway client answers instead of the dialog). */
+  relay?: (serverId: string) => CallRelay | undefined;
 }
 
 /**
@@ -144,11 +161,18 @@ export interface InteractionHookTargets {
  */
 export function installInteractionHooks(client: Client, config: ServerConfig, targets: InteractionHookTargets): void {
   const id = config.id;
+  keepProgressBeforeResponse(client);
   const caps = interactionCapabilities(config);
   if (caps.elicitation) {
     client.registerCapabilities(caps);
-    client.setRequestHandler('elicitation/create', (request, ctx) => targets.elicitation.request(id, request.params, ctx.mcpReq.signal));
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const relayed = targets.relay?.(id)?.elicit;
+      // The client's answer is checked against the ElicitResult schema by the SDK before it is sent.
+      if (relayed) return relayed(id, request.params as Record<string, unknown>, ctx.mcpReq.signal) as Promise<ElicitResult>;
+      return targets.elicitation.request(id, request.params, ctx.mcpReq.signal);
+    });
   }
+  client.setNotificationHandler('notifications/message', (n) => targets.relay?.(id)?.log?.(n.params as Record<string, unknown>));
   client.setNotificationHandler('notifications/resources/updated', (n) =>
     targets.sessionEvents.emit({ type: 'resourceUpdated', id, uri: n.params.uri }),
   );

@@ -39,6 +39,8 @@ export interface SessionController {
   restart(id: string): Promise<ServerStatus>;
   /** Recent log lines. */
   logs(id: string): LogEntry[];
+  /** Adds a line to a server's log (features other than the session itself, e.g. events). */
+  note?(id: string, level: 'info' | 'warning', text: string): void;
   /** The live SDK client, connecting first if needed (honours backoff); rejects with the connection's AppError. */
   client(id: string): Promise<Client>;
   /** Empties a server's SDK response cache (an explicit refresh re-lists from the server). */

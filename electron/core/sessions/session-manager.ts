@@ -155,6 +155,11 @@ export class SessionManager implements SessionController {
     return this.#sessions.get(id)?.logs() ?? [];
   }
 
+  /** Adds a protocol line to a server's log (features other than the session, e.g. events). */
+  note(id: string, level: 'info' | 'warning', text: string): void {
+    this.#sessions.get(id)?.log('protocol', level, text);
+  }
+
   /**
    * The connected SDK client for catalog and tool calls, connecting first when needed (automatic use: respects
    * the backoff). Rejects with the AppError that explains why it is not available.

@@ -49,11 +49,22 @@ const pieces = (value: unknown): readonly string[] => (value instanceof JsonText
 
 /** Writes `value` as JSON to `file` atomically: a reader sees the old file or the new one, never a torn one. */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  const parts = pieces(value);
+  await writePartsAtomic(file, pieces(value), 0o600);
+}
+
+/**
+ * Writes text to `file` atomically (temp file in the same folder, fsync, rename), with `mode` (default 0600) —
+ * for the few files that are not plain JSON values, e.g. another app's JSONC config edited in place.
+ */
+export async function writeTextAtomic(file: string, text: string, mode = 0o600): Promise<void> {
+  await writePartsAtomic(file, [text], mode);
+}
+
+async function writePartsAtomic(file: string, parts: readonly string[], mode: number): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const tmp = tmpName(file);
   try {
-    const handle = await open(tmp, 'w', 0o600);
+    const handle = await open(tmp, 'w', mode);
     try {
       // About 1 MiB at a time: no join or encoding of the whole file in one go, and the loop yields between writes.
       let chunk: string[] = [];

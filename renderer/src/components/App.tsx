@@ -1,12 +1,14 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
+import { AppWindowView } from '../apps/AppWindowView';
 import { useEffect } from 'react';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
 import { useStore } from '../store';
-import { selectDialog, selectView } from '../store/ui-slice';
+import { selectDialog, selectRoute, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
+import { AskHost } from './gateway/AskHost';
 import { ExportDialog } from './ExportDialog';
 import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
@@ -80,6 +82,7 @@ export function App() {
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
   const routeKey = useStore((s) => formatRoute(s.route));
+  const route = useStore(selectRoute);
   useHashRoute();
   useEffect(() => {
     void start();
@@ -113,6 +116,8 @@ export function App() {
       </main>
     );
   }
+  // One call's MCP App on a page of its own ("open in its own window").
+  if (route.view === 'app') return <AppWindowView callId={route.segments[0]} />;
   const navbar = view.navbar;
   return (
     <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
@@ -144,6 +149,7 @@ export function App() {
       </ViewBoundary>
       <ElicitationHost />
       <SamplingHost />
+      <AskHost />
       <Announcer />
     </AppShell>
   );

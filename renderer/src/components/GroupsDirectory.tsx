@@ -1,8 +1,9 @@
 // The capability groups directory: one card per server, led by the server's name, with its description, how many
-// of its tools are callable, its instructions (untrusted) and a way to show only its tools.
-import { Accordion, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+// of its tools are callable, the event types it offers, its instructions (untrusted) and a way to show only its tools.
+import { Accordion, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import type { GroupCard } from '../../../shared/domains/catalog';
+import { formatRoute, routes } from '../router/route';
 import { useStore } from '../store';
 import { CodeBlock } from '../ui/CodeBlock';
 import { countLabel } from '../ui/count';
@@ -37,6 +38,15 @@ function Card({ g, onPick }: { g: GroupCard; onPick: (serverId: string) => void 
             Show its tools
           </Button>
         </Group>
+        {g.eventTypeCount !== undefined && (
+          <Text size="sm" lineClamp={2}>
+            <Anchor href={formatRoute(routes.servers(g.serverId, 'events'))} underline="always" data-testid={`group-events-${g.serverId}`}>
+              {countLabel(g.eventTypeCount, 'event type')}
+            </Anchor>
+            {(g.eventTypes ?? []).length > 0 &&
+              `: ${(g.eventTypes ?? []).map((n) => oneLine(n)).join(', ')}${g.eventTypeCount > (g.eventTypes?.length ?? 0) ? ', …' : ''}`}
+          </Text>
+        )}
         {g.stale && (
           <Badge color="yellow" variant="light" tt="none" role="status">
             Stale: {oneLine(g.stale.reason)}

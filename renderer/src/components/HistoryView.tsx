@@ -21,6 +21,7 @@ import {
 import {
   IconBookmark,
   IconCopy,
+  IconFileCode,
   IconDots,
   IconDownload,
   IconEye,
@@ -40,12 +41,13 @@ import { AppDialog } from '../ui/AppDialog';
 import { CodeBlock } from '../ui/CodeBlock';
 import { countLabel } from '../ui/count';
 import { cleanText, durationLabel, oneLine } from '../ui/text';
+import { ExportTestDialog } from './ExportTestDialog';
 import { CallStatusBadge, PresentationView } from './ResultView';
 
 /** Who started a call, in words. */
 export function originLabel(origin: CallOrigin | undefined): string {
   if (!origin || origin.kind === 'person') return 'You';
-  if (origin.kind === 'app') return `App (${oneLine(origin.tool)})`;
+  if (origin.kind === 'app') return `From app (${oneLine(origin.tool)})`;
   return `Gateway: ${oneLine(origin.clientName)}`;
 }
 
@@ -88,10 +90,12 @@ function useCallActions() {
 function RowMenu({
   entry,
   onSave,
+  onExportTest,
   actions,
 }: {
   entry: HistoryEntry;
   onSave: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   return (
@@ -124,6 +128,11 @@ function RowMenu({
         >
           Copy arguments
         </Menu.Item>
+        {entry.status === 'ok' && (
+          <Menu.Item leftSection={<IconFileCode size={16} aria-hidden />} onClick={() => onExportTest(entry)}>
+            Export as Playwright test…
+          </Menu.Item>
+        )}
       </Menu.Dropdown>
     </Menu>
   );
@@ -133,11 +142,13 @@ function HistoryTable({
   entries,
   label,
   onSave,
+  onExportTest,
   actions,
 }: {
   entries: HistoryEntry[];
   label: string;
   onSave: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   const serverName = useServerName();
@@ -187,7 +198,7 @@ function HistoryTable({
                 <Text size="sm">{originLabel(e.origin)}</Text>
               </Table.Td>
               <Table.Td style={{ width: 48 }}>
-                <RowMenu entry={e} onSave={onSave} actions={actions} />
+                <RowMenu entry={e} onSave={onSave} onExportTest={onExportTest} actions={actions} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -215,12 +226,14 @@ function CallDetail({
   entry,
   onClose,
   onSave,
+  onExportTest,
   actions,
 }: {
   callId: string;
   entry: HistoryEntry | undefined;
   onClose: () => void;
   onSave: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   const serverName = useServerName();
@@ -241,6 +254,11 @@ function CallDetail({
             <Button leftSection={<IconForms size={16} aria-hidden />} onClick={() => actions.loadIntoForm(entry)}>
               Load into form
             </Button>
+            {entry.status === 'ok' && (
+              <Button leftSection={<IconFileCode size={16} aria-hidden />} onClick={() => onExportTest(entry)}>
+                Export as test…
+              </Button>
+            )}
             <Button
               variant="filled"
               leftSection={<IconPlayerPlay size={16} aria-hidden />}
@@ -380,6 +398,8 @@ export function HistoryView() {
   const [query, setQuery] = useState(history.query);
   const [saving, setSaving] = useState<HistoryEntry | null>(null);
   const [clearing, setClearing] = useState(false);
+  const [exporting, setExporting] = useState<{ entries: HistoryEntry[]; title?: string } | null>(null);
+  const exportOne = (e: HistoryEntry): void => setExporting({ entries: [e] });
   const actions = useCallActions();
 
   useEffect(() => {
@@ -435,10 +455,21 @@ export function HistoryView() {
       )}
       {history.saved.length > 0 && (
         <Box component="section" aria-labelledby="saved-calls-title">
-          <Title order={2} size="h4" id="saved-calls-title" mb="xs">
-            Saved calls
-          </Title>
-          <HistoryTable entries={history.saved} label="Saved calls" onSave={setSaving} actions={actions} />
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h4" id="saved-calls-title">
+              Saved calls
+            </Title>
+            {history.saved.some((e) => e.status === 'ok') && (
+              <Button
+                size="xs"
+                leftSection={<IconFileCode size={16} aria-hidden />}
+                onClick={() => setExporting({ entries: history.saved, title: 'Saved calls' })}
+              >
+                Export collection as test…
+              </Button>
+            )}
+          </Group>
+          <HistoryTable entries={history.saved} label="Saved calls" onSave={setSaving} onExportTest={exportOne} actions={actions} />
         </Box>
       )}
       {!history.savedOnly && (
@@ -453,7 +484,7 @@ export function HistoryView() {
             </Text>
           </Group>
           {recent.length > 0 ? (
-            <HistoryTable entries={recent} label="Recent calls" onSave={setSaving} actions={actions} />
+            <HistoryTable entries={recent} label="Recent calls" onSave={setSaving} onExportTest={exportOne} actions={actions} />
           ) : (
             <Text size="sm" c="dimmed">
               {history.loaded
@@ -465,9 +496,17 @@ export function HistoryView() {
           )}
         </Box>
       )}
-      {callId && !saving && (
-        <CallDetail callId={callId} entry={entry} onClose={() => navigate(routes.history())} onSave={setSaving} actions={actions} />
+      {callId && !saving && !exporting && (
+        <CallDetail
+          callId={callId}
+          entry={entry}
+          onClose={() => navigate(routes.history())}
+          onSave={setSaving}
+          onExportTest={exportOne}
+          actions={actions}
+        />
       )}
+      {exporting && <ExportTestDialog entries={exporting.entries} title={exporting.title} onClose={() => setExporting(null)} />}
       {saving && <SaveDialog entry={saving} onClose={() => setSaving(null)} />}
       {clearing && <ClearDialog onClose={() => setClearing(false)} />}
     </Stack>

@@ -13,6 +13,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import type { CallOutcome, CallStatus, Presentation } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
+import { AppView } from '../apps/AppView';
 import { saveFile } from '../lib/save-file';
 import { callsService } from '../services/calls';
 import { outcomeLabel } from '../store/calls-slice';
@@ -152,8 +153,16 @@ export function PresentationView({ p, status = 'ok' }: { p: Presentation; status
   );
 }
 
-/** A finished call: status, error, presentation and the full result on demand. */
-export function ResultView({ outcome, cancelledByYou = false }: { outcome: CallOutcome; cancelledByYou?: boolean }) {
+/** A finished call: status, error, its MCP App when the tool has one, presentation and the full result on demand. */
+export function ResultView({
+  outcome,
+  cancelledByYou = false,
+  hasApp = false,
+}: {
+  outcome: CallOutcome;
+  cancelledByYou?: boolean;
+  hasApp?: boolean;
+}) {
   const [full, setFull] = useState<string | null>(null);
   const [fullError, setFullError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState<string | null>(null);
@@ -220,6 +229,7 @@ export function ResultView({ outcome, cancelledByYou = false }: { outcome: CallO
           )}
         </Group>
       )}
+      {hasApp && <AppView key={outcome.callId} callId={outcome.callId} />}
       {!(outcome.status === 'cancelled' && cancelledByYou) && <PresentationView p={outcome.presentation} status={outcome.status} />}
       <Group gap="xs">
         <Button size="xs" leftSection={<IconFileCode size={14} aria-hidden />} onClick={() => void openFull(false)}>

@@ -67,10 +67,22 @@ export interface SchemaFormProps {
   onCall: (args: Args) => void;
   /** Called when the arguments did not validate (the caller clears a stale result). */
   onInvalid?: () => void;
+  /** The submit button's text (default "Call"). */
+  submitLabel?: string;
+  /** The note shown when the schema has no fields (default: the tool takes no arguments). */
+  emptyNote?: string;
 }
 
 /** The generated form and its raw-JSON twin, with the Call button. */
-export function SchemaForm({ inputSchema, initial, busy, onCall, onInvalid }: SchemaFormProps) {
+export function SchemaForm({
+  inputSchema,
+  initial,
+  busy,
+  onCall,
+  onInvalid,
+  submitLabel = 'Call',
+  emptyNote = 'This tool takes no arguments.',
+}: SchemaFormProps) {
   const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
   const transformErrors = useMemo(() => humanize(prepared.schema), [prepared.schema]);
   const [formError, setFormError] = useState<string | null>(prepared.formable ? null : 'This schema cannot be shown as a form.');
@@ -124,7 +136,7 @@ export function SchemaForm({ inputSchema, initial, busy, onCall, onInvalid }: Sc
         leftSection={<IconPlayerPlay size={16} aria-hidden />}
         {...(onClick ? { onClick } : {})}
       >
-        Call
+        {submitLabel}
       </Button>
     </Group>
   );
@@ -169,7 +181,7 @@ export function SchemaForm({ inputSchema, initial, busy, onCall, onInvalid }: Sc
               >
                 {empty && (
                   <Text size="sm" c="dimmed" mb="sm">
-                    This tool takes no arguments.
+                    {emptyNote}
                   </Text>
                 )}
                 <div style={{ marginTop: 'var(--mantine-spacing-sm)' }}>{callButton('submit')}</div>

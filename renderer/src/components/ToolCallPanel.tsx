@@ -15,6 +15,8 @@ export interface CallableTool {
   name: string;
   /** The tool's inputSchema. */
   inputSchema: unknown;
+  /** The tool has an MCP App: its results are shown in it. */
+  hasApp?: boolean;
 }
 
 const PHASE_WORDS = {
@@ -46,6 +48,7 @@ export function ToolCallPanel({
   const callTool = useStore((s) => s.callTool);
   const cancelCall = useStore((s) => s.cancelCall);
   const clearOutcome = useStore((s) => s.clearOutcome);
+  const prefetchApp = useStore((s) => s.prefetchApp);
   const area = useRef<HTMLElement>(null);
   const [called, setCalled] = useState(0);
   const running = state?.running;
@@ -71,6 +74,8 @@ export function ToolCallPanel({
         busy={running !== undefined}
         onCall={(args) => {
           setCalled((n) => n + 1);
+          // A tool with an app: the core reads the app while the call runs, so it shows as soon as the result is in.
+          if (tool.hasApp) prefetchApp(tool.name);
           void callTool(tool.name, args);
         }}
         onInvalid={() => clearOutcome(tool.name)}
@@ -135,7 +140,7 @@ export function ToolCallPanel({
           )}
           {!running && outcome && (
             <Box role="region" aria-label="Call result">
-              <ResultView outcome={outcome} cancelledByYou={state?.cancelledByYou === true} />
+              <ResultView outcome={outcome} cancelledByYou={state?.cancelledByYou === true} hasApp={tool.hasApp === true} />
             </Box>
           )}
         </Paper>

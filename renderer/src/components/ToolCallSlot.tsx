@@ -8,7 +8,7 @@ export function ToolCallSlot({ tool }: { tool: ToolDetail }) {
   const replay = useStore((s) => (s.replay?.tool === tool.name ? s.replay : null));
   return (
     <ToolCallPanel
-      tool={{ name: tool.name, inputSchema: tool.inputSchema }}
+      tool={{ name: tool.name, inputSchema: tool.inputSchema, hasApp: tool.hasApp === true }}
       {...(replay ? { initialArgs: replay.arguments, formKey: replay.nonce } : {})}
     />
   );

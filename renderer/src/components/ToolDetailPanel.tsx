@@ -126,6 +126,15 @@ export function ToolDetailPanel({ tool, onApprove, approving, callArea }: ToolDe
           App-only: the server marked this tool as not meant for the model.
         </Text>
       )}
+      {tool.ui?.resourceUri && (
+        <Text size="sm" c="dimmed" data-testid="tool-has-app" style={{ overflowWrap: 'anywhere' }}>
+          Has an app: its results are shown in{' '}
+          <Text span className="sb-mono" inherit>
+            {oneLine(tool.ui.resourceUri)}
+          </Text>
+          , in a sandbox.
+        </Text>
+      )}
       {tool.pin === 'changed' && <PinBanner tool={tool} onApprove={onApprove} {...(approving !== undefined ? { approving } : {})} />}
       <Box component="section" aria-label="Call" data-testid="tool-call-slot" data-callable={callable ? 'true' : 'false'}>
         {callable ? (

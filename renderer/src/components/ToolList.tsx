@@ -38,6 +38,7 @@ export function ToolChips({ tool }: { tool: ToolSummary }) {
   if (tool.pin === 'changed') chips.push({ label: 'changed', color: 'yellow' });
   if (tool.stale) chips.push({ label: 'stale', color: 'yellow' });
   if (tool.appOnly) chips.push({ label: 'app-only', color: 'grape' });
+  if (tool.hasApp) chips.push({ label: 'app', color: 'violet' });
   if (a.readOnlyHint) chips.push({ label: 'read-only', color: 'teal' });
   if (a.destructiveHint) chips.push({ label: 'destructive', color: 'red' });
   if (a.openWorldHint) chips.push({ label: 'open world', color: 'gray' });

@@ -1,9 +1,12 @@
 import { create } from 'zustand';
 import { createAppSlice } from './app-slice';
+import { createAppsSlice } from './apps-slice';
 import { createAuthSlice } from './auth-slice';
 import { createCallsSlice } from './calls-slice';
 import { createCatalogSlice } from './catalog-slice';
+import { createEventsSlice } from './events-slice';
 import { createResourcesSlice } from './resources-slice';
+import { createGatewaySlice } from './gateway-slice';
 import { createServersSlice } from './servers-slice';
 import type { Store } from './types';
 import { createUiSlice } from './ui-slice';
@@ -18,6 +21,9 @@ export const useStore = create<Store>()((...a) => ({
   ...createCallsSlice(...a),
   ...createAuthSlice(...a),
   ...createResourcesSlice(...a),
+  ...createAppsSlice(...a),
+  ...createEventsSlice(...a),
+  ...createGatewaySlice(...a),
   ...createProtocolSlice(...a),
 }));
 

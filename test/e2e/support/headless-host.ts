@@ -1,11 +1,12 @@
-// Starts `npm run headless -- --data-dir DIR --json` exactly as a tester would, and stops it.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The e2e suite's launcher is the kit's: `startHeadless` is `launchHeadless` from switchboard/testing (the built
+// headless app on its own data folder and a free port), and `stop()` fails the test when Switchboard did not quit
+// cleanly or left a process running. New specs use the kit's `test` fixture directly (re-exported here).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { launchHeadless } from '../../../testing/index';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+export { expect, test } from '../../../testing/index';
 
 /** A running headless host. */
 export interface HeadlessHost {
@@ -13,8 +14,9 @@ export interface HeadlessHost {
   port: number;
   token: string;
   dataDir: string;
-  child: ChildProcess;
+  /** Everything it printed (stdout and stderr). */
   stderr: () => string;
+  /** Stops it; rejects naming what went wrong when it did not quit with 0 or left a process running. */
   stop: () => Promise<void>;
 }
 
@@ -23,38 +25,19 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
 }
 
-/** Starts the host and resolves with its URL line. */
-export function startHeadless(dataDir: string, env: Record<string, string> = {}): Promise<HeadlessHost> {
-  const child = spawn('npm', ['run', '--silent', 'headless', '--', '--data-dir', dataDir, '--json'], {
-    cwd: root,
-    env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`headless did not start in time: ${err}`)), 60_000);
-    child.on('exit', (code) => reject(new Error(`headless exited with ${code}: ${err}`)));
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
-      clearTimeout(timer);
-      const info = JSON.parse(line) as { url: string; port: number; token: string };
-      resolve({
-        ...info,
-        dataDir,
-        child,
-        stderr: () => err,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            process.kill(-child.pid!, 'SIGTERM');
-          }),
-      });
-    });
-  });
+/** Starts the host and resolves once it printed its URL line. */
+export async function startHeadless(dataDir: string, env: Record<string, string> = {}): Promise<HeadlessHost> {
+  const app = await launchHeadless({ dataDir, env });
+  return {
+    url: app.url,
+    port: app.port,
+    token: app.token,
+    dataDir,
+    stderr: () => app.output(),
+    stop: async () => {
+      const report = await app.stop();
+      if (report.problems.length > 0)
+        throw new Error(`Switchboard did not stop cleanly:\n${report.problems.join('\n')}\n--- output ---\n${app.output().slice(-4000)}`);
+    },
+  };
 }

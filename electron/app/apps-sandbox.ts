@@ -1,0 +1,125 @@
+// MCP Apps in the desktop app. The sandbox proxy is served on a privileged scheme of its own (app-sandbox://apps, a
+// distinct origin from the renderer's app://switchboard) with the launch's policy from the core; the only browser
+// permissions ever granted are those an app frame was delegated (its `allow` list comes from the person's grants);
+// "open in its own window" opens a window in a separate session partition with the same sandbox and its own
+// permission handler. The renderer's policy frames exactly the sandbox origin.
+import { BrowserWindow, session, type CustomScheme, type Session, type WebFrameMain } from 'electron';
+import { SANDBOX_PAGE_PATH, SANDBOX_SCRIPT, SANDBOX_SCRIPT_PATH, SANDBOX_HEADERS, sandboxPage } from '../core/apps/sandbox-page.js';
+import type { Host } from '../core/host.js';
+import { loadStaticAsset } from '../headless/static-files.js';
+import { rendererCsp } from '../renderer-csp.js';
+import { isRendererUrl, RENDERER_ORIGIN } from './renderer-protocol.js';
+
+/** The sandbox's scheme: standard (a real origin) and secure (a secure context, as the app's APIs expect). */
+export const APPS_SANDBOX_SCHEME: CustomScheme = { scheme: 'app-sandbox', privileges: { standard: true, secure: true } };
+/** The sandbox origin. */
+export const APPS_SANDBOX_ORIGIN = 'app-sandbox://apps';
+/** The session partition of app windows (in memory: nothing of an app window outlives the run). */
+export const APPS_PARTITION = 'mcp-apps';
+
+/** The renderer's policy in the desktop app: it may frame the sandbox origin and nothing else. */
+export const appsRendererCsp = (nonce: string): string => rendererCsp(nonce, { frameSrc: [APPS_SANDBOX_ORIGIN] });
+
+/** Browser permissions an app frame may use once delegated (the `allow` list only carries what the person granted). */
+const APP_PERMISSIONS = new Set(['media', 'geolocation', 'clipboard-sanitized-write']);
+
+/** What the sandbox needs from main. */
+export interface AppsSandboxOptions {
+  host: Host;
+  /** The built renderer (served in app windows too). */
+  rendererRoot: string;
+  /** The preload script of renderer windows. */
+  preload: string;
+  /** The renderer page's own permission policy (kept for the renderer's documents in both sessions). */
+  rendererAllows(permission: string, requestingUrl: string | undefined): boolean;
+}
+
+/** What main uses afterwards. */
+export interface AppsSandbox {
+  /** True for the top frame of an app window showing the renderer (its IPC is trusted like the main window's). */
+  isAppWindowFrame(frame: unknown): boolean;
+}
+
+/** A request from an app frame (never the renderer's own top frame) for a permission an app may be delegated. */
+function fromAppFrame(permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean {
+  if (details.isMainFrame || !APP_PERMISSIONS.has(permission)) return false;
+  const url = details.requestingUrl ?? '';
+  return url === 'about:srcdoc' || url.startsWith(`${APPS_SANDBOX_ORIGIN}/`);
+}
+
+/** Serves the sandbox page and script on a session. */
+function handleSandboxProtocol(ses: Session, host: Host): void {
+  ses.protocol.handle(APPS_SANDBOX_SCHEME.scheme, (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'apps' || request.method !== 'GET') return new Response('Not found', { status: 404 });
+    if (url.pathname === SANDBOX_SCRIPT_PATH) {
+      return new Response(SANDBOX_SCRIPT, {
+        headers: { ...SANDBOX_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Security-Policy': "default-src 'none'" },
+      });
+    }
+    const launch = url.pathname === SANDBOX_PAGE_PATH ? host.apps.sandboxInput(url.searchParams.get('launch') ?? '') : undefined;
+    if (!launch) return new Response('This app is closed', { status: 404, headers: { ...SANDBOX_HEADERS, 'Content-Type': 'text/plain' } });
+    const page = sandboxPage(launch, { hostOrigins: [RENDERER_ORIGIN], frameAncestors: [RENDERER_ORIGIN] });
+    return new Response(page.body, { headers: page.headers });
+  });
+}
+
+/**
+ * Lets app frames use what they were delegated and nothing else; the renderer's own pages keep their policy;
+ * everything else stays denied.
+ */
+function guardPermissions(ses: Session, rendererAllows: AppsSandboxOptions['rendererAllows']): void {
+  const allowed = (permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean =>
+    fromAppFrame(permission, details) || rendererAllows(permission, details.requestingUrl);
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(allowed(permission, details)));
+  ses.setPermissionCheckHandler((_wc, permission, _origin, details) => allowed(permission, details));
+}
+
+/** Installs the sandbox (call once the app is ready, after the renderer protocol). */
+export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
+  const { host } = opts;
+  const windows = new Set<BrowserWindow>();
+  const appsSession = session.fromPartition(APPS_PARTITION);
+  for (const ses of [session.defaultSession, appsSession]) {
+    handleSandboxProtocol(ses, host);
+    guardPermissions(ses, opts.rendererAllows);
+  }
+  // App windows show the same renderer from their own session.
+  appsSession.protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'switchboard' || request.method !== 'GET') return new Response('Not found', { status: 404 });
+    const asset = await loadStaticAsset(opts.rendererRoot, url.pathname, appsRendererCsp);
+    return new Response(asset.body, { status: asset.status, headers: asset.headers });
+  });
+
+  host.apps.setSandbox({ pageUrl: (launchId) => `${APPS_SANDBOX_ORIGIN}${SANDBOX_PAGE_PATH}?launch=${encodeURIComponent(launchId)}` });
+  host.apps.setWindowOpener(async (callId) => {
+    const win = new BrowserWindow({
+      width: 1000,
+      height: 760,
+      title: 'App · Switchboard',
+      webPreferences: {
+        partition: APPS_PARTITION,
+        preload: opts.preload,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webviewTag: false,
+      },
+    });
+    windows.add(win);
+    win.on('closed', () => windows.delete(win));
+    win.webContents.on('will-navigate', (event) => event.preventDefault());
+    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    await win.loadURL(`${RENDERER_ORIGIN}/index.html#/app/${encodeURIComponent(callId)}`);
+  });
+
+  return {
+    isAppWindowFrame: (frame) => {
+      const f = frame as WebFrameMain | null;
+      if (f === null) return false;
+      for (const win of windows) if (!win.isDestroyed() && f === win.webContents.mainFrame && isRendererUrl(f.url)) return true;
+      return false;
+    },
+  };
+}

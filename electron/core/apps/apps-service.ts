@@ -1,0 +1,339 @@
+// MCP Apps on the core side: opening an app for a finished call (its checked ui:// resource, policy and grants), the
+// requests the app makes through its frame (tools/call routed like a person's call and recorded "from app",
+// resources/read within the read budget, links through the safe opener), and the per-server grants.
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { AppGrants, AppLaunch, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
+import type { ToolSummary } from '../../../shared/domains/catalog.js';
+import type { HistoryEntry } from '../../../shared/domains/calls.js';
+import { AppError } from '../../../shared/errors.js';
+import type { ToolRoute } from '../catalog/catalog-port.js';
+import type { CallService } from '../calls/call-service.js';
+import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
+import type { EventBus } from '../event-bus.js';
+import { isObject } from '../json.js';
+import { requestError } from '../resources/request-error.js';
+import { formatSize } from '../resources/resource-view.js';
+import { base64Bytes } from '../resources/image-check.js';
+import { sanitizeText, truncate } from '../text.js';
+import { appDataProblem, appErrorResult } from './app-data.js';
+import { buildCspPolicy } from './csp.js';
+import { GrantsStore } from './grants-store.js';
+import { Launches, type Launch } from './launches.js';
+import type { SandboxPageInput } from './sandbox-page.js';
+import { toolResourceUri, toolVisibility } from './tool-ui.js';
+import { UiCache } from './ui-cache.js';
+import { readUiResource, type UiResource } from './ui-resource.js';
+
+/** The catalog operations apps use. */
+export interface AppsCatalog {
+  /** Every published tool of a server (catalog and app-only table). */
+  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary }[];
+  /** Resolves an app's tools/call by original name on its own server. */
+  appRoute(serverId: string, originalName: string, signal?: AbortSignal): Promise<ToolRoute>;
+}
+
+/** Where the shell serves the sandbox proxy page. */
+export interface SandboxLocation {
+  /** The proxy page URL of a launch (a distinct origin from the renderer). */
+  pageUrl(launchId: string): string;
+}
+
+/** What the apps service needs from the host. */
+export interface AppsServiceDeps {
+  events: Pick<EventBus, 'emit'>;
+  config(serverId: string): ServerConfig;
+  client(serverId: string): Promise<Client>;
+  catalog(): AppsCatalog | undefined;
+  calls: Pick<CallService, 'callRoute' | 'result' | 'history'>;
+  opener(): UrlOpener;
+  /** Folder for the grants file; undefined keeps grants in memory. */
+  dataDir?: string;
+  /** Ids of every server (to find a tool by local name). */
+  serverIds?: () => string[];
+}
+
+/** The apps feature of one host. */
+export class AppsService {
+  readonly #deps: AppsServiceDeps;
+  readonly #launches = new Launches();
+  readonly #cache = new UiCache();
+  readonly grants: GrantsStore;
+  #sandbox: SandboxLocation | undefined;
+  #windowOpener: ((callId: string) => Promise<void>) | undefined;
+
+  constructor(deps: AppsServiceDeps) {
+    this.#deps = deps;
+    this.grants = new GrantsStore(deps.dataDir);
+  }
+
+  /** The shell says where it serves the sandbox page (headless: a second loopback port; Electron: its own scheme). */
+  setSandbox(location: SandboxLocation): void {
+    this.#sandbox = location;
+  }
+
+  /** The shell can open a call's app in a window of its own (Electron). */
+  setWindowOpener(open: ((callId: string) => Promise<void>) | undefined): void {
+    this.#windowOpener = open;
+  }
+
+  /** The policy of an open launch, for the sandbox page; undefined when it is not open. */
+  sandboxInput(launchId: string): SandboxPageInput | undefined {
+    const l = this.#launches.find(launchId);
+    return l ? { cspPolicy: l.cspPolicy, permissions: [...l.permissions], popups: l.popups } : undefined;
+  }
+
+  /** apps.open: reads and checks the app of a finished call's tool and opens a launch for it. */
+  async open(callId: string): Promise<AppLaunch> {
+    const sandbox = this.#sandbox;
+    if (!sandbox) throw new AppError('invalid_request', 'This shell does not serve the app sandbox, so apps cannot be shown');
+    const entry = this.#deps.calls.history.get(callId);
+    if (!entry) throw new AppError('not_found', `No call ${callId} in the history`);
+    const route = this.#route(entry);
+    const resourceUri = toolResourceUri(route.tool);
+    if (resourceUri === undefined) throw new AppError('app_invalid', `${route.localName} has no app`, { serverId: entry.serverId });
+    const config = this.#deps.config(entry.serverId);
+    const ui = await this.#uiResource(entry.serverId, resourceUri);
+    const grants = this.grants.get(entry.serverId);
+    const granted = ui.requested.filter((p) => grants.permissions.includes(p));
+    const cspPolicy = buildCspPolicy(ui.csp);
+    const launch = this.#launches.add({
+      serverId: entry.serverId,
+      tool: route.localName,
+      callId,
+      cspPolicy,
+      permissions: granted,
+      popups: grants.popups,
+    });
+    return {
+      launchId: launch.launchId,
+      serverId: entry.serverId,
+      serverName: sanitizeText(config.name),
+      tool: route.localName,
+      toolInfo: toolInfo(route.tool),
+      resourceUri,
+      html: ui.html,
+      htmlBytes: ui.bytes,
+      htmlSha256: ui.sha256,
+      csp: ui.csp,
+      cspRefused: ui.cspRefused,
+      cspPolicy,
+      permissions: { requested: ui.requested, granted },
+      popups: grants.popups,
+      ...(ui.prefersBorder !== undefined ? { prefersBorder: ui.prefersBorder } : {}),
+      sandboxUrl: sandbox.pageUrl(launch.launchId),
+      call: this.#callView(entry, config),
+    };
+  }
+
+  /** apps.prefetch: reads and checks a tool's app ahead of its result (while the call runs), for a quick open. */
+  async prefetch(localName: string): Promise<void> {
+    const route = this.#anyRoute(localName);
+    const uri = route ? toolResourceUri(route.tool) : undefined;
+    if (!route || uri === undefined) return;
+    await this.#uiResource(route.serverId, uri).catch(() => undefined);
+  }
+
+  /** The session of a server changed (connect, close, list changes) or one resource was updated: re-read its apps. */
+  invalidate(serverId: string, uri?: string): void {
+    this.#cache.forget(serverId, uri);
+  }
+
+  /** apps.close: the frame was torn down. */
+  close(launchId: string): void {
+    this.#launches.close(launchId);
+  }
+
+  /** apps.callTool: the app's tools/call, on its own server only, routed and recorded like a person's call. */
+  async callTool(launchId: string, name: string, args: Record<string, unknown>): Promise<AppToolResult> {
+    const launch = this.#launches.get(launchId);
+    const catalog = this.#catalog();
+    const route = await catalog.appRoute(launch.serverId, name);
+    const outcome = await this.#deps.calls.callRoute(route, args, {
+      origin: { kind: 'app', serverId: launch.serverId, tool: launch.tool },
+    });
+    const config = this.#deps.config(launch.serverId);
+    let result: Record<string, unknown>;
+    try {
+      const raw = this.#deps.calls.result(outcome.callId).result;
+      const problem = isObject(raw)
+        ? appDataProblem(raw, outcome.resultBytes ?? 0, config.limits.messageBytes)
+        : 'The result is not an object';
+      result = problem === undefined && isObject(raw) ? raw : appErrorResult(problem ?? 'The result could not be passed on');
+    } catch {
+      result = appErrorResult(outcome.error?.message ?? 'The result is no longer kept');
+    }
+    return { callId: outcome.callId, result };
+  }
+
+  /** apps.readResource: the app's resources/read on its own server, within `limits.resourceBytes`. */
+  async readResource(launchId: string, uri: string): Promise<{ contents: Record<string, unknown>[] }> {
+    const launch = this.#launches.get(launchId);
+    const config = this.#deps.config(launch.serverId);
+    if (!config.resources && !uri.startsWith('ui://')) {
+      throw new AppError('invalid_request', `Resources are turned off for ${config.name}`, { serverId: config.id });
+    }
+    const client = await this.#deps.client(launch.serverId);
+    const secs = config.timeouts.requestSecs;
+    let result: { contents: unknown[] };
+    try {
+      result = await client.readResource({ uri }, { timeout: secs * 1000 });
+    } catch (err) {
+      throw requestError(err, config.id, 'reading the resource', secs);
+    }
+    let total = 0;
+    for (const c of result.contents) {
+      if (!isObject(c)) continue;
+      total +=
+        typeof c['text'] === 'string' ? Buffer.byteLength(c['text'], 'utf8') : typeof c['blob'] === 'string' ? base64Bytes(c['blob']) : 0;
+    }
+    const problem = appDataProblem(result, total, config.limits.resourceBytes);
+    if (problem !== undefined) {
+      throw new AppError(
+        'limit_exceeded',
+        `${problem} (reading ${truncate(sanitizeText(uri), 200)}, budget ${formatSize(config.limits.resourceBytes)})`,
+        {
+          serverId: config.id,
+        },
+      );
+    }
+    return { contents: result.contents.filter(isObject) };
+  }
+
+  /** apps.openLink: a link the person agreed to open, checked and handed to the safe opener. */
+  async openLink(launchId: string, url: string): Promise<{ url: string }> {
+    const launch = this.#launches.get(launchId);
+    assertOpenableUrl(url);
+    const normalized = new URL(url).href;
+    try {
+      await this.#deps.opener().open(normalized);
+    } catch (err) {
+      throw err instanceof AppError ? err : new AppError('url_refused', 'The link could not be opened', { serverId: launch.serverId });
+    }
+    return { url: normalized };
+  }
+
+  /** apps.openWindow: the call's app in a window of its own, where the shell has windows. */
+  async openWindow(callId: string): Promise<void> {
+    if (!this.#deps.calls.history.get(callId)) throw new AppError('not_found', `No call ${callId} in the history`);
+    if (!this.#windowOpener) throw new AppError('invalid_request', 'This shell opens apps in a browser tab, not a window');
+    await this.#windowOpener(callId);
+  }
+
+  /** apps.server: a server's apps, app-only tools and grants. */
+  server(serverId: string): ServerApps {
+    this.#deps.config(serverId);
+    const tools = this.#deps.catalog()?.serverTools(serverId) ?? [];
+    const apps: ServerApps['apps'] = [];
+    const appOnlyTools: ServerApps['appOnlyTools'] = [];
+    for (const { route, summary } of tools) {
+      const resourceUri = toolResourceUri(route.tool);
+      const title = summary.title;
+      if (resourceUri !== undefined) {
+        apps.push({
+          tool: route.localName,
+          originalName: summary.originalName,
+          ...(title !== undefined ? { title } : {}),
+          resourceUri,
+          visibility: toolVisibility(route.tool),
+        });
+      }
+      if (route.appOnly) {
+        appOnlyTools.push({
+          tool: route.localName,
+          originalName: summary.originalName,
+          ...(title !== undefined ? { title } : {}),
+          description: summary.description,
+        });
+      }
+    }
+    const byName = (a: { tool: string }, b: { tool: string }): number => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0);
+    return { serverId, apps: apps.sort(byName), appOnlyTools: appOnlyTools.sort(byName), grants: this.grants.get(serverId) };
+  }
+
+  /** apps.setGrants: what the person allows this server's apps (takes effect when an app is next opened). */
+  setGrants(serverId: string, grants: AppGrants): AppGrants {
+    this.#deps.config(serverId);
+    const stored = this.grants.set(serverId, grants);
+    this.#deps.events.emit('apps.grantsChanged', { serverId, grants: stored });
+    return stored;
+  }
+
+  /** A server was removed: its launches end and its grants are forgotten. */
+  forgetServer(serverId: string): void {
+    this.#cache.forget(serverId);
+    this.#launches.closeServer(serverId);
+    this.grants.forget(serverId);
+  }
+
+  /** Writes pending grants. */
+  async dispose(): Promise<void> {
+    await this.grants.flush();
+  }
+
+  /** Open launches (tests). */
+  get openLaunches(): number {
+    return this.#launches.size;
+  }
+
+  /** A launch's record (tests and the shells). */
+  launch(launchId: string): Launch | undefined {
+    return this.#launches.find(launchId);
+  }
+
+  #catalog(): AppsCatalog {
+    const catalog = this.#deps.catalog();
+    if (!catalog) throw new AppError('not_found', 'The tool catalog is not available yet');
+    return catalog;
+  }
+
+  #route(entry: HistoryEntry): ToolRoute {
+    const found = this.#catalog()
+      .serverTools(entry.serverId)
+      .find((t) => t.route.localName === entry.tool);
+    if (!found) throw new AppError('not_found', `${entry.tool} is no longer offered by its server`, { serverId: entry.serverId });
+    return found.route;
+  }
+
+  #uiResource(serverId: string, uri: string): Promise<UiResource> {
+    return this.#cache.get(serverId, uri, async () => readUiResource(await this.#deps.client(serverId), this.#deps.config(serverId), uri));
+  }
+
+  /** A published route by local name on any server (local names do not always carry the server id verbatim). */
+  #anyRoute(localName: string): ToolRoute | undefined {
+    const catalog = this.#deps.catalog();
+    if (!catalog) return undefined;
+    for (const id of this.#serverIds()) {
+      const found = catalog.serverTools(id).find((t) => t.route.localName === localName);
+      if (found) return found.route;
+    }
+    return undefined;
+  }
+
+  #serverIds(): string[] {
+    return this.#deps.serverIds?.() ?? [];
+  }
+
+  #callView(entry: HistoryEntry, config: ServerConfig): AppLaunch['call'] {
+    const view: AppLaunch['call'] = { callId: entry.callId, status: entry.status, arguments: entry.arguments };
+    if (entry.status === 'cancelled') return { ...view, cancelledReason: entry.error?.message ?? 'The call was cancelled' };
+    try {
+      const raw = this.#deps.calls.result(entry.callId).result;
+      const bytes = Buffer.byteLength(JSON.stringify(raw) ?? '', 'utf8');
+      const problem = isObject(raw) ? appDataProblem(raw, bytes, config.limits.messageBytes) : 'The result is not an object';
+      return problem === undefined && isObject(raw) ? { ...view, result: raw } : { ...view, resultOmitted: problem ?? 'not an object' };
+    } catch (err) {
+      return { ...view, resultOmitted: err instanceof AppError ? err.message : 'The result is no longer kept' };
+    }
+  }
+}
+
+/** The definition given to the app as host context (`toolInfo.tool`). */
+function toolInfo(tool: Tool): AppLaunch['toolInfo'] {
+  return {
+    name: tool.name,
+    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+    ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+  };
+}

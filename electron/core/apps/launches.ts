@@ -1,0 +1,60 @@
+// The live app launches: which server and tool a frame belongs to and the policy its sandbox page enforces. An
+// app's requests name their launch, so a frame can only reach its own server; closed or evicted launches refuse.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../../shared/errors.js';
+import type { SandboxPageInput } from './sandbox-page.js';
+
+/** Most launches kept open at once (the oldest is closed first). */
+export const MAX_LAUNCHES = 64;
+
+/** One open launch. */
+export interface Launch extends SandboxPageInput {
+  launchId: string;
+  serverId: string;
+  /** Local name of the tool whose result the app shows. */
+  tool: string;
+  callId: string;
+}
+
+/** Open launches, oldest first. */
+export class Launches {
+  readonly #open = new Map<string, Launch>();
+
+  /** Records a launch and returns it with its new id. */
+  add(launch: Omit<Launch, 'launchId'>): Launch {
+    const full: Launch = { ...launch, launchId: randomUUID() };
+    this.#open.set(full.launchId, full);
+    for (const id of this.#open.keys()) {
+      if (this.#open.size <= MAX_LAUNCHES) break;
+      this.#open.delete(id);
+    }
+    return full;
+  }
+
+  /** A launch, or `not_found` when it was closed. */
+  get(launchId: string): Launch {
+    const launch = this.#open.get(launchId);
+    if (!launch) throw new AppError('not_found', 'This app was closed; open it again from the call result');
+    return launch;
+  }
+
+  /** A launch, or undefined (the sandbox page asks this way). */
+  find(launchId: string): Launch | undefined {
+    return this.#open.get(launchId);
+  }
+
+  /** Ends a launch. */
+  close(launchId: string): void {
+    this.#open.delete(launchId);
+  }
+
+  /** Ends every launch of a server (removed, or its grants changed). */
+  closeServer(serverId: string): void {
+    for (const [id, l] of this.#open) if (l.serverId === serverId) this.#open.delete(id);
+  }
+
+  /** Number of open launches. */
+  get size(): number {
+    return this.#open.size;
+  }
+}

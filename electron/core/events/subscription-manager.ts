@@ -1,0 +1,667 @@
+// The subscriptions and their delivery loops: one run per active subscription (poll, push or webhook), its live
+// status, pause / resume / remove, the end of a subscription on a terminal failure, and webhook deliveries
+// forwarded to Switchboard (verified, then stored like any other occurrence). Stored entries always go into the
+// feed before the position that follows them moves.
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../../../shared/config.js';
+import { checkServerUrl } from '../../../shared/config.js';
+import type { ServerStatus } from '../../../shared/contract.js';
+import type { EventDeliveryMode, EventTypeView, SubscriptionStatus, SubscriptionView } from '../../../shared/domains/events.js';
+import { AppError } from '../../../shared/errors.js';
+import { isObject } from '../json.js';
+import type { CredentialStore } from '../ports.js';
+import { backoffDelay } from '../sessions/backoff.js';
+import { classifyWireError, type EventFailure } from './event-errors.js';
+import type { EventTap } from './event-tap.js';
+import type { EventsPersistence } from './events-persistence.js';
+import type { FeedStore } from './feed-store.js';
+import { checkOccurrence, isRefused, label } from './payload.js';
+import { runPoll } from './poll-runner.js';
+import { runPush } from './push-runner.js';
+import type { RunContext } from './run-context.js';
+import { LinkWaitAborted, type ServerLinks } from './server-links.js';
+import type { CursorRecord, StoredSubscription, SubscriptionStore } from './subscription-store.js';
+import type { EventsTuning } from './tuning.js';
+import { generateWebhookSecret, verifyWebhook } from './webhook-signature.js';
+import { runWebhook, unsubscribeWebhook } from './webhook-runner.js';
+import { WireErrorSchema } from './wire.js';
+
+/** Credential-store account of a webhook subscription's secret. */
+export function webhookSecretAccount(subscriptionId: string): string {
+  return `events-webhook:${subscriptionId}`;
+}
+
+/** Status updates that only move counters are pushed at most this often per subscription (ms). */
+const STATUS_THROTTLE_MS = 500;
+/** Largest webhook delivery body accepted (bytes): the event limit plus room for the envelope. */
+export const MAX_WEBHOOK_BODY = 256 * 1024 + 16 * 1024;
+
+/** What the manager uses from around it. */
+export interface ManagerDeps {
+  /** Stored subscriptions and positions. */
+  store: SubscriptionStore;
+  /** The feed. */
+  feed: FeedStore;
+  /** Feed and position writes. */
+  persistence: EventsPersistence;
+  /** Live clients. */
+  links: ServerLinks;
+  /** Timings. */
+  tuning: EventsTuning;
+  /** Webhook secrets. */
+  credentials: CredentialStore;
+  /** A server's definition (throws not_found). */
+  config(serverId: string): ServerConfig;
+  /** A server's connection status (without connecting). */
+  status(serverId: string): ServerStatus;
+  /** Connects a server as any automatic use would (honours its backoff); rejects with why it is not available. */
+  connect(serverId: string): Promise<Client>;
+  /** The events tap of a server's client. */
+  tap(serverId: string, client: Client): EventTap | undefined;
+  /** Pushes a subscription's status to the renderer. */
+  emitStatus(subscriptionId: string, view: SubscriptionView | undefined): void;
+  /** A line in a server's log. */
+  log(serverId: string, level: 'info' | 'warning', text: string): void;
+}
+
+/** The reply a webhook receiver sends back. */
+export interface WebhookReply {
+  /** HTTP status. */
+  status: number;
+  /** JSON body (a verification echo), when any. */
+  body?: Record<string, unknown>;
+  /** Why it was refused (for the receiver's log; never sent to the server). */
+  reason?: string;
+}
+
+/** A delivery as the receiver got it. */
+export interface WebhookDelivery {
+  /** Request headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body bytes. */
+  body: Uint8Array;
+}
+
+/** Canonical JSON (sorted keys) for comparing arguments. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+const header = (h: WebhookDelivery['headers'], name: string): string | undefined => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** One running subscription. */
+class Run implements RunContext {
+  readonly sub: StoredSubscription;
+  readonly tuning: EventsTuning;
+  readonly #abort = new AbortController();
+  readonly #m: SubscriptionManager;
+  readonly #deps: ManagerDeps;
+  #cursor: CursorRecord;
+  #hadClient = false;
+  done: Promise<void> = Promise.resolve();
+
+  constructor(manager: SubscriptionManager, deps: ManagerDeps, sub: StoredSubscription) {
+    this.#m = manager;
+    this.#deps = deps;
+    this.sub = sub;
+    this.tuning = deps.tuning;
+    this.#cursor = { ...deps.store.cursor(sub.id) };
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  stop(): void {
+    this.#abort.abort();
+  }
+
+  config(): ServerConfig {
+    return this.#deps.config(this.sub.serverId);
+  }
+
+  cursor(): string | null {
+    return this.#cursor.cursor;
+  }
+
+  async client(): Promise<Client> {
+    const { links } = this.#deps;
+    const id = this.sub.serverId;
+    for (;;) {
+      if (this.signal.aborted) throw new LinkWaitAborted();
+      const ready = links.get(id);
+      if (ready) {
+        this.#hadClient = true;
+        return ready;
+      }
+      const status = this.#deps.status(id);
+      // A session this subscription used ended on its own (a crash, a dropped connection): reconnect it the way
+      // any other use would (the session's backoff applies). At start, or after the person disconnected it, wait.
+      const lost =
+        this.#hadClient &&
+        status.state === 'disconnected' &&
+        status.error !== undefined &&
+        status.error.code !== 'approval_required' &&
+        this.#enabled();
+      let until: number | undefined;
+      if (lost || status.state === 'failed') {
+        if (lost) {
+          this.status({ state: 'waiting', reason: 'Reconnecting to the server', retryAt: undefined });
+          try {
+            const client = await this.#deps.connect(id);
+            if (this.signal.aborted) throw new LinkWaitAborted();
+            this.#hadClient = true;
+            return client;
+          } catch (err) {
+            if (err instanceof LinkWaitAborted) throw err;
+          }
+        }
+        const after = this.#deps.status(id);
+        until = after.retryAt;
+        const why = after.error ? label(after.error.message, 300) : 'the server is not connected';
+        this.status({
+          state: 'waiting',
+          reason: `Waiting for the server to connect (${why})`,
+          ...(until !== undefined ? { retryAt: until } : { retryAt: undefined }),
+        });
+      } else {
+        this.status({ state: 'waiting', reason: 'Waiting for the server to connect', retryAt: undefined });
+      }
+      // Wake at the server's next change, or when its backoff ends (a lost session is then tried again).
+      const ms = lost && until !== undefined ? until - Date.now() + 50 : lost ? this.tuning.retryBaseMs : undefined;
+      await links.next(id, this.signal, ms);
+    }
+  }
+
+  #enabled(): boolean {
+    try {
+      return this.config().enabled;
+    } catch {
+      return false;
+    }
+  }
+
+  retire(client: Client): void {
+    this.#deps.links.retire(this.sub.serverId, client);
+  }
+
+  tap(client: Client): EventTap | undefined {
+    return this.#deps.tap(this.sub.serverId, client);
+  }
+
+  accept(raw: readonly unknown[], perEventCursor: boolean): void {
+    const { feed } = this.#deps;
+    const { serverId, id } = this.sub;
+    const now = Date.now();
+    let uncounted = 0;
+    for (const item of raw) {
+      const occ = checkOccurrence(item, this.sub.name, now);
+      let added = 0;
+      if (isRefused(occ)) {
+        if (occ.rawEventId === undefined || feed.claim(serverId, id, occ.rawEventId))
+          feed.appendNote({ kind: 'error', serverId, subscriptionId: id, name: label(this.sub.name), message: occ.reason });
+      } else if (feed.appendEvent(serverId, id, occ)) {
+        added = 1;
+      }
+      // The position after an occurrence moves only once the occurrence is in the feed (or was refused).
+      if (perEventCursor && occ.cursor !== undefined) this.#move(occ.cursor, added);
+      else uncounted += added;
+    }
+    if (uncounted > 0) this.#count(uncounted);
+    this.#deps.persistence.schedule();
+  }
+
+  advance(cursor: string | null | undefined): void {
+    if (cursor === undefined) return;
+    this.#move(cursor, 0);
+    this.#deps.persistence.schedule();
+  }
+
+  /** Counts stored events not yet attached to a position change. */
+  #count(stored: number): void {
+    this.#cursor = { ...this.#cursor, received: this.#cursor.received + stored, lastEventAt: Date.now() };
+    this.#deps.store.setCursor(this.sub.id, this.#cursor, this.#deps.feed.lastSeq);
+    this.#m.touch(this);
+  }
+
+  #move(cursor: string | null, stored: number): void {
+    const now = Date.now();
+    this.#cursor = {
+      cursor,
+      at: now,
+      received: this.#cursor.received + stored,
+      ...(stored > 0 ? { lastEventAt: now } : this.#cursor.lastEventAt !== undefined ? { lastEventAt: this.#cursor.lastEventAt } : {}),
+    };
+    this.#deps.store.setCursor(this.sub.id, this.#cursor, this.#deps.feed.lastSeq);
+    this.#m.touch(this);
+  }
+
+  get record(): CursorRecord {
+    return this.#cursor;
+  }
+
+  gap(message: string): void {
+    this.#deps.feed.appendNote({
+      kind: 'gap',
+      serverId: this.sub.serverId,
+      subscriptionId: this.sub.id,
+      name: label(this.sub.name),
+      message,
+    });
+    this.#deps.persistence.schedule();
+  }
+
+  error(message: string): void {
+    this.#deps.feed.appendNote({
+      kind: 'error',
+      serverId: this.sub.serverId,
+      subscriptionId: this.sub.id,
+      name: label(this.sub.name),
+      message,
+    });
+    this.#deps.persistence.schedule();
+  }
+
+  status(patch: Partial<SubscriptionStatus>): void {
+    this.#m.patchStatus(this.sub.id, patch);
+  }
+
+  async retry(failure: EventFailure, failures: number): Promise<void> {
+    const delay = backoffDelay(failures, this.tuning.retryBaseMs, this.tuning.retryMaxMs);
+    this.#deps.log(this.sub.serverId, 'warning', `Events ${this.sub.name}: ${failure.reason}; retrying in ${Math.round(delay / 1000)} s`);
+    this.status({ state: 'retrying', reason: failure.reason, retryAt: Date.now() + delay });
+    await this.sleep(delay);
+  }
+
+  end(failure: EventFailure): void {
+    this.#m.endRun(this, failure);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.signal.aborted || ms <= 0) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        this.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      this.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  backlogged(): boolean {
+    return this.#deps.persistence.backlogged();
+  }
+
+  drained(): Promise<void> {
+    return this.#deps.persistence.drained();
+  }
+
+  async webhookSecret(): Promise<string> {
+    const account = webhookSecretAccount(this.sub.id);
+    const stored = await this.#deps.credentials.get(account);
+    if (stored) return stored;
+    // Lost (e.g. a memory-only credential store after a restart): a fresh secret re-keys the registration.
+    const secret = generateWebhookSecret();
+    await this.#deps.credentials.set(account, secret);
+    this.log('warning', 'The webhook secret was not found in the credential store; a new one was generated');
+    return secret;
+  }
+
+  webhookRegistered(id: string | undefined, refreshBefore: string | null | undefined): void {
+    const next = { ...(id !== undefined ? { id } : {}), ...(refreshBefore !== undefined ? { refreshBefore } : {}) };
+    if (JSON.stringify(next) === JSON.stringify(this.sub.webhook ?? {})) return;
+    this.sub.webhook = next;
+    this.#deps.store.put(this.sub);
+  }
+
+  log(level: 'info' | 'warning', text: string): void {
+    this.#deps.log(this.sub.serverId, level, `Events ${this.sub.name}: ${text}`);
+  }
+}
+
+/** Every subscription of one Host. */
+export class SubscriptionManager {
+  readonly #deps: ManagerDeps;
+  readonly #runs = new Map<string, Run>();
+  readonly #runtime = new Map<string, Partial<SubscriptionStatus>>();
+  readonly #throttled = new Map<string, ReturnType<typeof setTimeout>>();
+  #stopped = false;
+
+  constructor(deps: ManagerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Starts a run for every subscription that is neither paused nor ended. */
+  start(): void {
+    for (const sub of this.#deps.store.all()) if (!sub.paused && !sub.ended) this.#startRun(sub);
+  }
+
+  /** Every subscription with its status. */
+  list(): SubscriptionView[] {
+    return this.#deps.store.all().map((s) => this.view(s));
+  }
+
+  /** One subscription's view (not_found when unknown). */
+  get(id: string): SubscriptionView {
+    return this.view(this.#sub(id));
+  }
+
+  /** The display form of a subscription. */
+  view(sub: StoredSubscription): SubscriptionView {
+    return {
+      id: sub.id,
+      serverId: sub.serverId,
+      name: label(sub.name, 1024),
+      arguments: sub.arguments,
+      mode: sub.mode,
+      ...(sub.webhookUrl !== undefined ? { webhookUrl: sub.webhookUrl } : {}),
+      createdAt: sub.createdAt,
+      status: this.#status(sub),
+    };
+  }
+
+  #status(sub: StoredSubscription): SubscriptionStatus {
+    const rt = this.#runtime.get(sub.id) ?? {};
+    const record = this.#runs.get(sub.id)?.record ?? this.#deps.store.cursor(sub.id);
+    const base: SubscriptionStatus = { state: 'waiting', received: record.received };
+    if (record.at !== undefined) base.lastCursorAt = record.at;
+    if (record.lastEventAt !== undefined) base.lastEventAt = record.lastEventAt;
+    if (sub.ended) return { ...base, state: 'ended', reason: sub.ended.reason, ...(sub.ended.signIn ? { signIn: true } : {}) };
+    if (sub.paused) return { ...base, state: 'paused' };
+    const out: SubscriptionStatus = { ...base, ...rt, received: base.received };
+    for (const k of Object.keys(out) as (keyof SubscriptionStatus)[]) if (out[k] === undefined) delete out[k];
+    return out;
+  }
+
+  /** Creates a subscription to `type` of a server and starts it. */
+  async create(
+    serverId: string,
+    type: EventTypeView,
+    args: Record<string, unknown>,
+    mode: EventDeliveryMode,
+    webhookUrl: string | undefined,
+  ): Promise<SubscriptionView> {
+    if (!type.delivery.includes(mode))
+      throw new AppError(
+        'invalid_request',
+        `The server does not offer ${mode} delivery for ${label(type.name)} (it offers ${type.delivery.join(', ')})`,
+        {
+          serverId,
+        },
+      );
+    if (mode === 'webhook') {
+      const problem = webhookUrl === undefined ? 'A callback URL is required' : checkServerUrl(webhookUrl, false);
+      if (problem !== null) throw new AppError('invalid_request', `Webhook callback URL refused: ${problem}`, { serverId });
+    }
+    const key = canonical(args);
+    const existing = this.#deps.store
+      .all()
+      .find((s) => s.serverId === serverId && s.name === type.name && s.mode === mode && canonical(s.arguments) === key);
+    if (existing)
+      throw new AppError('id_conflict', `There already is a ${mode} subscription to ${label(type.name)} with these arguments`, {
+        serverId,
+      });
+    const sub: StoredSubscription = {
+      id: randomUUID(),
+      serverId,
+      name: type.name,
+      arguments: args,
+      mode,
+      ...(mode === 'webhook' && webhookUrl !== undefined ? { webhookUrl } : {}),
+      createdAt: Date.now(),
+      paused: false,
+    };
+    if (mode === 'webhook') await this.#deps.credentials.set(webhookSecretAccount(sub.id), generateWebhookSecret());
+    this.#deps.store.put(sub);
+    await this.#deps.store.flush();
+    this.#startRun(sub);
+    const view = this.view(sub);
+    this.#deps.emitStatus(sub.id, view);
+    return view;
+  }
+
+  /** Pauses a subscription (a webhook registration is cancelled at the server). */
+  async pause(id: string): Promise<SubscriptionView> {
+    const sub = this.#sub(id);
+    if (!sub.paused) {
+      await this.#stopRun(id);
+      sub.paused = true;
+      this.#deps.store.put(sub);
+      await this.#deps.store.flush();
+      await this.#unsubscribe(sub);
+    }
+    return this.#announce(sub);
+  }
+
+  /** Resumes a paused or ended subscription from its last position. */
+  async resume(id: string): Promise<SubscriptionView> {
+    const sub = this.#sub(id);
+    if (sub.paused || sub.ended || !this.#runs.has(id)) {
+      sub.paused = false;
+      delete sub.ended;
+      this.#runtime.delete(id);
+      this.#deps.store.put(sub);
+      await this.#deps.store.flush();
+      if (!this.#runs.has(id)) this.#startRun(sub);
+    }
+    return this.#announce(sub);
+  }
+
+  /** Ends and forgets a subscription (webhook: unsubscribes at the server). Its feed entries stay. */
+  async remove(id: string): Promise<void> {
+    const sub = this.#sub(id);
+    await this.#stopRun(id);
+    if (!sub.paused && !sub.ended) await this.#unsubscribe(sub);
+    this.#deps.store.delete(id);
+    await this.#deps.store.flush();
+    if (sub.mode === 'webhook') await this.#deps.credentials.delete(webhookSecretAccount(id)).catch(() => undefined);
+    this.#runtime.delete(id);
+    const t = this.#throttled.get(id);
+    if (t) clearTimeout(t);
+    this.#throttled.delete(id);
+    this.#deps.emitStatus(id, undefined);
+  }
+
+  /** A server was removed from Switchboard: its subscriptions end (they stay listed until removed). */
+  serverRemoved(serverId: string): void {
+    for (const sub of this.#deps.store.all()) {
+      if (sub.serverId !== serverId || sub.ended) continue;
+      const run = this.#runs.get(sub.id);
+      if (run) this.endRun(run, { kind: 'not_found', terminal: true, reason: 'The server was removed from Switchboard' });
+      else {
+        sub.ended = { reason: 'The server was removed from Switchboard', at: Date.now() };
+        this.#deps.store.put(sub);
+        this.#announce(sub);
+      }
+    }
+  }
+
+  /** A run met a terminal failure: the subscription ends with the reason (and the sign-in offer for authorization). */
+  endRun(run: Run, failure: EventFailure): void {
+    const sub = run.sub;
+    run.stop();
+    if (this.#runs.get(sub.id) === run) this.#runs.delete(sub.id);
+    sub.ended = { reason: failure.reason, ...(failure.kind === 'authorization' ? { signIn: true } : {}), at: Date.now() };
+    this.#deps.store.put(sub);
+    this.#deps.feed.appendNote({
+      kind: 'error',
+      serverId: sub.serverId,
+      subscriptionId: sub.id,
+      name: label(sub.name),
+      message: `Subscription ended: ${failure.reason}`,
+    });
+    this.#deps.persistence.schedule();
+    this.#deps.log(sub.serverId, 'warning', `Events ${sub.name}: subscription ended: ${failure.reason}`);
+    this.#runtime.delete(sub.id);
+    this.#announce(sub);
+  }
+
+  /** Merges a runtime status patch; a state change is pushed at once, counter changes at most twice a second. */
+  patchStatus(id: string, patch: Partial<SubscriptionStatus>): void {
+    const current = this.#runtime.get(id) ?? {};
+    const next = { ...current, ...patch };
+    this.#runtime.set(id, next);
+    if (patch.state !== undefined && patch.state !== current.state) {
+      const sub = this.#deps.store.get(id);
+      if (sub) this.#announce(sub);
+      return;
+    }
+    this.touchId(id);
+  }
+
+  /** A run's counters or position moved. */
+  touch(run: Run): void {
+    this.touchId(run.sub.id);
+  }
+
+  touchId(id: string): void {
+    if (this.#throttled.has(id) || this.#stopped) return;
+    const timer = setTimeout(() => {
+      this.#throttled.delete(id);
+      const sub = this.#deps.store.get(id);
+      if (sub) this.#deps.emitStatus(id, this.view(sub));
+    }, STATUS_THROTTLE_MS);
+    timer.unref?.();
+    this.#throttled.set(id, timer);
+  }
+
+  /** Verifies and stores a webhook delivery forwarded to Switchboard; returns the reply for the sender. */
+  async ingestWebhook(delivery: WebhookDelivery): Promise<WebhookReply> {
+    const registration = header(delivery.headers, 'x-mcp-subscription-id');
+    if (!registration) return { status: 400, reason: 'missing X-MCP-Subscription-Id' };
+    if (delivery.body.length > MAX_WEBHOOK_BODY) return { status: 413, reason: 'delivery body too large' };
+    const sub = this.#deps.store.all().find((s) => s.mode === 'webhook' && s.webhook?.id === registration);
+    // Not (yet) known: the subscribe answer may still be on its way; the sender retries later.
+    if (!sub) return { status: 503, reason: 'unknown subscription id' };
+    const secret = await this.#deps.credentials.get(webhookSecretAccount(sub.id));
+    if (!secret) return { status: 503, reason: 'no secret stored for this subscription' };
+    const verdict = verifyWebhook(
+      secret,
+      {
+        id: header(delivery.headers, 'webhook-id'),
+        timestamp: header(delivery.headers, 'webhook-timestamp'),
+        signature: header(delivery.headers, 'webhook-signature'),
+      },
+      delivery.body,
+    );
+    if (!verdict.ok) return { status: 401, reason: `signature refused: ${verdict.reason}` };
+    if (sub.paused || sub.ended) return { status: 410, reason: 'the subscription is paused or ended' };
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.from(delivery.body).toString('utf8'));
+    } catch {
+      return { status: 400, reason: 'body is not JSON' };
+    }
+    if (!isObject(body)) return { status: 400, reason: 'body is not a JSON object' };
+    const run = this.#runs.get(sub.id);
+    if (!run) return { status: 503, reason: 'the subscription is not running' };
+    const type = body['type'];
+    if (type === 'verification') {
+      const challenge = body['challenge'];
+      if (typeof challenge !== 'string' || challenge.length > 1024) return { status: 400, reason: 'bad challenge' };
+      return { status: 200, body: { challenge } };
+    }
+    if (type === 'gap') {
+      run.gap('The server reported a gap in webhook deliveries');
+      const cursor = body['cursor'];
+      if (typeof cursor === 'string' || cursor === null) run.advance(cursor);
+      return { status: 200 };
+    }
+    if (type === 'terminated') {
+      const e = WireErrorSchema.safeParse(body['error']);
+      run.end(
+        e.success
+          ? classifyWireError(e.data.code, e.data.message, e.data.data)
+          : { kind: 'other', terminal: true, reason: 'The server ended the subscription' },
+      );
+      return { status: 200 };
+    }
+    if (type !== undefined) return { status: 200, reason: 'unknown control envelope ignored' };
+    run.accept([body], true);
+    return { status: 200 };
+  }
+
+  /** Stops every run (shutdown); positions stay as stored. */
+  async shutdown(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#throttled.values()) clearTimeout(t);
+    this.#throttled.clear();
+    await Promise.all([...this.#runs.keys()].map((id) => this.#stopRun(id)));
+  }
+
+  #sub(id: string): StoredSubscription {
+    const sub = this.#deps.store.get(id);
+    if (!sub) throw new AppError('not_found', `No event subscription ${label(id, 100)}`);
+    return sub;
+  }
+
+  #announce(sub: StoredSubscription): SubscriptionView {
+    const view = this.view(sub);
+    const t = this.#throttled.get(sub.id);
+    if (t) clearTimeout(t);
+    this.#throttled.delete(sub.id);
+    if (!this.#stopped) this.#deps.emitStatus(sub.id, view);
+    return view;
+  }
+
+  #startRun(sub: StoredSubscription): void {
+    if (this.#stopped) return;
+    const run = new Run(this, this.#deps, sub);
+    this.#runs.set(sub.id, run);
+    const loop = sub.mode === 'poll' ? runPoll : sub.mode === 'push' ? runPush : runWebhook;
+    run.done = loop(run)
+      .catch((err: unknown) => {
+        this.#deps.log(
+          sub.serverId,
+          'warning',
+          `Events ${sub.name}: the delivery loop failed: ${err instanceof Error ? label(err.message, 300) : 'unknown error'}`,
+        );
+      })
+      .finally(() => {
+        if (this.#runs.get(sub.id) === run) this.#runs.delete(sub.id);
+      });
+  }
+
+  async #stopRun(id: string): Promise<void> {
+    const run = this.#runs.get(id);
+    if (!run) return;
+    this.#runs.delete(id);
+    run.stop();
+    await run.done;
+  }
+
+  /** Cancels a webhook registration at the server, best effort (it lapses at its expiry otherwise). */
+  async #unsubscribe(sub: StoredSubscription): Promise<void> {
+    if (sub.mode !== 'webhook') return;
+    const client = this.#deps.links.get(sub.serverId);
+    if (!client) {
+      this.#deps.log(sub.serverId, 'info', `Events ${sub.name}: not connected, so the webhook registration lapses at its expiry`);
+      return;
+    }
+    try {
+      await unsubscribeWebhook(client, sub, this.#deps.tuning.unsubscribeTimeoutMs);
+    } catch (err) {
+      this.#deps.log(
+        sub.serverId,
+        'warning',
+        `Events ${sub.name}: events/unsubscribe failed (${err instanceof Error ? label(err.message, 200) : 'error'}); the registration lapses at its expiry`,
+      );
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// The webhook loop of one subscription: `events/subscribe` with the person's callback URL and the subscription's
+// `whsec_` secret, then the same call again before the granted `refreshBefore` (an occasional check when the grant
+// has no expiry). The deliveries themselves go to the person's relay; ones forwarded to Switchboard are verified
+// and stored by the manager. Unsubscribing (`events/unsubscribe`) is the manager's job on remove and pause.
+import type { Client } from '@modelcontextprotocol/client';
+import { classifyEventError } from './event-errors.js';
+import { label } from './payload.js';
+import type { RunContext } from './run-context.js';
+import type { StoredSubscription } from './subscription-store.js';
+import type { EventsTuning } from './tuning.js';
+import { EventMethods, SubscribeResultSchema, UnsubscribeResultSchema } from './wire.js';
+
+/** Refresh this long before the grant expires at most (ms). */
+const REFRESH_LEAD_MAX_MS = 60_000;
+/** And at least this long before it (ms). */
+const REFRESH_LEAD_MIN_MS = 5000;
+
+/** When to refresh a grant: a fifth of the remaining time ahead of expiry (5 s – 60 s), never sooner than 1 s from now. */
+export function refreshAt(refreshBefore: string | null | undefined, now: number, t: EventsTuning): number {
+  if (refreshBefore === null || refreshBefore === undefined) return now + t.webhookHealthMs;
+  const expiry = Date.parse(refreshBefore);
+  if (!Number.isFinite(expiry)) return now + Math.min(t.webhookHealthMs, t.webhookTtlMs / 2);
+  const remaining = expiry - now;
+  const lead = Math.min(REFRESH_LEAD_MAX_MS, Math.max(REFRESH_LEAD_MIN_MS, remaining / 5));
+  return Math.max(now + 1000, expiry - lead);
+}
+
+/** Runs a webhook subscription (register, then refresh) until its context stops or it ends. */
+export async function runWebhook(ctx: RunContext): Promise<void> {
+  const { sub, signal, tuning } = ctx;
+  const url = sub.webhookUrl;
+  if (url === undefined) {
+    ctx.end({ kind: 'invalid_arguments', terminal: true, reason: 'The subscription has no callback URL' });
+    return;
+  }
+  let failures = 0;
+  while (!signal.aborted) {
+    let client: Client;
+    try {
+      client = await ctx.client();
+    } catch {
+      return;
+    }
+    let result;
+    try {
+      const secret = await ctx.webhookSecret();
+      result = await client.request(
+        {
+          method: EventMethods.subscribe,
+          params: {
+            name: sub.name,
+            arguments: sub.arguments,
+            delivery: { mode: 'webhook', url, secret },
+            cursor: ctx.cursor(),
+            ttlMs: tuning.webhookTtlMs,
+          },
+        },
+        SubscribeResultSchema,
+        { signal, timeout: ctx.config().timeouts.requestSecs * 1000 },
+      );
+    } catch (err) {
+      if (signal.aborted) return;
+      const failure = classifyEventError(err);
+      if (failure.kind === 'session') {
+        ctx.retire(client);
+        continue;
+      }
+      if (failure.terminal) {
+        ctx.end(failure);
+        return;
+      }
+      failures += 1;
+      await ctx.retry(failure, failures);
+      continue;
+    }
+    failures = 0;
+    const id = result.id === undefined ? undefined : label(String(result.id), 200);
+    ctx.webhookRegistered(id, result.refreshBefore);
+    if (result.truncated === true) ctx.gap('The server skipped events before this point (delivery starts later than the last position)');
+    ctx.advance(result.cursor);
+    const lastError = result.deliveryStatus?.lastError;
+    const next = refreshAt(result.refreshBefore, Date.now(), tuning);
+    ctx.status({
+      state: 'registered',
+      refreshAt: next,
+      deliveryError: typeof lastError === 'string' ? label(lastError, 64) : undefined,
+      reason:
+        result.deliveryStatus?.active === false
+          ? 'The server had suspended deliveries after failures; this refresh resumed them'
+          : undefined,
+      retryAt: undefined,
+    });
+    await ctx.sleep(next - Date.now());
+  }
+}
+
+/** Unsubscribes a webhook registration at the server (best effort, bounded). */
+export async function unsubscribeWebhook(client: Client, sub: StoredSubscription, timeoutMs: number): Promise<void> {
+  if (sub.webhookUrl === undefined) return;
+  await client.request(
+    { method: EventMethods.unsubscribe, params: { name: sub.name, arguments: sub.arguments, delivery: { url: sub.webhookUrl } } },
+    UnsubscribeResultSchema,
+    { timeout: timeoutMs },
+  );
+}

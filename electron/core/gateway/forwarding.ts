@@ -1,0 +1,310 @@
+// Prompts, resources and completion for gateway clients: aggregated over the connected servers the profile sees
+// (nothing is connected just to list), under prefixed prompt names and wrapped resource URIs, within each
+// server's time and byte budgets. Server text is sanitized; results over the server's resource budget are refused.
+// Resource subscriptions of 2025-11-25 sessions are forwarded to the server once per URI, counted per gateway
+// subscriber so the UI's own subscriptions are never taken away.
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { ServerConfig } from '../../../shared/config.js';
+import { AppError } from '../../../shared/errors.js';
+import { isObject, type JsonObject } from '../json.js';
+import { requestError } from '../resources/request-error.js';
+import { sanitizeText, truncate } from '../text.js';
+import { promptCandidates, promptName, unwrapUri, wrapUri } from './namespacing.js';
+import type { ProfileView } from './profile.js';
+
+/** What forwarding uses from the host. */
+export interface ForwardingDeps {
+  config(serverId: string): ServerConfig;
+  /** Whether the server's session is up now (listing never connects one). */
+  connected(serverId: string): boolean;
+  /** The live client (connecting when needed). */
+  client(serverId: string): Promise<Client>;
+  /** Subscribes/unsubscribes a resource through the host's resource service (shared with the UI). */
+  subscribe(serverId: string, uri: string): Promise<void>;
+  unsubscribe(serverId: string, uri: string): Promise<void>;
+  /** URIs the host is subscribed to for a server (the UI's and ours). */
+  subscriptions(serverId: string): string[];
+}
+
+/** Items listed per server and kind. */
+const MAX_ITEMS = 2000;
+const MAX_COMPLETIONS = 100;
+
+const clean = (v: unknown, max: number): string | undefined => (typeof v === 'string' ? truncate(sanitizeText(v), max) : undefined);
+const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, unknown>> =>
+  v === undefined ? {} : ({ [key]: v } as Record<K, unknown>);
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/** Throws when a result is over the server's resource budget. */
+function bounded<T>(value: T, config: ServerConfig, what: string): T {
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    throw new AppError('server_error', `${what} could not be read`, { serverId: config.id });
+  }
+  if (size > config.limits.resourceBytes)
+    throw new AppError('limit_exceeded', `${what} is ${size} bytes, over the ${config.limits.resourceBytes}-byte budget`, {
+      serverId: config.id,
+    });
+  return value;
+}
+
+/** Text fields of content blocks sanitized (prompt messages, resource contents). */
+function cleanContent(block: unknown): unknown {
+  if (!isObject(block)) return block;
+  if (block.type === 'text' && typeof block.text === 'string') return { ...block, text: sanitizeText(block.text) };
+  return block;
+}
+
+/** Forwards prompts, resources and completion for one gateway. */
+export class Forwarding {
+  readonly #deps: ForwardingDeps;
+  /** Gateway subscribers per server and URI; the host subscription is ours when we made it. */
+  readonly #subs = new Map<string, { count: number; ours: boolean }>();
+
+  constructor(deps: ForwardingDeps) {
+    this.#deps = deps;
+  }
+
+  async #servers(view: ProfileView, capability: 'prompts' | 'resources'): Promise<{ config: ServerConfig; client: Client }[]> {
+    const out: { config: ServerConfig; client: Client }[] = [];
+    for (const id of view.servers()) {
+      if (!this.#deps.connected(id)) continue;
+      const config = this.#deps.config(id);
+      if (capability === 'resources' && !config.resources) continue;
+      let client: Client;
+      try {
+        client = await this.#deps.client(id);
+      } catch {
+        continue;
+      }
+      if (client.getServerCapabilities()?.[capability]) out.push({ config, client });
+    }
+    return out;
+  }
+
+  async #open(serverId: string, capability: 'prompts' | 'resources'): Promise<{ config: ServerConfig; client: Client }> {
+    const config = this.#deps.config(serverId);
+    if (capability === 'resources' && !config.resources) throw invalid('Resources are turned off for this server in Switchboard');
+    try {
+      return { config, client: await this.#deps.client(serverId) };
+    } catch (err) {
+      throw requestError(err, serverId, 'connecting', config.timeouts.connectSecs);
+    }
+  }
+
+  /** prompts/list over every visible connected server. */
+  async listPrompts(view: ProfileView): Promise<JsonObject> {
+    const prompts: JsonObject[] = [];
+    for (const { config, client } of await this.#servers(view, 'prompts')) {
+      let listed: Awaited<ReturnType<Client['listPrompts']>>;
+      try {
+        listed = await client.listPrompts(undefined, { timeout: config.timeouts.listSecs * 1000 });
+      } catch {
+        continue;
+      }
+      for (const p of listed.prompts.slice(0, MAX_ITEMS)) {
+        prompts.push({
+          name: promptName(config.id, p.name, view.original),
+          ...opt('title', clean(p.title, config.limits.titleBytes)),
+          ...opt('description', clean(p.description, config.limits.descriptionBytes)),
+          ...(p.arguments
+            ? {
+                arguments: p.arguments.slice(0, 100).map((a) => ({
+                  name: a.name,
+                  ...opt('description', clean(a.description, config.limits.descriptionBytes)),
+                  ...(a.required ? { required: true } : {}),
+                })),
+              }
+            : {}),
+        });
+      }
+    }
+    return { prompts };
+  }
+
+  /** The server and original name of a gateway prompt name; an ambiguous name goes to the server that has it. */
+  async #resolvePrompt(view: ProfileView, name: string): Promise<{ serverId: string; name: string }> {
+    const candidates = promptCandidates(name, view.servers(), view.original);
+    if (candidates.length === 0) throw invalid(`Unknown prompt: ${truncate(sanitizeText(name), 200)}`);
+    if (candidates.length === 1) return candidates[0]!;
+    for (const c of candidates) {
+      try {
+        const { config, client } = await this.#open(c.serverId, 'prompts');
+        const listed = await client.listPrompts(undefined, { timeout: config.timeouts.listSecs * 1000 });
+        if (listed.prompts.some((p) => p.name === c.name)) return c;
+      } catch {
+        // try the next reading
+      }
+    }
+    return candidates[0]!;
+  }
+
+  /** prompts/get of a prefixed prompt. */
+  async getPrompt(view: ProfileView, name: string, args: Record<string, string> | undefined): Promise<JsonObject> {
+    const target = await this.#resolvePrompt(view, name);
+    const { config, client } = await this.#open(target.serverId, 'prompts');
+    let result: Awaited<ReturnType<Client['getPrompt']>>;
+    try {
+      result = await client.getPrompt(
+        { name: target.name, ...(args ? { arguments: args } : {}) },
+        { timeout: config.timeouts.requestSecs * 1000 },
+      );
+    } catch (err) {
+      throw requestError(err, config.id, 'getting the prompt', config.timeouts.requestSecs);
+    }
+    return bounded(
+      {
+        ...opt('description', clean(result.description, config.limits.descriptionBytes)),
+        messages: result.messages.map((m) => ({ role: m.role, content: cleanContent(m.content) })),
+      },
+      config,
+      'The prompt',
+    );
+  }
+
+  /** resources/list over every visible connected server (first page of each). */
+  async listResources(view: ProfileView): Promise<JsonObject> {
+    const resources: JsonObject[] = [];
+    for (const { config, client } of await this.#servers(view, 'resources')) {
+      let listed: Awaited<ReturnType<Client['listResources']>>;
+      try {
+        listed = await client.listResources(undefined, { timeout: config.timeouts.listSecs * 1000 });
+      } catch {
+        continue;
+      }
+      for (const r of listed.resources.slice(0, MAX_ITEMS)) {
+        resources.push({
+          uri: wrapUri(config.id, r.uri, view.original),
+          name: truncate(sanitizeText(r.name), config.limits.titleBytes),
+          ...opt('title', clean(r.title, config.limits.titleBytes)),
+          ...opt('description', clean(r.description, config.limits.descriptionBytes)),
+          ...opt('mimeType', clean(r.mimeType, 200)),
+          ...opt('size', typeof r.size === 'number' ? r.size : undefined),
+        });
+      }
+    }
+    return { resources };
+  }
+
+  /** resources/templates/list over every visible connected server. */
+  async listTemplates(view: ProfileView): Promise<JsonObject> {
+    const resourceTemplates: JsonObject[] = [];
+    for (const { config, client } of await this.#servers(view, 'resources')) {
+      let listed: Awaited<ReturnType<Client['listResourceTemplates']>>;
+      try {
+        listed = await client.listResourceTemplates(undefined, { timeout: config.timeouts.listSecs * 1000 });
+      } catch {
+        continue;
+      }
+      for (const t of listed.resourceTemplates.slice(0, MAX_ITEMS)) {
+        resourceTemplates.push({
+          uriTemplate: wrapUri(config.id, t.uriTemplate, view.original),
+          name: truncate(sanitizeText(t.name), config.limits.titleBytes),
+          ...opt('title', clean(t.title, config.limits.titleBytes)),
+          ...opt('description', clean(t.description, config.limits.descriptionBytes)),
+          ...opt('mimeType', clean(t.mimeType, 200)),
+        });
+      }
+    }
+    return { resourceTemplates };
+  }
+
+  /** resources/read of a wrapped URI. */
+  async readResource(view: ProfileView, uri: string): Promise<JsonObject> {
+    const target = unwrapUri(uri, view.servers(), view.original);
+    if (!target) throw invalid(`Unknown resource: ${truncate(sanitizeText(uri), 300)}`);
+    const { config, client } = await this.#open(target.serverId, 'resources');
+    let result: Awaited<ReturnType<Client['readResource']>>;
+    try {
+      result = await client.readResource({ uri: target.uri }, { timeout: config.timeouts.requestSecs * 1000 });
+    } catch (err) {
+      throw requestError(err, config.id, 'reading the resource', config.timeouts.requestSecs);
+    }
+    const contents = result.contents.map((c) => ({
+      ...c,
+      uri: wrapUri(config.id, c.uri, view.original),
+      ...('text' in c && typeof c.text === 'string' ? { text: sanitizeText(c.text) } : {}),
+    }));
+    return bounded({ contents }, config, 'The resource');
+  }
+
+  /** A gateway session subscribes to a wrapped URI; returns the server and original URI. */
+  async subscribe(view: ProfileView, uri: string): Promise<{ serverId: string; uri: string }> {
+    const target = unwrapUri(uri, view.servers(), view.original);
+    if (!target) throw invalid(`Unknown resource: ${truncate(sanitizeText(uri), 300)}`);
+    const key = JSON.stringify([target.serverId, target.uri]);
+    const entry = this.#subs.get(key);
+    if (entry) {
+      entry.count++;
+      return target;
+    }
+    const { config, client } = await this.#open(target.serverId, 'resources');
+    if (!client.getServerCapabilities()?.resources?.subscribe)
+      throw invalid(`${truncate(sanitizeText(config.name), 200)} does not offer resource subscriptions`);
+    const already = this.#deps.subscriptions(target.serverId).includes(target.uri);
+    if (!already) {
+      try {
+        await this.#deps.subscribe(target.serverId, target.uri);
+      } catch (err) {
+        throw err instanceof AppError ? err : requestError(err, target.serverId, 'subscribing', 30);
+      }
+    }
+    this.#subs.set(key, { count: 1, ours: !already });
+    return target;
+  }
+
+  /** A gateway session (or a closed one) drops a subscription. */
+  async unsubscribe(serverId: string, uri: string): Promise<void> {
+    const key = JSON.stringify([serverId, uri]);
+    const entry = this.#subs.get(key);
+    if (!entry) return;
+    entry.count--;
+    if (entry.count > 0) return;
+    this.#subs.delete(key);
+    if (entry.ours) await this.#deps.unsubscribe(serverId, uri).catch(() => undefined);
+  }
+
+  /** completion/complete for a prefixed prompt or a wrapped resource template. */
+  async complete(view: ProfileView, params: JsonObject): Promise<JsonObject> {
+    const empty = { completion: { values: [], hasMore: false } };
+    const ref = isObject(params.ref) ? params.ref : {};
+    const argument = isObject(params.argument) ? params.argument : {};
+    if (typeof argument.name !== 'string' || typeof argument.value !== 'string')
+      throw invalid('completion needs argument.name and argument.value');
+    let serverId: string;
+    let upstreamRef: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const target = await this.#resolvePrompt(view, ref.name);
+      serverId = target.serverId;
+      upstreamRef = { type: 'ref/prompt', name: target.name };
+    } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const target = unwrapUri(ref.uri, view.servers(), view.original);
+      if (!target) throw invalid('Unknown resource template');
+      serverId = target.serverId;
+      upstreamRef = { type: 'ref/resource', uri: target.uri };
+    } else throw invalid('Unknown completion reference');
+    const { config, client } = await this.#open(serverId, upstreamRef.type === 'ref/prompt' ? 'prompts' : 'resources');
+    if (!client.getServerCapabilities()?.completions) return empty;
+    const context = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : undefined;
+    try {
+      const result = await client.complete(
+        {
+          ref: upstreamRef,
+          argument: { name: argument.name, value: argument.value },
+          ...(context ? { context: { arguments: context as Record<string, string> } } : {}),
+        },
+        { timeout: config.timeouts.requestSecs * 1000 },
+      );
+      const values = result.completion.values.slice(0, MAX_COMPLETIONS).map((v) => truncate(sanitizeText(v), 1024));
+      return { completion: { values, hasMore: result.completion.hasMore === true || result.completion.values.length > MAX_COMPLETIONS } };
+    } catch (err) {
+      throw requestError(err, serverId, 'completion', config.timeouts.requestSecs);
+    }
+  }
+}

@@ -1,0 +1,225 @@
+// One app in its sandbox: an iframe on the sandbox origin (the proxy), an AppBridge over a logged PostMessageTransport
+// to it, and the bridge's handlers routed to the core through the store. The app's HTML goes to the proxy once it
+// is ready; tool input and result go to the app once it is initialized; size changes resize the frame within bounds.
+import {
+  AppBridge,
+  buildAllowAttribute,
+  type McpUiHostContext,
+  type McpUiResourcePermissions,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import type { AppLaunch } from '../../../shared/domains/apps';
+import { useStore } from '../store';
+import type { AppDisplayMode } from './host-context';
+import { LoggedTransport } from './logged-transport';
+import type { MessageLog } from './message-log';
+import { sandboxSrc } from './sandbox-url';
+
+/** Smallest and largest inline height the app may ask for (pixels). */
+export const MIN_APP_HEIGHT = 48;
+/** The sandbox must say it is ready within this time. */
+const SANDBOX_READY_MS = 15_000;
+/** The app must send ui/notifications/initialized within this time. */
+const INITIALIZED_MS = 20_000;
+/** How long a closing app may take to answer ui/resource-teardown. */
+const TEARDOWN_MS = 2_000;
+
+/** Something the app said that the view shows (side panel). */
+export type AppEvent =
+  | { kind: 'message'; at: number; content: unknown[] }
+  | { kind: 'context'; at: number; content: unknown[]; structuredContent?: Record<string, unknown> };
+
+/** What the frame reports upwards and asks of its view. */
+export interface AppFrameProps {
+  launch: AppLaunch;
+  log: MessageLog;
+  /** The host context now (changes after initialization are sent as host-context-changed). */
+  hostContext: McpUiHostContext;
+  /** Height: fixed (full screen, own window), or grown to the app's size up to `max`. */
+  height: { fixed: number } | { max: number };
+  /** The app is up (ms since the frame was created). */
+  onInitialized: (ms: number) => void;
+  /** The app could not be shown. */
+  onFailed: (message: string) => void;
+  /** ui/message and ui/update-model-context. */
+  onAppEvent: (event: AppEvent) => void;
+  /** ui/open-link: resolves true once the person agreed and the link was opened. */
+  onOpenLink: (url: string) => Promise<boolean>;
+  /** ui/request-display-mode: returns the mode now in effect. */
+  onDisplayMode: (mode: string) => AppDisplayMode;
+  /** The app asked to be closed. */
+  onRequestTeardown: () => void;
+}
+
+/** What a view can do with its frame. */
+export interface AppFrameHandle {
+  /** Asks the app to wind down (ui/resource-teardown), waiting a moment for its answer. */
+  teardown(): Promise<void>;
+}
+
+const permissionsObject = (granted: AppLaunch['permissions']['granted']): McpUiResourcePermissions =>
+  Object.fromEntries(granted.map((p) => [p, {}])) as McpUiResourcePermissions;
+
+/** The sandboxed app frame. */
+export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFrame(props, ref) {
+  const { launch, log } = props;
+  const iframe = useRef<HTMLIFrameElement>(null);
+  const bridgeRef = useRef<AppBridge | null>(null);
+  const initialized = useRef(false);
+  const latest = useRef(props);
+  latest.current = props;
+  const [reported, setReported] = useState<number | null>(null);
+  const callTool = useStore((s) => s.appCallTool);
+  const readResource = useStore((s) => s.appReadResource);
+
+  useImperativeHandle(ref, () => ({
+    teardown: async () => {
+      const bridge = bridgeRef.current;
+      if (!bridge || !initialized.current) return;
+      await bridge.teardownResource({}, { timeout: TEARDOWN_MS }).catch(() => undefined);
+    },
+  }));
+
+  useEffect(() => {
+    const frame = iframe.current;
+    const target = frame?.contentWindow;
+    if (!frame || !target) return;
+    const started = performance.now();
+    const p = () => latest.current;
+    const bridge = new AppBridge(
+      null,
+      { name: 'Switchboard', version: String(p().hostContext['userAgent'] ?? 'Switchboard').replace(/^Switchboard\//, '') },
+      {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {}, image: {}, resource: {}, resourceLink: {} },
+        updateModelContext: { text: {}, image: {}, resource: {}, resourceLink: {}, structuredContent: {} },
+        sandbox: { permissions: permissionsObject(launch.permissions.granted), csp: launch.csp },
+      },
+      { hostContext: p().hostContext },
+    );
+    bridgeRef.current = bridge;
+
+    bridge.oncalltool = async (params) => (await callTool(launch.launchId, params.name, params.arguments ?? {})).result as CallToolResult;
+    bridge.onreadresource = async (params) => (await readResource(launch.launchId, params.uri)) as ReadResourceResult;
+    // Declined or refused links are a JSON-RPC error, as the extension's specification describes.
+    bridge.onopenlink = async ({ url }) => {
+      if (!(await p().onOpenLink(url))) throw new Error('Link opening denied by the user');
+      return {};
+    };
+    bridge.onmessage = async ({ content }) => {
+      p().onAppEvent({ kind: 'message', at: Date.now(), content });
+      return {};
+    };
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      p().onAppEvent({ kind: 'context', at: Date.now(), content: content ?? [], ...(structuredContent ? { structuredContent } : {}) });
+      return {};
+    };
+    bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: p().onDisplayMode(mode) });
+    bridge.addEventListener('requestteardown', () => p().onRequestTeardown());
+    bridge.addEventListener('sizechange', ({ height }) => {
+      if (typeof height === 'number' && Number.isFinite(height)) setReported(Math.ceil(height));
+    });
+
+    const sandboxTimer = setTimeout(() => p().onFailed('The app sandbox did not load.'), SANDBOX_READY_MS);
+    const initTimer = setTimeout(
+      () => p().onFailed(`The app did not start: no ui/notifications/initialized within ${INITIALIZED_MS / 1000} s.`),
+      INITIALIZED_MS,
+    );
+    bridge.addEventListener('sandboxready', () => {
+      clearTimeout(sandboxTimer);
+      void bridge.sendSandboxResourceReady({
+        html: launch.html,
+        csp: launch.csp,
+        permissions: permissionsObject(launch.permissions.granted),
+      });
+    });
+    bridge.addEventListener('initialized', () => {
+      if (initialized.current) return;
+      initialized.current = true;
+      clearTimeout(initTimer);
+      p().onInitialized(Math.round(performance.now() - started));
+      const call = launch.call;
+      void bridge.sendToolInput({ arguments: call.arguments });
+      if (call.cancelledReason !== undefined) void bridge.sendToolCancelled({ reason: call.cancelledReason });
+      else if (call.result) void bridge.sendToolResult(call.result as CallToolResult);
+    });
+
+    // Messages that come from inside this app but not through its proxy (the app posting to the renderer directly,
+    // e.g. with a forged method) are refused by the transport's source check; the Inspector shows them.
+    const watchForged = (event: MessageEvent): void => {
+      if (event.source === null || event.source === target) return;
+      if (isInside(target, event.source)) log.refused('A message sent around the sandbox proxy was not accepted', event.data);
+    };
+    window.addEventListener('message', watchForged);
+
+    const transport = new LoggedTransport(target, log);
+    bridge
+      .connect(transport)
+      .catch((err: unknown) => p().onFailed(`The app bridge could not start: ${err instanceof Error ? err.message : 'unknown error'}`));
+
+    return () => {
+      clearTimeout(sandboxTimer);
+      clearTimeout(initTimer);
+      window.removeEventListener('message', watchForged);
+      const wasUp = initialized.current;
+      bridgeRef.current = null;
+      initialized.current = false;
+      // The frame is going away: tell the app (best effort, it may already be gone), then stop listening.
+      if (wasUp) void bridge.teardownResource({}, { timeout: 500 }).catch(() => undefined);
+      void bridge.close().catch(() => undefined);
+    };
+    // One bridge per launch; later prop changes are read through `latest`.
+  }, [launch, log, callTool, readResource]);
+
+  // Host context changes after initialization (theme, size, display mode) go to the app as a partial update.
+  const hostContext = props.hostContext;
+  useEffect(() => {
+    const bridge = bridgeRef.current;
+    if (bridge && initialized.current) bridge.setHostContext(hostContext);
+  }, [hostContext]);
+
+  const h = props.height;
+  const height = 'fixed' in h ? h.fixed : Math.min(h.max, Math.max(MIN_APP_HEIGHT, reported ?? 360));
+  const sandboxFlags = 'allow-scripts allow-same-origin allow-forms' + (launch.popups ? ' allow-popups' : '');
+  const allow = buildAllowAttribute(permissionsObject(launch.permissions.granted));
+  return (
+    <iframe
+      ref={iframe}
+      className="sb-app-frame"
+      title={`App: ${launch.toolInfo.title ?? launch.toolInfo.name}`}
+      src={sandboxSrc(launch.sandboxUrl, window.location)}
+      // The proxy runs on its own origin (allow-same-origin keeps that origin, not ours); the app inside it gets
+      // an opaque origin (allow-scripts allow-forms only). Never top navigation, never modals.
+      sandbox={sandboxFlags}
+      {...(allow ? { allow } : {})}
+      referrerPolicy="no-referrer"
+      style={{ height }}
+      data-launch={launch.launchId}
+    />
+  );
+});
+
+/** True when `source` is a frame nested (at any depth) inside `root`; cross-origin frames allow walking `frames`. */
+function isInside(root: Window, source: MessageEventSource): boolean {
+  const stack: Window[] = [root];
+  for (let guard = 0; stack.length > 0 && guard < 256; guard++) {
+    const w = stack.pop()!;
+    let n = 0;
+    try {
+      n = w.frames.length;
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < n; i++) {
+      const child = w.frames[i];
+      if (!child) continue;
+      if (child === source) return true;
+      stack.push(child);
+    }
+  }
+  return false;
+}

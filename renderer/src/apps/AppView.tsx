@@ -1,0 +1,277 @@
+// A call's MCP App where its result is shown: opening the launch (or the clear error in place of the app), the
+// sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
+// sent for the model, and the Inspector. Closing the view tears the app down.
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { useElementSize, useViewportSize } from '@mantine/hooks';
+import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AppLaunch } from '../../../shared/domains/apps';
+import { escapeUnsafe } from '../../../shared/domains/catalog-text';
+import { AppError } from '../../../shared/errors';
+import { appsService } from '../services/apps';
+import { useStore } from '../store';
+import { AppFrame, type AppEvent, type AppFrameHandle } from './AppFrame';
+import { AppInspector } from './AppInspector';
+import { AppPermissionPrompt } from './AppPermissionPrompt';
+import { AppSidePanel } from './AppSidePanel';
+import { buildHostContext, type AppDisplayMode } from './host-context';
+import { LinkConsentDialog } from './LinkConsentDialog';
+import { MessageLog } from './message-log';
+import './apps.css';
+
+/** Most an inline app may grow to (pixels). */
+export const INLINE_MAX_HEIGHT = 1200;
+/** Height of the app's title bar (pixels). */
+const BAR_HEIGHT = 44;
+
+const ERROR_TITLES: Partial<Record<string, string>> = {
+  app_invalid: 'This is not an MCP App',
+  limit_exceeded: 'The app is too large',
+  not_found: 'The app is not available',
+};
+
+/** Props of the app view. */
+export interface AppViewProps {
+  /** The finished call whose app to show. */
+  callId: string;
+  /** Own window or tab: the app fills the page. */
+  standalone?: boolean;
+}
+
+type Phase =
+  | { kind: 'opening' }
+  | { kind: 'failed'; title: string; message: string }
+  | { kind: 'open'; launch: AppLaunch; log: MessageLog; startedAt: number };
+
+/** Shows one call's app. */
+export function AppView({ callId, standalone = false }: AppViewProps) {
+  const openApp = useStore((s) => s.openApp);
+  const closeApp = useStore((s) => s.closeApp);
+  const openLink = useStore((s) => s.appOpenLink);
+  const openWindow = useStore((s) => s.openAppWindow);
+  const version = useStore((s) => s.info?.version ?? '0.0.0');
+  const [attempt, setAttempt] = useState(0);
+  const [phase, setPhase] = useState<Phase>({ kind: 'opening' });
+  const [running, setRunning] = useState<'starting' | 'running' | 'failed'>('starting');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [initMs, setInitMs] = useState<number | null>(null);
+  const [events, setEvents] = useState<AppEvent[]>([]);
+  const [inspector, setInspector] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [closed, setClosed] = useState(false);
+  const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  const frame = useRef<AppFrameHandle>(null);
+
+  // Open a launch for this call; close it in the core when the view goes away or reloads.
+  useEffect(() => {
+    let live = true;
+    let launchId: string | undefined;
+    setPhase({ kind: 'opening' });
+    setRunning('starting');
+    setFailure(null);
+    setInitMs(null);
+    setEvents([]);
+    openApp(callId).then(
+      (launch) => {
+        launchId = launch.launchId;
+        if (live) setPhase({ kind: 'open', launch, log: new MessageLog(), startedAt: Date.now() });
+        else void closeApp(launch.launchId);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        const code = err instanceof AppError ? err.code : 'internal';
+        setPhase({
+          kind: 'failed',
+          title: ERROR_TITLES[code] ?? 'The app failed to load',
+          message: err instanceof AppError ? err.message : 'The app could not be loaded.',
+        });
+      },
+    );
+    return () => {
+      live = false;
+      if (launchId !== undefined) void closeApp(launchId);
+    };
+  }, [callId, attempt, openApp, closeApp]);
+
+  const theme = useComputedColorScheme('light');
+  const { ref: body, width } = useElementSize();
+  const viewport = useViewportSize();
+  const displayMode: AppDisplayMode = standalone || fullscreen ? 'fullscreen' : 'inline';
+  const fillHeight = Math.max(200, viewport.height - BAR_HEIGHT - (standalone ? 0 : 0));
+  const height = useMemo(
+    () => (displayMode === 'fullscreen' ? { fixed: fillHeight } : { max: INLINE_MAX_HEIGHT }),
+    [displayMode, fillHeight],
+  );
+  const launch = phase.kind === 'open' ? phase.launch : null;
+  const hostContext = useMemo(
+    () =>
+      launch
+        ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appsService.shell(), version })
+        : null,
+    [launch, theme, displayMode, width, height, version],
+  );
+
+  // Escape leaves full screen.
+  useEffect(() => {
+    if (!fullscreen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setFullscreen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [fullscreen]);
+
+  const onOpenLink = useCallback(
+    (url: string): Promise<boolean> =>
+      new Promise((resolve) => {
+        setLink({
+          url,
+          answer: (open) => {
+            setLink(null);
+            if (!open || !launch) return resolve(false);
+            openLink(launch.launchId, url).then(
+              () => resolve(true),
+              () => resolve(false),
+            );
+          },
+        });
+      }),
+    [launch, openLink],
+  );
+
+  const closeGracefully = async (): Promise<void> => {
+    await frame.current?.teardown();
+    setClosed(true);
+  };
+
+  if (closed) {
+    return (
+      <Group gap="xs" className="sb-app-closed">
+        <Text size="sm" className="sb-dim">
+          The app was closed.
+        </Text>
+        <Button size="xs" onClick={() => (setClosed(false), setAttempt((a) => a + 1))}>
+          Show the app again
+        </Button>
+      </Group>
+    );
+  }
+  if (phase.kind === 'failed') {
+    return (
+      <Alert color="red" title={phase.title} role="alert" data-testid="app-error">
+        {phase.message}
+      </Alert>
+    );
+  }
+  if (phase.kind === 'opening' || !launch || !hostContext) {
+    return (
+      <Group gap="xs" aria-busy="true" data-testid="app-loading">
+        <Loader size="xs" aria-hidden />
+        <Text size="sm">Loading the app…</Text>
+      </Group>
+    );
+  }
+
+  const { log, startedAt } = phase;
+  const title = escapeUnsafe(launch.toolInfo.title ?? launch.toolInfo.name);
+  return (
+    <Paper
+      withBorder={launch.prefersBorder !== false || standalone}
+      radius={standalone ? 0 : 'md'}
+      className="sb-app"
+      data-fullscreen={fullscreen || undefined}
+      data-standalone={standalone || undefined}
+      role="region"
+      aria-label={`App: ${title}`}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs" px="sm" className="sb-app-bar" h={BAR_HEIGHT}>
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <IconAppWindow size={18} aria-hidden />
+          <Text fw={600} size="sm" truncate="end">
+            {title}
+          </Text>
+          <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
+            {launch.serverName} · {launch.resourceUri}
+          </Text>
+          {running === 'starting' && <Loader size={12} aria-label="Starting" />}
+          {running === 'running' && (
+            <Text size="xs" fw={600} className="sb-ok" data-testid="app-status">
+              running
+            </Text>
+          )}
+        </Group>
+        <Group gap={2} wrap="nowrap">
+          <Tooltip label={inspector ? 'Hide the inspector' : 'Inspector: every message with the app'}>
+            <ActionIcon
+              aria-label="Inspector"
+              aria-pressed={inspector}
+              onClick={() => setInspector((v) => !v)}
+              variant={inspector ? 'light' : 'subtle'}
+            >
+              <IconBug size={18} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Reload the app">
+            <ActionIcon aria-label="Reload the app" onClick={() => setAttempt((a) => a + 1)}>
+              <IconRefresh size={18} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          {!standalone && (
+            <Tooltip label={fullscreen ? 'Leave full screen (Esc)' : 'Full screen'}>
+              <ActionIcon aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} onClick={() => setFullscreen((v) => !v)}>
+                {fullscreen ? <IconArrowsMinimize size={18} aria-hidden /> : <IconArrowsMaximize size={18} aria-hidden />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+          {!standalone && (
+            <Tooltip label="Open in its own window">
+              <ActionIcon aria-label="Open in its own window" onClick={() => void openWindow(callId)}>
+                <IconExternalLink size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          {!standalone && (
+            <Button size="compact-xs" variant="subtle" onClick={() => void closeGracefully()}>
+              Close
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <AppPermissionPrompt launch={launch} onReload={() => setAttempt((a) => a + 1)} />
+      {failure && (
+        <Alert color="red" title="The app failed to load" role="alert" data-testid="app-error" m="sm">
+          {failure}
+        </Alert>
+      )}
+      <div className="sb-app-body" ref={body}>
+        <div className="sb-app-main">
+          <AppFrame
+            ref={frame}
+            launch={launch}
+            log={log}
+            hostContext={hostContext}
+            height={height}
+            onInitialized={(ms) => {
+              setInitMs(ms);
+              setRunning('running');
+            }}
+            onFailed={(message) => {
+              setRunning('failed');
+              setFailure(message);
+            }}
+            onAppEvent={(e) => setEvents((all) => [...all.slice(-199), e])}
+            onOpenLink={onOpenLink}
+            onDisplayMode={(mode) => {
+              if (standalone) return 'fullscreen';
+              const next = mode === 'fullscreen' ? true : mode === 'inline' ? false : fullscreen;
+              setFullscreen(next);
+              return next ? 'fullscreen' : 'inline';
+            }}
+            onRequestTeardown={() => void closeGracefully()}
+          />
+        </div>
+        <AppSidePanel events={events} />
+      </div>
+      {inspector && <AppInspector log={log} launch={launch} startedAt={startedAt} initMs={initMs} />}
+      <LinkConsentDialog url={link?.url ?? null} appName={title} onAnswer={(open) => link?.answer(open)} />
+    </Paper>
+  );
+}

@@ -1,0 +1,42 @@
+// The extension's PostMessageTransport to the sandbox proxy, with every message it carries (and every malformed one
+// it refuses) written to the app's Inspector log. The protocol itself is AppBridge's; this only observes.
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { MessageLog } from './message-log';
+
+/** A PostMessageTransport to `target` (accepting messages from it only) that logs what it carries. */
+export class LoggedTransport implements Transport {
+  readonly #inner: PostMessageTransport;
+  readonly #log: MessageLog;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  sessionId?: string;
+
+  constructor(target: Window, log: MessageLog) {
+    this.#log = log;
+    this.#inner = new PostMessageTransport(target, target);
+    this.#inner.onmessage = (message, extra) => {
+      log.add('in', message);
+      this.onmessage?.(message, extra);
+    };
+    this.#inner.onerror = (error) => {
+      log.refused(`Malformed message from the app: ${error.message.slice(0, 200)}`);
+      this.onerror?.(error);
+    };
+    this.#inner.onclose = () => this.onclose?.();
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.#log.add('out', message);
+    return this.#inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}

@@ -1,0 +1,125 @@
+// Pure helpers of the events feed view: the filter a live entry must match (the core's rules), merging pages and
+// live arrivals without duplicates, time presets, status lines, and making control/bidi characters visible.
+import type { FeedEntry, FeedFilter, SubscriptionView } from '../../../../shared/domains/events';
+
+// C0/C1 controls (tab and newline kept), bidi formatting, zero-width characters, separators, BOM.
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** Server text shown as-is except that invisible and reordering characters become visible `\uXXXX` escapes. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether a live entry belongs in a view with `filter` (the core's rules; text over the shown fields). */
+export function matchesFilter(e: FeedEntry, filter: FeedFilter): boolean {
+  if (filter.serverIds && !filter.serverIds.includes(e.serverId)) return false;
+  if (filter.kinds && !filter.kinds.includes(e.kind)) return false;
+  if (filter.names && (e.name === undefined || !filter.names.includes(e.name))) return false;
+  if (filter.subscriptionIds && (e.subscriptionId === undefined || !filter.subscriptionIds.includes(e.subscriptionId))) return false;
+  if (filter.since !== undefined && e.time < filter.since) return false;
+  if (filter.until !== undefined && e.time > filter.until) return false;
+  const needle = filter.text?.trim().toLowerCase() ?? '';
+  if (needle === '') return true;
+  return [e.name, e.eventId, e.message, e.uri, e.serverId, e.data, e.activity].some(
+    (f) => f !== undefined && f.toLowerCase().includes(needle),
+  );
+}
+
+/** Puts newer entries in front of a newest-first list, dropping any already there. */
+export function prependNewer(list: readonly FeedEntry[], newer: readonly FeedEntry[]): FeedEntry[] {
+  const top = list[0]?.seq ?? 0;
+  const fresh = newer.filter((e) => e.seq > top).sort((a, b) => b.seq - a.seq);
+  return fresh.length === 0 ? [...list] : [...fresh, ...list];
+}
+
+/** Appends an older page to a newest-first list, dropping any already there. */
+export function appendOlder(list: readonly FeedEntry[], older: readonly FeedEntry[]): FeedEntry[] {
+  const bottom = list.at(-1)?.seq ?? Number.POSITIVE_INFINITY;
+  return [...list, ...older.filter((e) => e.seq < bottom)];
+}
+
+/** Time windows offered by the filter. */
+export const TIME_PRESETS = [
+  { value: 'all', label: 'Any time', ms: undefined },
+  { value: '15m', label: 'Last 15 minutes', ms: 15 * 60_000 },
+  { value: '1h', label: 'Last hour', ms: 60 * 60_000 },
+  { value: '24h', label: 'Last 24 hours', ms: 24 * 60 * 60_000 },
+  { value: '7d', label: 'Last 7 days', ms: 7 * 24 * 60 * 60_000 },
+] as const;
+
+/** A time preset's key. */
+export type TimePreset = (typeof TIME_PRESETS)[number]['value'];
+
+/** The `since` of a preset, from `now`. */
+export function sinceOf(preset: TimePreset, now: number): number | undefined {
+  const ms = TIME_PRESETS.find((p) => p.value === preset)?.ms;
+  return ms === undefined ? undefined : now - ms;
+}
+
+/** A duration in words: "5 s", "2 min", "1 h 5 min". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
+}
+
+/** One line saying what a subscription is doing, as of `now`. */
+export function statusLine(sub: SubscriptionView, now: number): string {
+  const st = sub.status;
+  switch (st.state) {
+    case 'polling':
+      return st.pollEveryMs !== undefined ? `Polling every ${duration(st.pollEveryMs)}` : 'Polling';
+    case 'streaming':
+      return 'Streaming';
+    case 'registered':
+      return st.refreshAt !== undefined ? `Webhook registered, refresh in ${duration(st.refreshAt - now)}` : 'Webhook registered';
+    case 'retrying':
+      return `Retrying in ${duration((st.retryAt ?? now) - now)}${st.reason ? `: ${st.reason}` : ''}`;
+    case 'waiting':
+      return st.reason ?? 'Waiting for the server';
+    case 'starting':
+      return 'Starting';
+    case 'paused':
+      return 'Paused';
+    case 'ended':
+      return `Ended${st.reason ? `: ${st.reason}` : ''}`;
+  }
+}
+
+/** The colour of a subscription state's badge. */
+export function stateColor(state: SubscriptionView['status']['state']): string {
+  switch (state) {
+    case 'streaming':
+    case 'polling':
+    case 'registered':
+      return 'teal';
+    case 'retrying':
+    case 'waiting':
+    case 'starting':
+      return 'yellow';
+    case 'paused':
+      return 'gray';
+    case 'ended':
+      return 'red';
+  }
+}
+
+/** A time for the feed: "14:03:27" today, else "Mar 4, 14:03". */
+export function clock(ms: number, now: number): string {
+  const d = new Date(ms);
+  const today = new Date(now);
+  const sameDay = d.toDateString() === today.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** A one-line preview of an entry's payload or message (no line breaks, cut). */
+export function preview(e: FeedEntry, max = 160): string {
+  const text = e.kind === 'event' ? (e.data ?? '') : (e.message ?? '');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

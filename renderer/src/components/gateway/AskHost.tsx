@@ -1,0 +1,102 @@
+// The ask-policy dialog: a gateway client wants to call a tool that is not marked read-only, and its profile says
+// to ask. Shows the client, the tool and its arguments (as text); Allow runs the call, Deny refuses it. The wait
+// ends on its own at the call's deadline. Mounted once for the whole app.
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useStore } from '../../store';
+import { selectAskCount, selectCurrentAsk } from '../../store/gateway-slice';
+import { AppDialog } from '../../ui/AppDialog';
+import { countLabel } from '../../ui/count';
+import { secondsLeft } from './format';
+import './gateway.css';
+
+/** Seconds left, ticking once a second. */
+function useCountdown(until: number | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === undefined) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [until]);
+  return until === undefined ? 0 : secondsLeft(until, now);
+}
+
+function formatLeft(s: number): string {
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+/** Subscribes to the gateway's events and shows the oldest call waiting for a decision. */
+export function AskHost() {
+  const connected = useStore((s) => s.bridgeState === 'connected');
+  const startGateway = useStore((s) => s.startGateway);
+  const ask = useStore(selectCurrentAsk);
+  const count = useStore(selectAskCount);
+  const decide = useStore((s) => s.decideGateway);
+  const left = useCountdown(ask?.expiresAt);
+  useEffect(() => {
+    if (connected) void startGateway();
+  }, [connected, startGateway]);
+  if (!ask) return null;
+  const others = count - 1;
+  return (
+    <AppDialog
+      opened
+      onClose={() => void decide(ask.requestId, false)}
+      dismissable={false}
+      title={`Allow a call from ${ask.clientName}?`}
+      describedBy="ask-summary"
+      actions={
+        <>
+          <Button variant="default" onClick={() => void decide(ask.requestId, false)}>
+            Deny
+          </Button>
+          <Button variant="filled" onClick={() => void decide(ask.requestId, true)} data-autofocus>
+            Allow
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="sm" className="sb-gw">
+        <Text id="ask-summary">
+          <Text span fw={600}>
+            {ask.clientName}
+          </Text>{' '}
+          wants to call <Code>{ask.tool}</Code>
+          {ask.toolTitle ? ` (${ask.toolTitle})` : ''} on{' '}
+          <Text span fw={600}>
+            {ask.serverName}
+          </Text>
+          . The server does not mark this tool read-only.
+        </Text>
+        {(ask.hints.destructive === true || ask.hints.openWorld === true) && (
+          <Group gap="xs">
+            {ask.hints.destructive === true && (
+              <Badge color="red" variant="light">
+                The server says it may destroy data
+              </Badge>
+            )}
+            {ask.hints.openWorld === true && (
+              <Badge color="yellow" variant="light">
+                The server says it reaches outside (network, …)
+              </Badge>
+            )}
+          </Group>
+        )}
+        <Stack gap={4}>
+          <Text fw={600} size="sm">
+            Arguments{ask.argumentsTruncated ? ' (shortened)' : ''}
+          </Text>
+          <Code block className="sb-gw-args" aria-label="Arguments">
+            {ask.arguments}
+          </Code>
+        </Stack>
+        <Text size="sm" c="dimmed" role="timer" aria-live="off">
+          Refused on its own in {formatLeft(left)} (the call’s deadline).
+          {others > 0 ? ` ${countLabel(others, 'more call')} waiting after this one.` : ''}
+        </Text>
+      </Stack>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,151 @@
+// Adding or editing a gateway client: its name and profile (which servers it sees, how tools are exposed, what
+// happens to writes).
+import { Alert, Button, Checkbox, MultiSelect, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import type { GatewayClientView, GatewayMode, GatewayProfile, GatewayWritePolicy } from '../../../../shared/domains/gateway';
+import { useStore } from '../../store';
+import { AppDialog } from '../../ui/AppDialog';
+import './gateway.css';
+
+/** Props of ClientDialog. */
+export interface ClientDialogProps {
+  /** The client to edit; absent to add one. */
+  existing?: GatewayClientView;
+  onClose: () => void;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+
+/** The add/edit client dialog. */
+export function ClientDialog({ existing, onClose }: ClientDialogProps) {
+  const servers = useStore((s) => s.servers);
+  const add = useStore((s) => s.addGatewayClient);
+  const update = useStore((s) => s.updateGatewayClient);
+  const start = existing?.profile;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [mode, setMode] = useState<GatewayMode>(start?.mode ?? 'progressive');
+  const [everything, setEverything] = useState(start ? start.servers === undefined && start.groups === undefined : true);
+  const [chosen, setChosen] = useState<string[]>(
+    start ? [...new Set([...(start.servers ?? []), ...(start.groups ?? []).map((g) => g.slice(4))])] : [],
+  );
+  const [writes, setWrites] = useState<GatewayWritePolicy>(start?.writes ?? 'ask');
+  const [original, setOriginal] = useState(start?.names === 'original');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const trimmed = name.trim();
+  const nameError =
+    trimmed.length > 0 && !NAME.test(trimmed) ? 'Use 1–64 letters, digits, spaces, “.”, “_” or “-”, starting with a letter or digit' : null;
+  const canOriginal = mode === 'all' && !everything && chosen.length === 1;
+  const valid = trimmed.length > 0 && !nameError && (everything || chosen.length > 0);
+
+  const save = async (): Promise<void> => {
+    const profile: GatewayProfile = {
+      mode,
+      ...(everything ? {} : { servers: chosen }),
+      writes,
+      names: canOriginal && original ? 'original' : 'local',
+    };
+    setSaving(true);
+    setError(null);
+    const result = existing ? await update(existing.id, { name: trimmed, profile }) : await add(trimmed, profile);
+    setSaving(false);
+    if (result.ok) onClose();
+    else setError(result.error);
+  };
+
+  return (
+    <AppDialog
+      opened
+      onClose={onClose}
+      title={existing ? `Edit ${existing.name}` : 'Add a gateway client'}
+      actions={
+        <>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="filled" onClick={() => void save()} disabled={!valid} loading={saving}>
+            {existing ? 'Save' : 'Add client'}
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="md" className="sb-gw">
+        <TextInput
+          label="Name"
+          description="Used in the set-up entry (switchboard-gateway --client NAME) and in the history."
+          placeholder="Claude Desktop"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={nameError}
+          required
+          data-autofocus
+        />
+        <Radio.Group label="Tools" value={mode} onChange={(v) => setMode(v as GatewayMode)}>
+          <Stack gap="xs" mt={6}>
+            <Radio
+              value="progressive"
+              label="Discovery tools first"
+              description="The app starts with tools_groups, tools_select and tools_search and adds what it needs (best for many tools)."
+            />
+            <Radio value="all" label="All tools at once" description="Every tool it may use, under names like mcp__server__tool." />
+          </Stack>
+        </Radio.Group>
+        <Stack gap={6}>
+          <Checkbox
+            label="All servers, including ones added later"
+            checked={everything}
+            onChange={(e) => setEverything(e.currentTarget.checked)}
+          />
+          {!everything && (
+            <MultiSelect
+              label="Servers it sees"
+              placeholder={chosen.length === 0 ? 'Pick servers' : undefined}
+              data={servers.map((s) => ({ value: s.id, label: s.name === s.id ? s.id : `${s.name} (${s.id})` }))}
+              value={chosen}
+              onChange={setChosen}
+              searchable
+              nothingFoundMessage="No server with that name"
+              description={chosen.length === 0 ? 'Pick at least one server.' : undefined}
+            />
+          )}
+          {canOriginal && (
+            <Checkbox
+              label="Use the server's own tool, prompt and resource names"
+              description="Only with one server, where names cannot collide."
+              checked={original}
+              onChange={(e) => setOriginal(e.currentTarget.checked)}
+            />
+          )}
+        </Stack>
+        <Stack gap={4}>
+          <Text fw={500} size="sm" id="writes-label">
+            Tools not marked read-only
+          </Text>
+          <SegmentedControl
+            aria-labelledby="writes-label"
+            value={writes}
+            onChange={(v) => setWrites(v as GatewayWritePolicy)}
+            data={[
+              { value: 'ask', label: 'Ask me' },
+              { value: 'allow', label: 'Allow' },
+              { value: 'deny', label: 'Deny' },
+            ]}
+          />
+          <Text size="xs" c="dimmed">
+            {writes === 'ask'
+              ? 'Switchboard shows each such call and waits for your yes or no (until the call’s deadline).'
+              : writes === 'allow'
+                ? 'Such calls run without asking.'
+                : 'Only tools the server marks read-only can be called.'}
+          </Text>
+        </Stack>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+      </Stack>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,92 @@
+// The Gateway view in headless mode: turn the gateway on, add a client (its token shown once), and answer the
+// ask policy: a real SDK client calls a tool that is not read-only through the gateway, Switchboard shows the
+// client, tool and arguments, and the person clicks Allow (the call runs) or Deny (a tool-level error).
+import AxeBuilder from '@axe-core/playwright';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expect, test, type Page } from '@playwright/test';
+import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { seedFixtureServers } from './support/seed-servers';
+
+/** Serious accessibility problems in the page (axe), the app header aside (not this view's). */
+async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('header').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) => `${v.id}: ${v.help} [${v.nodes.map((n) => n.target.join(' ') + ' ' + (n.failureSummary ?? '').slice(0, 200)).join(' | ')}]`,
+    );
+}
+
+test.describe('gateway', () => {
+  let host: HeadlessHost;
+  const clients: Client[] = [];
+  test.beforeEach(async () => {
+    const dir = tempDataDir();
+    seedFixtureServers(dir, { fx: 'calls-stdio.ts' });
+    host = await startHeadless(dir);
+  });
+  test.afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close().catch(() => undefined);
+    await host?.stop();
+  });
+
+  test('turn on, add a client, and Allow or Deny its call of a tool that is not read-only', async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Gateway' }).click();
+    await expect(page).toHaveURL(/#\/gateway/);
+    await expect(page.getByRole('heading', { name: 'Gateway', level: 1 })).toBeVisible();
+    await page.getByRole('switch', { name: 'The gateway is off' }).click();
+    await expect(page.getByText('The gateway is on')).toBeVisible();
+    const url = (await page.getByLabel('Gateway URL').textContent())!.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+
+    await page.getByRole('button', { name: 'Add client' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a gateway client' });
+    await add.getByLabel('Name').fill('Terminal Agent');
+    await add.getByRole('radio', { name: /All tools at once/ }).check();
+    await add.getByRole('button', { name: 'Add client' }).click();
+    const issued = page.getByRole('dialog', { name: 'Terminal Agent was added' });
+    await expect(issued).toBeVisible();
+    const token = (await issued.getByLabel('Token').textContent())!.trim();
+    expect(token).toMatch(/^sbg_/);
+    expect(await axeProblems(page)).toEqual([]);
+    await issued.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('row', { name: /Terminal Agent/ })).toContainText('Ask before writes');
+    expect(await axeProblems(page)).toEqual([]);
+
+    const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
+    clients.push(client);
+    // The server connects in the background; its tools are listed once published.
+    await expect(async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('mcp__fx__write');
+    }).toPass({ timeout: 30_000 });
+
+    const allowed = client.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'from the agent' } });
+    const ask = page.getByRole('dialog', { name: 'Allow a call from Terminal Agent?' });
+    await expect(ask).toBeVisible();
+    await expect(ask).toContainText('mcp__fx__write');
+    await expect(ask.getByLabel('Arguments')).toContainText('"label": "from the agent"');
+    expect(await axeProblems(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Allow' }).click();
+    const result = await allowed;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ label: 'from the agent' });
+    await expect(ask).toBeHidden();
+
+    const denied = client.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'second' } });
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Deny' }).click();
+    const refused = await denied;
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('denied this call of mcp__fx__write');
+
+    // The activity shows both, under the client's name.
+    const activity = page.getByRole('list', { name: 'Recent gateway activity' });
+    await expect(activity).toContainText('called mcp__fx__write');
+    await expect(activity).toContainText('denied this call');
+  });
+});
