@@ -47,24 +47,47 @@ function stdioShape<V extends z.ZodTypeAny>(value: V) {
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'Not a valid header name');
 
-/** Schema for custom HTTP headers: no CR/LF, none of the headers the app owns. */
-export const HeadersSchema = z.record(headerName, z.string()).superRefine((headers, ctx) => {
-  for (const [name, value] of Object.entries(headers)) {
-    if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header is set by Switchboard and cannot be overridden` });
-    }
-    if (/[\r\n\0]/.test(value)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header contains a line break or NUL` });
-    }
-  }
-});
+/**
+ * True for header names that carry credentials by convention (X-Api-Key, *-Token, *-Secret, *-Session, …): their
+ * values are kept in the credential store like secret env values, whatever the person or an imported file says.
+ */
+export function isSensitiveHeaderName(name: string): boolean {
+  return /key|token|secret|passw|cookie|session|credential|signature|auth/i.test(name);
+}
 
-function remoteShape<T extends 'http' | 'sse'>(type: T) {
+/** Schema for a header value as stored: plain text, or a reference to a secret held in the credential store. */
+export const HeaderValueSchema = z.union([z.string(), z.object({ secret: z.literal(true) }).strict()]);
+
+/** Schema for a header value as entered: a secret may carry a new value, or none to keep the stored one. */
+export const HeaderValueInputSchema = z.union([z.string(), z.object({ secret: z.literal(true), value: z.string().optional() }).strict()]);
+
+function headersShape<V extends z.ZodTypeAny>(value: V) {
+  return z.record(headerName, value).superRefine((headers, ctx) => {
+    for (const [name, raw] of Object.entries(headers as Record<string, string | { secret: true; value?: string }>)) {
+      if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header is set by Switchboard and cannot be overridden` });
+      }
+      const value = typeof raw === 'string' ? raw : raw.value;
+      if (value !== undefined && /[\r\n\0]/.test(value)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `The ${name} header contains a line break or NUL` });
+      }
+    }
+  });
+}
+
+/** Schema for custom HTTP headers as sent (all values resolved): no CR/LF, none of the headers the app owns. */
+export const HeadersSchema = headersShape(z.string());
+/** Schema for custom HTTP headers as stored: secret values are references to the credential store. */
+export const StoredHeadersSchema = headersShape(HeaderValueSchema);
+/** Schema for custom HTTP headers as entered: secret values may carry their value. */
+export const HeadersInputSchema = headersShape(HeaderValueInputSchema);
+
+function remoteShape<T extends 'http' | 'sse', H extends z.ZodTypeAny>(type: T, headers: H) {
   return z
     .object({
       type: z.literal(type),
       url: z.string().min(1, 'A URL is required'),
-      headers: HeadersSchema.default({}),
+      headers: headers.default({} as never),
       allowInsecureHttp: z.boolean().default(false),
     })
     .strict()
@@ -93,16 +116,16 @@ export function checkServerUrl(raw: string, allowInsecureHttp: boolean): string 
 /** Schema for a stdio transport as stored. */
 export const StdioTransportSchema = stdioShape(EnvValueSchema);
 /** Schema for a Streamable HTTP transport. */
-export const HttpTransportSchema = remoteShape('http');
+export const HttpTransportSchema = remoteShape('http', StoredHeadersSchema);
 /** Schema for a legacy HTTP+SSE transport. */
-export const SseTransportSchema = remoteShape('sse');
+export const SseTransportSchema = remoteShape('sse', StoredHeadersSchema);
 /** Schema for any transport as stored. */
 export const TransportSchema = z.discriminatedUnion('type', [StdioTransportSchema, HttpTransportSchema, SseTransportSchema]);
 /** Schema for any transport as entered (secret env values may carry a value). */
 export const TransportInputSchema = z.discriminatedUnion('type', [
   stdioShape(EnvValueInputSchema),
-  HttpTransportSchema,
-  SseTransportSchema,
+  remoteShape('http', HeadersInputSchema),
+  remoteShape('sse', HeadersInputSchema),
 ]);
 
 const secs = (def: number, max: number) => z.number().positive().max(max).default(def);
@@ -194,6 +217,30 @@ export type Limits = z.infer<typeof LimitsSchema>;
 /** The three transport kinds. */
 export type TransportKind = TransportConfig['type'];
 
+/** Schema for one environment variable of an approved launch: whether it was secret, and a digest of its value. */
+export const ApprovedEnvSchema = z.object({ secret: z.boolean(), digest: z.string().max(128) }).strict();
+
+/** Schema for the launch a user approved, kept to show what changed since (values only as digests). */
+export const ApprovedLaunchSchema = z
+  .object({
+    command: z.string(),
+    args: z.array(z.string()),
+    cwd: z.string().optional(),
+    inheritEnv: z.boolean(),
+    env: z.record(z.string(), ApprovedEnvSchema),
+  })
+  .strict();
+
+/** Schema for a stored launch approval: its fingerprint, the launch approved and when. */
+export const ApprovalRecordSchema = z
+  .object({ fingerprint: z.string().max(200), launch: ApprovedLaunchSchema, approvedAt: z.number() })
+  .strict();
+
+/** A launch as approved (env values as digests: keyed for secrets). */
+export type ApprovedLaunch = z.infer<typeof ApprovedLaunchSchema>;
+/** A stored launch approval. */
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
 /** Current version of the settings file's schema. */
 export const SETTINGS_SCHEMA_VERSION = 1;
 
@@ -202,8 +249,11 @@ export const SettingsSchema = z
   .object({
     schemaVersion: z.literal(SETTINGS_SCHEMA_VERSION),
     servers: z.array(ServerConfigSchema).default([]),
-    /** Approved stdio launch fingerprints, by server id. */
-    approvals: z.record(z.string(), z.string()).default({}),
+    /**
+     * Approved stdio launches, by server id: a record, or a bare fingerprint (a "v2:" one covers env values; an older
+     * one, which covered env names only, is no longer honoured and the launch is asked for again).
+     */
+    approvals: z.record(z.string(), z.union([z.string().max(200), ApprovalRecordSchema])).default({}),
     /** Whether the first-run demo offer was dismissed. */
     demoOffered: z.boolean().default(false),
   })

@@ -71,6 +71,8 @@ export interface ServerStatus {
   failures: number;
   /** Earliest time the next automatic attempt may start (ms since epoch), when backing off. */
   retryAt?: number;
+  /** Notifications dropped from this server since it was registered (over the logging/progress budget). */
+  droppedNotifications?: number;
 }
 
 /** What a connected server said about itself (all untrusted text). */
@@ -99,7 +101,7 @@ export interface SecretRef {
 
 /** A server definition as shown to the renderer: secret values replaced by SecretRef. */
 export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
-  /** The transport, with secret env values masked. */
+  /** The transport, with secret env and header values masked. */
   transport:
     | {
         type: 'stdio';
@@ -109,14 +111,46 @@ export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
         env: Record<string, string | SecretRef>;
         inheritEnv: boolean;
       }
-    | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; allowInsecureHttp: boolean };
+    | { type: 'http' | 'sse'; url: string; headers: Record<string, string | SecretRef>; allowInsecureHttp: boolean };
 };
+
+/** One difference between the launch last approved and the current one. */
+export interface LaunchChange {
+  /** Which part of the launch changed. */
+  field: 'command' | 'arg' | 'cwd' | 'env' | 'inheritEnv';
+  /** Whether it was added, removed or changed. */
+  change: 'added' | 'removed' | 'changed';
+  /** The environment variable's name (env changes). */
+  name?: string;
+  /** Position of the argument, 0-based (arg changes: in the current list, or in the approved one when removed). */
+  index?: number;
+  /** Whether the env variable is (or, when removed, was) secret. */
+  secret?: boolean;
+  /** The approved value, where it may be shown (command, args, cwd, inheritEnv; never an env value). */
+  before?: string;
+  /** The current value, where it may be shown (never a secret env value). */
+  after?: string;
+  /** Plain-words line for the approval panel. */
+  summary: string;
+}
+
+/** One environment variable of a launch as the approval panel shows it. */
+export interface LaunchEnvView {
+  /** Variable name. */
+  name: string;
+  /** Whether the value is secret (then it is never shown). */
+  secret: boolean;
+  /** The value, for plain variables. */
+  value?: string;
+  /** For secret variables: whether a value is stored. */
+  isSet?: boolean;
+}
 
 /** The exact launch a stdio server needs approved before it is spawned. */
 export interface LaunchApproval {
   /** Whether the current launch still needs the user's approval. */
   required: boolean;
-  /** Fingerprint of command, args, cwd and env keys; sent back with servers.approve. */
+  /** Fingerprint of command, args, cwd, inheritEnv and every env value (secrets by keyed digest); sent back with servers.approve. */
   fingerprint: string;
   /** Program to run. */
   command: string;
@@ -124,10 +158,16 @@ export interface LaunchApproval {
   args: string[];
   /** Working directory, when set. */
   cwd?: string;
-  /** Names of the environment variables passed (values are not shown). */
+  /** Names of the environment variables passed. */
   envKeys: string[];
+  /** Every environment variable passed: plain values shown, secret ones only named. */
+  env: LaunchEnvView[];
   /** Whether the whole parent environment is inherited. */
   inheritEnv: boolean;
+  /** The last approval of this server: none, one from before env values were covered ('legacy'), or a current one. */
+  lastApproval: 'none' | 'legacy' | 'approved';
+  /** What changed since the last approval (empty when there is none to compare with, or nothing changed). */
+  changes: LaunchChange[];
 }
 
 /** One row of the server list. */

@@ -48,6 +48,8 @@ export interface ErrorEvidence {
   timeout?: { name: string; seconds: number };
   /** PATH directories searched for a command that was not found. */
   searchedPath?: string[];
+  /** A stdio server closed its output (stdout) while still running: the session was ended and its processes stopped. */
+  outputClosed?: boolean;
 }
 
 /** An error as data: what crosses IPC or the WebSocket bridge instead of an exception. */

@@ -84,7 +84,12 @@ function viewToInput(view: ServerConfigView): ServerConfigInput {
   const transport =
     t.type === 'stdio'
       ? { ...t, env: Object.fromEntries(Object.entries(t.env).map(([k, v]) => [k, typeof v === 'string' ? v : { secret: true as const }])) }
-      : t;
+      : {
+          ...t,
+          headers: Object.fromEntries(
+            Object.entries(t.headers).map(([k, v]) => [k, typeof v === 'string' ? v : { secret: true as const }]),
+          ),
+        };
   return { ...view, transport } as ServerConfigInput;
 }
 
@@ -141,7 +146,10 @@ export function createPerson(page: () => Page, bridge: SwitchboardBridge): Perso
         i++;
         await dialog.getByRole('button', { name: 'Add header' }).click();
         await dialog.getByRole('textbox', { name: `Header name ${i}`, exact: true }).fill(name);
-        await dialog.getByRole('textbox', { name: `Header value ${i}`, exact: true }).fill(value);
+        // Credential-like names are secret already (the box is checked and locked); others are ticked when asked for.
+        const secretBox = dialog.getByRole('checkbox', { name: `Header ${i} is secret`, exact: true });
+        if (typeof value !== 'string' && !(await secretBox.isChecked())) await secretBox.check();
+        await dialog.getByLabel(`Header value ${i}`, { exact: true }).fill(typeof value === 'string' ? value : (value.value ?? ''));
       }
       if (t.allowInsecureHttp !== undefined) {
         await dialog.getByRole('checkbox', { name: 'Allow plain http to a non-loopback host' }).setChecked(t.allowInsecureHttp);

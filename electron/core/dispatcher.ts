@@ -3,6 +3,7 @@ import { invokeArgSchemas, isInvokeKey } from '../../shared/contract-schemas.js'
 import type { IpcEnvelope } from '../../shared/contract.js';
 import { AppError, type AppErrorData } from '../../shared/errors.js';
 import type { Handlers } from './handlers.js';
+import { unsendableReason } from './sendable.js';
 
 /** Runs one contract call from untrusted input. */
 export type Dispatch = (method: string, rawArgs: unknown) => Promise<IpcEnvelope<unknown>>;
@@ -26,6 +27,12 @@ export function createDispatcher(handlers: Handlers, onInternalError?: (method: 
     try {
       const handler = handlers[method] as (args: unknown) => Promise<unknown>;
       const value = await handler(parsed.data);
+      // The answer must survive the bridge's serialisation; if it cannot, its caller gets a typed error instead.
+      const unsendable = unsendableReason(value);
+      if (unsendable !== undefined) {
+        onInternalError?.(method, new Error(`unsendable answer: ${unsendable}`));
+        return { ok: false, error: { code: 'internal', message: `The answer to ${method} could not be sent: ${unsendable}` } };
+      }
       return { ok: true, value: value === undefined ? null : value };
     } catch (err) {
       if (!(err instanceof AppError)) onInternalError?.(method, err);

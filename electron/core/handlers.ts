@@ -5,7 +5,7 @@ import { callHandlers } from './calls/call-handlers.js';
 import { catalogHandlers } from './catalog/catalog-handlers.js';
 import type { Host } from './host.js';
 import { addWithBearer } from './import/bearer.js';
-import { assertOpenableUrl } from './elicitation/url-opener.js';
+import { openableUrl } from './elicitation/url-opener.js';
 import { resourceHandlers } from './resources/resource-handlers.js';
 import { appsHandlers } from './apps/apps-handlers.js';
 import { eventsHandlers } from './events/events-handlers.js';
@@ -24,10 +24,9 @@ export function createHandlers(host: Host): Handlers {
     'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
     // The shell's bridge acts on it (Electron flushes the events it held back); nothing for the core to do.
     'app.listening': async () => undefined,
-    'app.openLink': ({ url }) => {
-      assertOpenableUrl(url);
-      return host.interaction.urlOpener.open(url);
-    },
+    // A link the person clicked goes through the one URL policy (https, plain http only to this machine, no user info,
+    // no control or bidi characters) before the opener sees it.
+    'app.openLink': ({ url }) => host.interaction.urlOpener.open(openableUrl(url)),
     'servers.list': async () => host.list(),
     'servers.get': ({ id }) => host.get(id),
     'servers.add': ({ config, bearerToken }) => addWithBearer(host, config, bearerToken),

@@ -18,7 +18,7 @@ import type { AppsService } from './apps/apps-service.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
-import { addWithBearer } from './import/bearer.js';
+import { AuthCredentials } from './auth/credentials.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
@@ -33,8 +33,10 @@ import {
   type ShutdownStep,
 } from './lifecycle/shutdown.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
-import { displayTarget, launchApproval, launchFingerprint } from './servers/approval.js';
-import { deleteSecrets, maskConfig, persistSecrets, splitSecrets } from './servers/secrets.js';
+import { displayTarget, isLegacyFingerprint } from './servers/approval.js';
+import { LaunchApprovals } from './servers/launch-approvals.js';
+import { deleteSecrets, maskConfig, persistSecrets, splitParsed, splitSecrets, type SplitConfig } from './servers/secrets.js';
+import { TimeSlice } from './time-slice.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
@@ -93,6 +95,9 @@ export class Host {
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
   readonly calls = createHostCalls(this);
+  readonly #approvals: LaunchApprovals;
+  /** Settles once the digests of stored secret env values are known (start() waits for it). */
+  readonly #approvalsReady: Promise<void>;
   /** MCP Events extension: event types, subscriptions and the feed (`<data>/events`). */
   readonly mcpEvents: EventsService;
   /** Serves these connections to the person's other MCP apps (off until turned on). */
@@ -117,6 +122,24 @@ export class Host {
         message: 'No OS keychain is available: secrets and sign-ins are kept in memory only and will not survive a restart.',
       });
     }
+    this.#approvals = new LaunchApprovals(opts.credentials);
+    const legacy = this.#settings.servers.filter((c) => {
+      const stored = this.#settings.approvals[c.id];
+      return c.transport.type === 'stdio' && typeof stored === 'string' && isLegacyFingerprint(stored);
+    });
+    if (legacy.length > 0) {
+      this.#notices.push({
+        id: 'approvals-env-values',
+        level: 'info',
+        message:
+          'Launch approvals now cover the values of environment variables (secrets by a keyed digest), not only their names. ' +
+          `Approvals from an earlier version did not, so these servers ask once more before they start: ${legacy.map((c) => c.name).join(', ')}.`,
+      });
+    }
+    this.#approvalsReady = this.#approvals
+      .prepare(this.#settings.servers)
+      .then(() => this.events.emit('servers.changed', { servers: this.list() }))
+      .catch(() => undefined);
     this.clientFeatures = new ClientFeatures(
       {
         events: this.events,
@@ -171,6 +194,7 @@ export class Host {
   /** Connects enabled servers per their startup policy (nothing once shutdown has begun). */
   async start(): Promise<void> {
     if (this.closing) return;
+    await this.#approvalsReady;
     await this.gateway.resume();
     const report = await this.sessions.startAll();
     if (report.requiredFailures.length > 0) {
@@ -246,9 +270,16 @@ export class Host {
     return this.mcpEvents?.knownTypes(id)?.map((t) => t.name);
   }
 
-  /** Whether a stdio server's exact launch is approved. */
+  /** Whether a stdio server's exact launch is approved (secret values not read yet count as approved: see verifyLaunch). */
   isLaunchApproved(config: ServerConfig): boolean {
-    return config.transport.type !== 'stdio' || this.#settings.approvals[config.id] === launchFingerprint(config.transport);
+    return this.#approvals.isApproved(config, this.#settings.approvals[config.id]);
+  }
+
+  /** The check right before a stdio spawn, on the environment actually passed; an error when it is not the approved launch. */
+  async verifyLaunch(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined> {
+    const refusal = await this.#approvals.verify(config, this.#settings.approvals[config.id], env);
+    if (refusal) this.events.emit('servers.changed', { servers: this.list() });
+    return refusal;
   }
 
   info(): AppInfo {
@@ -276,7 +307,7 @@ export class Host {
 
   async get(id: string): Promise<ServerDetail> {
     const config = this.config(id);
-    const approval = launchApproval(config, this.#settings.approvals);
+    const approval = await this.#approvals.view(config, this.#settings.approvals[id]);
     const identity = this.sessions.identity(id);
     return {
       ...this.#summary(config),
@@ -292,6 +323,7 @@ export class Host {
     }
     const split = splitSecrets(input);
     await persistSecrets(this.credentials, split.config.id, split);
+    await this.#approvals.note(split.config.id, split.writes, split.deletes);
     this.#save({ ...this.#settings, servers: [...this.#settings.servers, split.config] });
     this.sessions.register(split.config);
     return this.get(split.config.id);
@@ -302,8 +334,11 @@ export class Host {
     if (input.id !== id) throw new AppError('config_invalid', 'A server id cannot be changed; remove and add it instead', { serverId: id });
     const split = splitSecrets(input, previous);
     await persistSecrets(this.credentials, id, split);
+    await this.#approvals.note(id, split.writes, split.deletes);
     this.#save({ ...this.#settings, servers: this.#settings.servers.map((s) => (s.id === id ? split.config : s)) });
-    this.sessions.update(split.config);
+    this.sessions.update(split.config, {
+      secretsChanged: split.writes.size > 0 || split.deletes.length > 0 || split.headerWrites.size > 0 || split.headerDeletes.length > 0,
+    });
     return this.get(id);
   }
 
@@ -314,17 +349,13 @@ export class Host {
     delete approvals[id];
     this.#save({ ...this.#settings, servers: this.#settings.servers.filter((s) => s.id !== id), approvals });
     await deleteSecrets(this.credentials, config);
+    this.#approvals.forget(id);
   }
 
   async approve(id: string, fingerprint: string): Promise<ServerDetail> {
     const config = this.config(id);
-    if (config.transport.type !== 'stdio')
-      throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: id });
-    const current = launchFingerprint(config.transport);
-    if (current !== fingerprint) {
-      throw new AppError('approval_required', 'The launch changed since it was shown; review it again', { serverId: id });
-    }
-    this.#save({ ...this.#settings, approvals: { ...this.#settings.approvals, [id]: current } });
+    const record = await this.#approvals.approve(config, fingerprint);
+    this.#save({ ...this.#settings, approvals: { ...this.#settings.approvals, [id]: record } });
     this.sessions.update(config);
     return this.get(id);
   }
@@ -339,10 +370,15 @@ export class Host {
     return detail.approval?.required ? this.approve(detail.id, detail.approval.fingerprint) : detail;
   }
 
-  importPreview(text: string, format?: ImportFormat): ImportPreview {
+  importPreview(text: string, format?: ImportFormat): Promise<ImportPreview> {
     return previewImport(text, format, new Set(this.#settings.servers.map((s) => s.id)));
   }
 
+  /**
+   * Imports the chosen valid entries in one settings write: each entry is validated and its secrets stored, then all
+   * are saved together and registered. Linear in the number of entries, and it yields to other calls every few
+   * milliseconds (a 2,000-entry import took 72 s, one settings write and one list event per entry, blocking the bridge).
+   */
   async import(args: {
     text: string;
     format?: ImportFormat;
@@ -350,14 +386,46 @@ export class Host {
     secrets?: Record<string, Record<string, string>>;
   }): Promise<ImportResult> {
     const existing = new Set(this.#settings.servers.map((s) => s.id));
-    const { configs, bearers, result } = applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    const { configs, bearers, result } = await applyImport(args.text, args.format, existing, args.keys, args.secrets ?? {});
+    const accepted: SplitConfig[] = [];
+    const taken = new Set(existing);
+    const slice = new TimeSlice();
+    const auth = new AuthCredentials(this.credentials);
     for (const input of configs) {
+      await slice.yieldIfDue();
+      if (taken.has(input.id)) {
+        result.skipped.push({ key: input.id, reason: `A server with id "${input.id}" already exists` });
+        continue;
+      }
       try {
-        await addWithBearer(this, input, bearers[input.id]);
-        result.added.push(input.id);
+        const split = splitParsed(input);
+        if (split.writes.size > 0 || split.deletes.length > 0 || split.headerWrites.size > 0) {
+          await persistSecrets(this.credentials, split.config.id, split);
+          await this.#approvals.note(split.config.id, split.writes, split.deletes);
+        }
+        accepted.push(split);
+        taken.add(split.config.id);
       } catch (err) {
         result.skipped.push({ key: input.id, reason: err instanceof AppError ? err.message : 'Could not be saved' });
       }
+    }
+    // Servers added by other calls while this one yielded win their ids.
+    const now = new Set(this.#settings.servers.map((s) => s.id));
+    const saved = accepted.filter((split) => {
+      if (!now.has(split.config.id)) return true;
+      result.skipped.push({ key: split.config.id, reason: `A server with id "${split.config.id}" already exists` });
+      return false;
+    });
+    // An Authorization: Bearer header becomes the server's stored bearer token, before its first connect (stored only
+    // for entries that kept their id, so another server's token is never replaced).
+    for (const split of saved) {
+      const bearer = bearers[split.config.id];
+      if (bearer !== undefined) await auth.setBearer(split.config.id, bearer);
+    }
+    if (saved.length > 0) this.#save({ ...this.#settings, servers: [...this.#settings.servers, ...saved.map((split) => split.config)] });
+    for (const split of saved) {
+      this.sessions.register(split.config);
+      result.added.push(split.config.id);
     }
     return result;
   }

@@ -15,12 +15,14 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-// Everything that could move a terminal's cursor, ring its bell, start an escape sequence or reorder text.
-const ESCAPE_CHARS = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+// Everything a terminal could act on or that could disguise text there: C0/C1 controls (ESC starts CSI/OSC
+// sequences), DEL, line and paragraph separators, bidi embeddings/overrides/isolates and marks, invisible characters.
+const ESCAPE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /**
- * Makes untrusted text safe for one line of a log file or a terminal, keeping it readable: every control, bidi and
- * line-breaking character is written as a visible escape (`\x1b`, `\n`, `\u202e`), so ESC/OSC sequences are inert.
+ * Makes untrusted text safe for one line of a log file or a terminal, keeping it readable: every control, bidi,
+ * invisible and line-breaking character is written as a visible escape (`\x1b`, `\n`, `\u202e`), so ESC/OSC
+ * sequences are inert and one line stays one line. Everything from server data written to stdout/stderr goes here.
  */
 export function escapeControl(text: string): string {
   return text.replace(ESCAPE_CHARS, (c) => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventBus } from '../core/event-bus.js';
 import type { Dispatch } from '../core/dispatcher.js';
+import { encodeForBridge } from '../core/sendable.js';
 import { checkBridgeRequest } from './guards.js';
 import { serveStatic } from './static-files.js';
 
@@ -27,6 +28,8 @@ export interface BridgeServerOptions {
   port: number;
   /** Called for every refused request (for tests and logs). */
   onRefused?: (reason: string) => void;
+  /** Called when an answer or event could not be serialised (it was replaced by an error, or not sent). */
+  onSendError?: (what: string, reason: string) => void;
 }
 
 /** A running bridge server. */
@@ -98,7 +101,10 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
 
   function attach(ws: WebSocket): void {
     const detach = opts.events.subscribe((event, payload) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ jsonrpc: '2.0', method: event, params: payload }));
+      if (ws.readyState !== ws.OPEN) return;
+      const encoded = encodeForBridge({ jsonrpc: '2.0', method: event, params: payload });
+      if (encoded.ok) ws.send(encoded.text);
+      else opts.onSendError?.(event, encoded.reason);
     });
     ws.on('close', detach);
     ws.on('error', detach);
@@ -107,7 +113,11 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
         ws.send(rpcError(null, -32700, 'Binary frames are not accepted'));
         return;
       }
-      void handleMessage(ws, data.toString());
+      handleMessage(ws, data.toString()).catch((err: unknown) => {
+        // Nothing a request does may end the process: answer with a generic error when the socket is still open.
+        opts.onSendError?.('request', err instanceof Error ? err.message : 'unknown error');
+        if (ws.readyState === ws.OPEN) ws.send(rpcError(null, -32603, 'Internal error'));
+      });
     });
   }
 
@@ -131,8 +141,15 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
     const envelope = await opts.dispatch(method, params);
     if (ws.readyState !== ws.OPEN) return;
-    if (envelope.ok) ws.send(JSON.stringify({ jsonrpc: '2.0', id: rid, result: envelope.value }));
-    else {
+    if (envelope.ok) {
+      const encoded = encodeForBridge({ jsonrpc: '2.0', id: rid, result: envelope.value });
+      if (encoded.ok) ws.send(encoded.text);
+      else {
+        opts.onSendError?.(method, encoded.reason);
+        const message = `The answer to ${method} could not be sent: ${encoded.reason}`;
+        ws.send(rpcError(rid, -32000, message, { code: 'internal', message }));
+      }
+    } else {
       const code = envelope.error.code === 'unknown_method' ? -32601 : envelope.error.code === 'invalid_request' ? -32602 : -32000;
       ws.send(rpcError(rid, code, envelope.error.message, envelope.error));
     }

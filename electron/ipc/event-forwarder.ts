@@ -2,6 +2,7 @@
 // subscriptions are attached) events are held back in order, bounded; a reload or a crashed renderer starts holding
 // again. A payload that cannot be sent (not cloneable) is reported and skipped, never thrown into the core.
 import type { EventKey } from '../../shared/contract.js';
+import { unsendableReason } from '../core/sendable.js';
 
 /** The part of a WebContents this module uses. */
 export interface EventTarget {
@@ -64,6 +65,12 @@ export class EventForwarder {
   #send(event: EventKey, payload: unknown): void {
     const target = this.#target();
     if (!target || target.isDestroyed()) return;
+    // Checked before the send: structured clone of a deeply nested payload can exhaust the stack inside Electron.
+    const why = unsendableReason(payload);
+    if (why !== undefined) {
+      this.#onProblem(`the ${event} event could not be sent to the window: ${why}`);
+      return;
+    }
     try {
       target.send(event, payload);
     } catch (err) {

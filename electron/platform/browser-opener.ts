@@ -1,17 +1,24 @@
-// The safe browser opener: every URL is checked by checkAuthorizationUrl (https only, http only for loopback, no
-// user info, no control characters, DNS-shaped host) and then handed to an injected function — Electron's
-// shell.openExternal in the app — never to a shell or the `open` package. In headless mode the URL is only shown
-// in the UI (via the auth status) and printed to stderr.
+// The safe browser opener: every URL passes the one URL policy (electron/core/url-policy.ts: https only, http only
+// for loopback, no user info, no control, bidi or invisible characters, DNS-shaped host) and is then handed to an
+// injected function — Electron's shell.openExternal in the app — never to a shell or the `open` package. In headless
+// mode the URL is only shown in the UI (via the auth status) and printed to stderr, escaped for the terminal.
+import { AppError } from '../../shared/errors.js';
 import type { BrowserOpener } from '../core/auth/auth-ports.js';
-import { checkAuthorizationUrl } from '../core/auth/safe-url.js';
+import { escapeControl } from '../core/text.js';
+import { checkExternalUrl } from '../core/url-policy.js';
+
+function checked(url: URL): string {
+  const verdict = checkExternalUrl(url.href, 'The address');
+  if (!verdict.ok) throw new AppError('url_refused', verdict.reason);
+  return verdict.url;
+}
 
 /** Opens URLs with an injected function (Electron: `(url) => shell.openExternal(url)`). */
 export function createBrowserOpener(openExternal: (url: string) => Promise<void>): BrowserOpener {
   return {
     kind: 'browser',
     async open(url: URL): Promise<void> {
-      const checked = checkAuthorizationUrl(url.href);
-      await openExternal(checked.href);
+      await openExternal(checked(url));
     },
   };
 }
@@ -21,8 +28,7 @@ export function createPrintingOpener(print: (line: string) => void = (line) => p
   return {
     kind: 'print',
     async open(url: URL): Promise<void> {
-      const checked = checkAuthorizationUrl(url.href);
-      print(`Open this address in a browser to sign in: ${checked.href}`);
+      print(`Open this address in a browser to sign in: ${escapeControl(checked(url))}`);
     },
   };
 }

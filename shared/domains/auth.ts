@@ -49,6 +49,8 @@ export interface AuthStatus {
     failed?: { step: AuthStep; message: string };
     /** The URL to open (also shown for copy/paste in headless mode). */
     authorizationUrl?: string;
+    /** Warnings about that URL to show beside it (an internationalized host shown decoded, plain http to this machine). */
+    authorizationUrlWarnings?: string[];
     /** The loopback redirect URI the flow uses. */
     redirectUri?: string;
     /** How many authorizations this sign-in has run (step-up may need more than one, at most 3). */

@@ -117,8 +117,10 @@ export interface AuditedEnvelope {
   originalName: string;
   /** The call id. */
   callId: string;
-  /** The raw result as received (content, structuredContent, _meta, isError). */
+  /** The raw result as received (content, structuredContent, _meta, isError), nested at most 64 levels for display. */
   result: unknown;
+  /** Set when the result was cut for display (nested deeper than 64 levels); the core keeps the rest. */
+  notice?: string;
 }
 
 /** What an exported test checks for one call: the exact text shown, and/or top-level structured-content fields. */

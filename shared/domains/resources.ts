@@ -107,14 +107,18 @@ export interface ElicitationRequestView {
   message: string;
   /** Requested JSON Schema (form mode). */
   requestedSchema?: Record<string, unknown>;
-  /** URL to open (URL mode). */
+  /** URL to open (URL mode): checked by the URL policy and normalized; exactly this is opened on accept. */
   url?: string;
-  /** Host of the URL, for highlighting. */
+  /** The URL for display: its host decoded from punycode, the rest as in `url`. */
+  urlDisplay?: string;
+  /** Host of the URL as displayed (decoded), for highlighting. */
   urlHost?: string;
-  /** Warnings about the URL: punycode host, non-https. */
+  /** Warnings about the URL: internationalized host, plain http to this machine. */
   urlWarnings?: string[];
   /** When the request times out (ms since epoch). */
   expiresAt: number;
+  /** Notices about what was cut for display (a form nested deeper than 64 levels). */
+  notices?: string[];
   /** "ask": the person has not yet said whether this server may ask questions; the dialog asks first. */
   consent?: 'ask' | 'allow';
 }

@@ -182,3 +182,21 @@ describe('errors as data', () => {
     }
   });
 });
+
+describe('answers that cannot cross a bridge', () => {
+  it('a handler answer nested too deep becomes a typed error for that caller, not an exception', async () => {
+    let value: unknown = 1;
+    for (let i = 0; i < 5000; i++) value = { a: value };
+    const { handlers } = countingTable((method) => (method === 'calls.result' ? value : undefined));
+    const errors: string[] = [];
+    const dispatch = createDispatcher(handlers, (method) => errors.push(method));
+    const env = await dispatch('calls.result', { callId: 'x' });
+    expect(env).toEqual({
+      ok: false,
+      error: { code: 'internal', message: expect.stringMatching(/answer to calls\.result could not be sent/) },
+    });
+    expect(errors).toEqual(['calls.result']);
+    // The next call is unaffected.
+    expect(await dispatch('servers.list', {})).toEqual({ ok: true, value: null });
+  });
+});

@@ -429,3 +429,59 @@ describe('network exposure', () => {
     }
   });
 });
+
+describe('send paths survive values that cannot be serialised', () => {
+  function deepValue(n: number): unknown {
+    return JSON.parse('{"a":'.repeat(n) + '1' + '}'.repeat(n)) as unknown;
+  }
+
+  it('an answer JSON cannot encode becomes a typed error for that caller, and the bridge keeps serving', async () => {
+    const sendErrors: string[] = [];
+    const deep = deepValue(200_000);
+    const other = await startBridgeServer({
+      dispatch: async (method) => (method === 'calls.result' ? { ok: true, value: deep } : { ok: true, value: [] }),
+      events: h.host.events,
+      staticDir,
+      token,
+      port: 0,
+      onSendError: (what) => sendErrors.push(what),
+    });
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${other.port}/bridge?token=${token}`, { headers: { Origin: other.origin } });
+      sockets.push(ws);
+      await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
+      const answer = await rpc(ws, { jsonrpc: '2.0', id: 1, method: 'calls.result', params: { callId: 'x' } });
+      expect(answer['error']).toMatchObject({ code: -32000, data: { code: 'internal' } });
+      expect(String((answer['error'] as { message: string }).message)).toMatch(/answer to calls\.result could not be sent/);
+      expect(sendErrors).toEqual(['calls.result']);
+      const next = await rpc(ws, { jsonrpc: '2.0', id: 2, method: 'servers.list', params: {} });
+      expect(next['result']).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('an event JSON cannot encode is skipped for that event only; later events still arrive', async () => {
+    const sendErrors: string[] = [];
+    const other = await startBridgeServer({
+      dispatch: async () => ({ ok: true, value: null }),
+      events: h.host.events,
+      staticDir,
+      token,
+      port: 0,
+      onSendError: (what) => sendErrors.push(what),
+    });
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${other.port}/bridge?token=${token}`, { headers: { Origin: other.origin } });
+      sockets.push(ws);
+      await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
+      const later = nextNotification(ws, 'app.notices');
+      h.host.events.emit('app.notices', { notices: deepValue(200_000) as never });
+      h.host.events.emit('app.notices', { notices: [] });
+      expect(await later).toMatchObject({ params: { notices: [] } });
+      expect(sendErrors).toEqual(['app.notices']);
+    } finally {
+      await other.close();
+    }
+  });
+});

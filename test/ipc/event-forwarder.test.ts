@@ -63,12 +63,33 @@ describe('event forwarder', () => {
     );
     f.markListening();
     expect(() => f.push('call.finished', { fn: () => 1 })).not.toThrow();
-    expect(problems).toEqual(['the call.finished event could not be sent to the window: An object could not be cloned.']);
+    // A function is caught by the sendable check before the send; either way the reason names the event.
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^the call\.finished event could not be sent to the window: ./);
+    f.push('call.finished', { plain: 1 });
+    expect(problems[1]).toBe('the call.finished event could not be sent to the window: An object could not be cloned.');
     const gone = target();
     gone.destroyed = true;
     const g = new EventForwarder(() => gone);
     g.markListening();
     g.push('servers.status', {});
     expect(gone.sent).toEqual([]);
+  });
+
+  it('skips a payload nested too deeply to clone, before Electron tries, and keeps sending later events', () => {
+    const problems: string[] = [];
+    const t = target();
+    const f = new EventForwarder(
+      () => t,
+      (m) => problems.push(m),
+    );
+    f.markListening();
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    expect(() => f.push('app.notices', { notices: deep })).not.toThrow();
+    f.push('app.notices', { notices: [] });
+    expect(t.sent).toEqual([['app.notices', { notices: [] }]]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^the app.notices event could not be sent to the window: /);
   });
 });

@@ -25,7 +25,7 @@ describe('server form model', () => {
       name: '',
       type: 'http' as const,
       url: 'http://example.com/mcp',
-      headers: [{ key: 'Authorization', value: 'x' }],
+      headers: [{ key: 'Authorization', value: 'x', secret: false, isSet: false }],
     };
     const errors = validateModel(m);
     expect(errors['id']).toMatch(/lowercase/);
@@ -61,5 +61,35 @@ describe('server form model', () => {
 
     const typed = modelToInput({ ...m, env: m.env.map((r) => (r.key === 'TOKEN' ? { ...r, value: 'new-secret' } : r)) }, view);
     expect(typed.transport).toMatchObject({ env: { TOKEN: { secret: true, value: 'new-secret' } } });
+  });
+
+  it('sends header values marked secret, or under credential-like names, as secrets and keeps a stored one when left empty', () => {
+    const view: ServerConfigView = {
+      id: 'api',
+      name: 'API',
+      transport: {
+        type: 'http',
+        url: 'https://api.example.com/mcp',
+        headers: { 'X-Api-Key': { secret: true, isSet: true }, 'X-Tenant': 'acme' },
+        allowInsecureHttp: false,
+      },
+    };
+    const m = modelFromView(view);
+    expect(m.headers).toEqual([
+      { key: 'X-Api-Key', value: '', secret: true, isSet: true },
+      { key: 'X-Tenant', value: 'acme', secret: false, isSet: false },
+    ]);
+    expect(modelToInput(m, view).transport).toMatchObject({ headers: { 'X-Api-Key': { secret: true }, 'X-Tenant': 'acme' } });
+    const more = {
+      ...m,
+      headers: [
+        ...m.headers,
+        { key: 'X-Session-Token', value: 'tok', secret: false, isSet: false },
+        { key: 'X-Region', value: 'eu', secret: true, isSet: false },
+      ],
+    };
+    expect(modelToInput(more, view).transport).toMatchObject({
+      headers: { 'X-Session-Token': { secret: true, value: 'tok' }, 'X-Region': { secret: true, value: 'eu' }, 'X-Tenant': 'acme' },
+    });
   });
 });

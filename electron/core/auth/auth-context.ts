@@ -94,14 +94,15 @@ export class AuthContext {
     return config;
   }
 
-  /** The guarded fetch for OAuth requests: URL checks, no redirects, bounded bodies. */
-  fetchFor(config: ServerConfig): FetchLike {
+  /** The guarded fetch for OAuth requests: URL checks, endpoint policy, no redirects, bounded bodies. */
+  fetchFor(config: ServerConfig, trustedOrigins: readonly string[] = []): FetchLike {
     const id = config.id;
     return createOAuthFetch(
       config,
       this.opts.fetch,
       (level, text) => this.log(id, level, text),
       (endpoint) => this.rawEndpoints.set(id, endpoint),
+      trustedOrigins,
     );
   }
 

@@ -48,6 +48,9 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
       redirectUri: flow.redirectUri,
       attempt: flow.attempt,
       ...(flow.authorizationUrl !== undefined ? { authorizationUrl: flow.authorizationUrl } : {}),
+      ...(flow.authorizationUrlWarnings !== undefined && flow.authorizationUrlWarnings.length > 0
+        ? { authorizationUrlWarnings: [...flow.authorizationUrlWarnings] }
+        : {}),
     };
   } else if (device !== undefined) {
     status.flow = { step: 'device', attempt: 1 };

@@ -17,6 +17,7 @@ import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
 import { crossAppAccessProvider } from './cross-app-access.js';
 import { expiryOf, type GrantRecord, type StoredClientSettings } from './credentials.js';
+import { originOf } from './endpoint-policy.js';
 import { CLIENT_NAME } from './flow-provider.js';
 import { runGuarded } from './refresh-guard.js';
 
@@ -98,7 +99,9 @@ export function mintMachineToken(
       ...(scope ? { scope } : {}),
       ...(expectedIssuer !== undefined ? { expectedIssuer } : {}),
     };
-    const fetchFn = ctx.fetchFor(config);
+    // Addresses the person typed (a pinned issuer, the identity provider) may be on the private network.
+    const trusted = [settings.issuer, settings.idpIssuer, settings.idpTokenEndpoint].flatMap(originOf);
+    const fetchFn = ctx.fetchFor(config, trusted);
     const provider = providerFor(id, settings, common, fetchFn);
     const resourceMetadataUrl = ctx.challenges.get(id)?.resourceMetadataUrl;
     try {

@@ -4,12 +4,13 @@ import type { AuthStep } from '../../../shared/domains/auth.js';
 import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError, StepError } from './auth-errors.js';
+import { originOf } from './endpoint-policy.js';
 import type { RedirectListener } from './auth-ports.js';
 import { checkCallback } from './callback.js';
 import { expiryOf, type GrantRecord } from './credentials.js';
 import { deferred, type Deferred } from './deferred.js';
 import { FlowProvider } from './flow-provider.js';
-import { checkAuthorizationUrl } from './safe-url.js';
+import { authorizationUrlVerdict, checkAuthorizationUrl } from './safe-url.js';
 
 /** At most this many authorizations (browser round trips) run for one user action, step-up included. */
 export const MAX_AUTHORIZATIONS_PER_ACTION = 3;
@@ -29,6 +30,8 @@ export interface Flow {
   scope?: string;
   resourceMetadataUrl?: URL;
   authorizationUrl?: string;
+  /** What the URL policy says about it (an internationalized host, plain http to this machine). */
+  authorizationUrlWarnings?: string[];
   /** Settles when the browser step is reached or the flow ends. */
   shown: Deferred<void>;
   /** Settles when the grant is stored (or the flow failed). */
@@ -109,7 +112,7 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
         serverUrl: t.url,
         ...(scope !== undefined ? { scope } : {}),
         ...(current.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: current.resourceMetadataUrl } : {}),
-        fetchFn: ctx.fetchFor(config),
+        fetchFn: ctx.fetchFor(config, originOf(settings?.issuer)),
         forceReauthorization: true,
       });
     } catch (err) {
@@ -153,11 +156,14 @@ async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void
     );
   }
   let checked: URL;
+  let warnings: string[];
   try {
     // The raw endpoint string as the server sent it too: parsing would silently drop CR/LF and tabs from it.
     const raw = ctx.rawEndpoints.get(id);
     if (raw !== undefined) checkAuthorizationUrl(raw, id);
-    checked = checkAuthorizationUrl(url.href, id);
+    const verdict = authorizationUrlVerdict(url.href, id);
+    checked = new URL(verdict.url);
+    warnings = verdict.warnings;
   } catch (err) {
     throw new StepError(
       'browser',
@@ -165,6 +171,7 @@ async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void
     );
   }
   flow.authorizationUrl = checked.href;
+  flow.authorizationUrlWarnings = warnings;
   ctx.announce(id);
   flow.shown.resolve();
   try {

@@ -2,6 +2,7 @@
 import { isObject } from '../json.js';
 import { authOf } from '../auth/auth-manager.js';
 import type { Handlers } from '../handlers.js';
+import { boundForView } from '../ingress/view.js';
 import type { Host } from '../host.js';
 import { exportCallsAsTest } from './export-test.js';
 
@@ -21,7 +22,11 @@ export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `c
     'tools.call': (args) => host.calls.call(args),
     'tools.cancel': async ({ callId }) => host.calls.cancel(callId),
     'calls.history': async (q) => host.calls.history.search(q),
-    'calls.result': async ({ callId }) => host.calls.result(callId),
+    'calls.result': async ({ callId }) => {
+      const envelope = host.calls.result(callId);
+      const view = boundForView(envelope.result, 'The result');
+      return view.notice === undefined ? envelope : { ...envelope, result: view.value, notice: view.notice };
+    },
     'calls.save': async ({ callId, name }) => host.calls.history.save(callId, name),
     'calls.clear': async ({ includeSaved }) => host.calls.history.clear(includeSaved === true),
     'calls.export': async () => host.calls.history.export(),

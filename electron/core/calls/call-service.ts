@@ -39,6 +39,8 @@ export interface CallServiceDeps {
   catalog(): CatalogPort | undefined;
   /** The history file; undefined keeps history in memory. */
   historyFile(): string | undefined;
+  /** Why a server's session ended, when it did (told to the calls it ended). */
+  closeReason?(serverId: string): string | undefined;
   /** Where storage problems (a corrupt history file, a failed write) are reported to the user. */
   notify?(notice: AppNotice): void;
 }
@@ -409,7 +411,12 @@ export class CallService {
         return fail('timeout', 'timeout', `The server did not answer within ${config.timeouts.requestSecs} s.`);
       }
       if (e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected) {
-        return fail('error', 'connection_closed', 'The connection to the server closed during the call. Tool calls are not retried.');
+        const why = this.#deps.closeReason?.(serverId);
+        return fail(
+          'error',
+          'connection_closed',
+          `The connection to the server closed during the call${why ? `: ${why}` : '.'} Tool calls are not retried.`,
+        );
       }
       return fail('error', 'server_error', `The call failed: ${sanitizeText(e.message).slice(0, 500)}`);
     }

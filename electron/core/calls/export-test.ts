@@ -74,7 +74,8 @@ function secretsOf(server: ServerConfig, bearer: boolean): { env: Map<string, st
   if (t.type === 'stdio') {
     for (const [k, v] of Object.entries(t.env)) if (typeof v !== 'string') env.set(k, k);
   } else {
-    for (const name of Object.keys(t.headers)) if (SENSITIVE_HEADER.test(name)) headers.set(name, envName(server.id, name));
+    for (const [name, v] of Object.entries(t.headers))
+      if (typeof v !== 'string' || SENSITIVE_HEADER.test(name)) headers.set(name, envName(server.id, name));
   }
   if (bearer) headers.set('', envName(server.id, 'BEARER_TOKEN'));
   return { env, headers };
@@ -104,11 +105,14 @@ function configExpr(server: ServerConfig, bearer: boolean, indent: string): stri
     }
     transport['env'] = outEnv;
   } else {
-    const outHeaders: Record<string, string> = {};
+    const outHeaders: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(t.headers)) {
       const name = headers.get(k);
+      // A secret header (stored in the credential store) is re-entered from the environment, never written out.
       outHeaders[k] =
-        name === undefined ? v : placeholder(`requireEnv(${tsString(name)}, ${tsString(`header ${k} of server ${server.id}`)})`);
+        name === undefined
+          ? v
+          : { secret: true, value: placeholder(`requireEnv(${tsString(name)}, ${tsString(`header ${k} of server ${server.id}`)})`) };
     }
     transport['headers'] = outHeaders;
   }

@@ -23,6 +23,7 @@ export function createHostCalls(host: Host): CallService {
     },
     catalog: () => (host as { catalog?: CatalogPort }).catalog,
     historyFile: () => join(host.info().dataDir, HISTORY_FILE),
+    closeReason: (id) => host.sessions.status(id).error?.message,
     notify: (notice) => host.notify(notice),
   });
 }

@@ -3,6 +3,9 @@
 // Top-level and block-level `_meta` never enter the view; the full envelope is kept apart.
 import type { Limits } from '../../../shared/config.js';
 import type { MediaView, Presentation } from '../../../shared/domains/calls.js';
+import { jsonDepth } from '../ingress/depth.js';
+import { VIEW_MAX_DEPTH } from '../ingress/limits.js';
+import { boundForView } from '../ingress/view.js';
 import { sanitizeText } from '../text.js';
 import { base64Size, checkAudio, checkImage, isStrictBase64 } from './media.js';
 import { isObject } from '../json.js';
@@ -77,6 +80,10 @@ export function buildPresentation(raw: unknown, limits: PresentationLimits): Pre
   let mediaBudget = limits.mediaBytes;
   const structured = result.structuredContent;
   let droppedCopy = false;
+
+  if (jsonDepth(result, VIEW_MAX_DEPTH) > VIEW_MAX_DEPTH) {
+    notice(`The result is nested deeper than ${VIEW_MAX_DEPTH} levels; the deeper parts are not shown.`);
+  }
 
   const content = Array.isArray(result.content) ? result.content : [];
   if (result.content !== undefined && !Array.isArray(result.content)) notice('The result\'s "content" is not a list and was ignored.');
@@ -201,7 +208,7 @@ export function buildPresentation(raw: unknown, limits: PresentationLimits): Pre
   if (structured !== undefined) {
     let pretty: string;
     try {
-      pretty = JSON.stringify(structured, null, 2) ?? 'null';
+      pretty = JSON.stringify(boundForView(structured, 'The structured content').value, null, 2) ?? 'null';
     } catch {
       pretty = '(structured content could not be shown)';
     }

@@ -5,6 +5,8 @@ import type { Client, Tool } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { Limits } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
+import { jsonDepth } from '../ingress/depth.js';
+import { VIEW_MAX_DEPTH } from '../ingress/limits.js';
 import { isAppOnly } from '../apps/tool-ui.js';
 
 /** Per-server allow and deny lists of original tool names. */
@@ -55,6 +57,9 @@ const PageSchema = z.looseObject({
 });
 
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** Deepest nesting of a published tool's input or output schema (what the renderer's form is given). */
+export const SCHEMA_MAX_DEPTH = VIEW_MAX_DEPTH;
 
 function reject(serverId: string, message: string): AppError {
   return new AppError('catalog_invalid', message, { serverId, evidence: { phase: 'listing' } });
@@ -142,8 +147,12 @@ function admit(raw: Record<string, unknown>, name: string, appOnly: boolean, o: 
   let tool = raw as unknown as Tool;
   let schemaOmitted = false;
   const overText = (s: unknown, max: number): boolean => typeof s === 'string' && utf8(s) > max;
-  const inputBytes = utf8(JSON.stringify(input));
-  const outputBytes = output === undefined ? 0 : utf8(JSON.stringify(output));
+  // Depth first: a schema nested deeper than the renderer's form can walk is over budget whatever its size, and
+  // measuring its bytes would walk it recursively.
+  const inputDeep = jsonDepth(input, SCHEMA_MAX_DEPTH) > SCHEMA_MAX_DEPTH;
+  const outputDeep = output !== undefined && jsonDepth(output, SCHEMA_MAX_DEPTH) > SCHEMA_MAX_DEPTH;
+  const inputBytes = inputDeep ? Infinity : utf8(JSON.stringify(input));
+  const outputBytes = output === undefined ? 0 : outputDeep ? Infinity : utf8(JSON.stringify(output));
   if (appOnly) {
     // Budgets do not fail the server for app-only tools; clamp what is shown instead.
     if (inputBytes > limits.schemaBytes || outputBytes > limits.schemaBytes) {
@@ -155,6 +164,8 @@ function admit(raw: Record<string, unknown>, name: string, appOnly: boolean, o: 
       tool = { ...tool, description: (description as string).slice(0, limits.descriptionBytes) };
     if (overText(title, limits.titleBytes)) tool = { ...tool, title: (title as string).slice(0, limits.titleBytes) };
   } else {
+    if (inputDeep) fail(`has an input schema nested deeper than ${SCHEMA_MAX_DEPTH} levels (budget ${SCHEMA_MAX_DEPTH} levels)`);
+    if (outputDeep) fail(`has an output schema nested deeper than ${SCHEMA_MAX_DEPTH} levels (budget ${SCHEMA_MAX_DEPTH} levels)`);
     if (inputBytes > limits.schemaBytes) fail(`has an input schema of ${inputBytes} bytes (budget ${limits.schemaBytes})`);
     if (outputBytes > limits.schemaBytes) fail(`has an output schema of ${outputBytes} bytes (budget ${limits.schemaBytes})`);
     if (overText(description, limits.descriptionBytes)) fail(`has a description over ${limits.descriptionBytes} bytes`);

@@ -3,16 +3,13 @@
 // session or the server's own "complete" notice settles it. With no UI attached it declines at once.
 import { randomUUID } from 'node:crypto';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import {
-  describeElicitationUrl,
-  parseElicitationSchema,
-  validateElicitation,
-  type ElicitValue,
-} from '../../../shared/domains/resources-elicitation.js';
+import { parseElicitationSchema, validateElicitation, type ElicitValue } from '../../../shared/domains/resources-elicitation.js';
 import type { ElicitationRequestView } from '../../../shared/domains/resources.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
+import { boundForView } from '../ingress/view.js';
 import { sanitizeText, truncate } from '../text.js';
+import { checkExternalUrl } from '../url-policy.js';
 import type { UrlOpener } from './url-opener.js';
 
 /** The request parameters the SDK hands to the elicitation handler. */
@@ -88,14 +85,19 @@ export class ElicitationBroker {
     };
     let elicitationId: string | undefined;
     if (params.mode === 'url') {
-      const described = describeElicitationUrl(params.url);
-      if (!described) return Promise.resolve({ action: 'decline' });
-      view.url = params.url;
-      view.urlHost = described.host;
-      view.urlWarnings = described.warnings;
+      // The one URL policy: a refused URL (control or bidi characters, user info, plain http elsewhere, ...) never
+      // reaches the dialog or the terminal; the server is told no.
+      const verdict = checkExternalUrl(params.url, 'The requested link');
+      if (!verdict.ok) return Promise.resolve({ action: 'decline' });
+      view.url = verdict.url;
+      view.urlDisplay = verdict.display;
+      view.urlHost = verdict.host;
+      view.urlWarnings = verdict.warnings;
       elicitationId = params.elicitationId;
     } else {
-      view.requestedSchema = params.requestedSchema as Record<string, unknown>;
+      const schema = boundForView(params.requestedSchema as Record<string, unknown>, 'The requested form');
+      view.requestedSchema = schema.value;
+      if (schema.notice !== undefined) view.notices = [schema.notice];
     }
 
     return new Promise<ElicitResult>((resolve) => {

@@ -1,6 +1,8 @@
 // The port through which an accepted URL-mode elicitation is opened. The app injects the safe browser opener;
-// headless mode records the URL and prints it (`opened: <url>` on stderr) instead of launching anything.
+// headless mode records the URL and prints it (`opened: <url>` on stderr, escaped) instead of launching anything.
 import { AppError } from '../../../shared/errors.js';
+import { escapeControl } from '../text.js';
+import { checkExternalUrl } from '../url-policy.js';
 
 /** Opens a URL the user consented to, outside the app. */
 export interface UrlOpener {
@@ -8,16 +10,16 @@ export interface UrlOpener {
   open(url: string): Promise<void>;
 }
 
-/** Refuses anything but an http(s) URL that `new URL` parses. */
+/** The URL policy's verdict as the opener needs it: the normalized address, or a url_refused error. */
+export function openableUrl(url: string): string {
+  const verdict = checkExternalUrl(url);
+  if (!verdict.ok) throw new AppError('url_refused', verdict.reason);
+  return verdict.url;
+}
+
+/** Throws url_refused unless the URL policy accepts the URL (for callers that open the normalized form themselves). */
 export function assertOpenableUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('url_refused', 'The link is not a valid URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw new AppError('url_refused', 'Only http and https links can be opened');
+  openableUrl(url);
 }
 
 /** Headless opener: records each URL and prints it to stderr for the person (or test) at the terminal. */
@@ -31,8 +33,8 @@ export class PrintingUrlOpener implements UrlOpener {
   }
 
   async open(url: string): Promise<void> {
-    assertOpenableUrl(url);
-    this.opened.push(url);
-    this.#write(`opened: ${url}\n`);
+    const checked = openableUrl(url);
+    this.opened.push(checked);
+    this.#write(`opened: ${escapeControl(checked)}\n`);
   }
 }

@@ -3,6 +3,8 @@ import { ServerConfigInputSchema, type ServerConfig, type ServerConfigInput } fr
 import type { ImportEntry, ImportFormat, ImportPreview, ImportResult, ImportSecretPrompt } from '../../../shared/contract.js';
 import { exportFileName, parseForeignConfig, type ParsedFile, type RawEntry } from './formats.js';
 import { isObject } from '../json.js';
+import type { ParsedConfigInput } from '../servers/secrets.js';
+import { TimeSlice } from '../time-slice.js';
 import { bearerTokenProblem, readAuthorizationValue, stripBearerScheme } from './bearer.js';
 
 const INPUT_REF = /^\$\{input:([^}]+)\}$/;
@@ -19,6 +21,8 @@ export function slugId(key: string): string {
 
 interface Converted {
   input?: ServerConfigInput;
+  /** The input after validation, when it is valid (so it is validated once). */
+  parsed?: ParsedConfigInput;
   reasons: string[];
   prompts: ImportSecretPrompt[];
   /** An Authorization: Bearer header's token (or a prompted one once supplied), for the credential store. */
@@ -69,7 +73,8 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
     if (declared !== undefined && !['http', 'sse', 'streamable-http', 'streamableHttp'].includes(declared)) {
       reasons.push(`Unknown transport type "${declared}"`);
     }
-    const headers: Record<string, string> = {};
+    // Values under credential-like names (X-Api-Key, *-Token, …) are stored as secrets when the entry is saved.
+    const headers: Record<string, string | { secret: true; value?: string }> = {};
     for (const [key, raw] of Object.entries(isObject(v['headers']) ? v['headers'] : {})) {
       if (typeof raw !== 'string') reasons.push(`header ${key} must be a string`);
       else if (key.toLowerCase() === 'authorization') {
@@ -89,9 +94,16 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
           }
         }
         hasBearer = true;
-      } else if (raw.includes('${input:'))
-        reasons.push(`header ${key} uses a prompted secret; only the Authorization header can be prompted`);
-      else headers[key] = raw;
+      } else if (raw.includes('${input:')) {
+        // A VS Code prompted header value becomes a secret header, filled with the value the person supplies.
+        const ref = INPUT_REF.exec(raw.trim());
+        if (!ref || parsed.format !== 'vscode') reasons.push(`header ${key} refers to an input in a way that cannot be imported`);
+        else {
+          prompts.push({ envKey: key, inputId: ref[1]!, description: parsed.inputs.get(ref[1]!)?.description ?? ref[1]! });
+          const value = secretValues?.[key];
+          headers[key] = value === undefined ? { secret: true } : { secret: true, value };
+        }
+      } else headers[key] = raw;
     }
     transport = { type, url, headers, ...(v['allowInsecureHttp'] === true ? { allowInsecureHttp: true } : {}) };
   } else {
@@ -100,67 +112,88 @@ function convertEntry(entry: RawEntry, parsed: ParsedFile, id: string, secretVal
   const input: ServerConfigInput = { id, name: entry.key, transport, enabled: v['disabled'] !== true };
   const check = ServerConfigInputSchema.safeParse(input);
   if (!check.success) reasons.push(...check.error.issues.map((i) => `${i.path.slice(1).join('.') || 'entry'}: ${i.message}`));
-  return { input, reasons, prompts, ...(bearer !== undefined ? { bearer } : {}), ...(hasBearer ? { hasBearer } : {}) };
+  return {
+    input,
+    ...(check.success ? { parsed: check.data } : {}),
+    reasons,
+    prompts,
+    ...(bearer !== undefined ? { bearer } : {}),
+    ...(hasBearer ? { hasBearer } : {}),
+  };
 }
 
 interface Planned {
   entry: ImportEntry;
-  input?: ServerConfigInput;
+  input?: ParsedConfigInput;
   bearer?: string;
 }
 
-function plan(parsed: ParsedFile, existing: Set<string>, secrets: Record<string, Record<string, string>>, keys?: string[]): Planned[] {
+/** Plans every chosen entry, in linear time, yielding to the event loop every few milliseconds. */
+async function plan(
+  parsed: ParsedFile,
+  existing: Set<string>,
+  secrets: Record<string, Record<string, string>>,
+  keys?: string[],
+): Promise<Planned[]> {
   const taken = new Set<string>();
-  return parsed.entries
-    .filter((raw) => !keys || keys.includes(raw.key))
-    .map((raw) => {
-      const id = slugId(raw.key);
-      const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
-      const reasons = [...converted.reasons];
-      let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
-      if (status === 'valid' && existing.has(id)) {
-        status = 'clash';
-        reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
-      } else if (status === 'valid' && taken.has(id)) {
-        status = 'clash';
-        reasons.push(`Another entry in this file also becomes "${id}"`);
-      }
-      if (status === 'valid') taken.add(id);
-      const t = converted.input?.transport;
-      const entry: ImportEntry = {
-        key: raw.key,
-        id,
-        status,
-        reasons,
-        secretPrompts: converted.prompts,
-        ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
-        ...(converted.hasBearer ? { bearerToken: true } : {}),
-      };
-      if (!converted.input || status !== 'valid') return { entry };
-      return { entry, input: converted.input, ...(converted.bearer !== undefined ? { bearer: converted.bearer } : {}) };
-    });
+  const chosen = keys ? new Set(keys) : undefined;
+  const slice = new TimeSlice();
+  const out: Planned[] = [];
+  for (const raw of parsed.entries) {
+    if (chosen && !chosen.has(raw.key)) continue;
+    await slice.yieldIfDue();
+    out.push(planOne(raw));
+  }
+  return out;
+
+  function planOne(raw: RawEntry): Planned {
+    const id = slugId(raw.key);
+    const converted = convertEntry(raw, parsed, id, secrets[raw.key]);
+    const reasons = [...converted.reasons];
+    let status: ImportEntry['status'] = reasons.length > 0 ? 'invalid' : 'valid';
+    if (status === 'valid' && existing.has(id)) {
+      status = 'clash';
+      reasons.push(`A server with id "${id}" already exists; it will not be overwritten`);
+    } else if (status === 'valid' && taken.has(id)) {
+      status = 'clash';
+      reasons.push(`Another entry in this file also becomes "${id}"`);
+    }
+    if (status === 'valid') taken.add(id);
+    const t = converted.input?.transport;
+    const entry: ImportEntry = {
+      key: raw.key,
+      id,
+      status,
+      reasons,
+      secretPrompts: converted.prompts,
+      ...(t ? { transport: t.type, target: t.type === 'stdio' ? [t.command, ...(t.args ?? [])].join(' ') : t.url } : {}),
+      ...(converted.hasBearer ? { bearerToken: true } : {}),
+    };
+    if (!converted.parsed || status !== 'valid') return { entry };
+    return { entry, input: converted.parsed, ...(converted.bearer !== undefined ? { bearer: converted.bearer } : {}) };
+  }
 }
 
 /** Previews an import: every entry with its status; nothing is saved. */
-export function previewImport(text: string, format: ImportFormat | undefined, existing: Set<string>): ImportPreview {
+export async function previewImport(text: string, format: ImportFormat | undefined, existing: Set<string>): Promise<ImportPreview> {
   const parsed = parseForeignConfig(text, format);
-  return { format: parsed.format, entries: plan(parsed, existing, {}).map((p) => p.entry) };
+  return { format: parsed.format, entries: (await plan(parsed, existing, {})).map((p) => p.entry) };
 }
 
-/** Plans an import of the chosen valid entries; the caller saves the returned definitions and their bearer tokens (by id). */
-export function applyImport(
+/** Plans an import of the chosen valid entries (validated); the caller saves the returned definitions and their bearer tokens (by id). */
+export async function applyImport(
   text: string,
   format: ImportFormat | undefined,
   existing: Set<string>,
   keys: string[] | undefined,
   secrets: Record<string, Record<string, string>>,
-): { configs: ServerConfigInput[]; bearers: Record<string, string>; result: ImportResult } {
+): Promise<{ configs: ParsedConfigInput[]; bearers: Record<string, string>; result: ImportResult }> {
   const parsed = parseForeignConfig(text, format);
   const result: ImportResult = { added: [], skipped: [] };
-  const configs: ServerConfigInput[] = [];
+  const configs: ParsedConfigInput[] = [];
   const bearers: Record<string, string> = {};
   // Only the chosen entries compete for ids, so an unpicked twin cannot block a picked one.
-  for (const p of plan(parsed, existing, secrets, keys)) {
+  for (const p of await plan(parsed, existing, secrets, keys)) {
     if (!p.input) {
       result.skipped.push({ key: p.entry.key, reason: p.entry.reasons.join('; ') });
       continue;
@@ -174,6 +207,25 @@ export function applyImport(
     if (p.bearer !== undefined) bearers[p.input.id] = p.bearer;
   }
   return { configs, bearers, result };
+}
+
+/** Headers for an export: secret values never written (a VS Code input to prompt for, or an empty value). */
+function exportHeaders(
+  c: ServerConfig,
+  format: ImportFormat,
+  inputs: { type: 'promptString'; id: string; description: string; password: true }[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (c.transport.type === 'stdio') return out;
+  for (const [name, v] of Object.entries(c.transport.headers)) {
+    if (typeof v === 'string') out[name] = v;
+    else if (format === 'vscode') {
+      const inputId = `${c.id}-${name}`.toLowerCase();
+      inputs.push({ type: 'promptString', id: inputId, description: `${name} header for ${c.name}`, password: true });
+      out[name] = `\${input:${inputId}}`;
+    } else out[name] = '';
+  }
+  return out;
 }
 
 /** Writes definitions in another app's format; secret values are never written. */
@@ -208,7 +260,7 @@ export function exportServers(
         ...(c.enabled ? {} : { disabled: true }),
         type: t.type,
         url: t.url,
-        ...(Object.keys(t.headers).length > 0 ? { headers: t.headers } : {}),
+        ...(Object.keys(t.headers).length > 0 ? { headers: exportHeaders(c, format, inputs) } : {}),
         ...(t.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
       };
     }

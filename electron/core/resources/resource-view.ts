@@ -4,6 +4,8 @@
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { PromptMessageView, ResourcePart, ResourcePartKind } from '../../../shared/domains/resources.js';
 import { AppError } from '../../../shared/errors.js';
+import { jsonDepth } from '../ingress/depth.js';
+import { VIEW_MAX_DEPTH } from '../ingress/limits.js';
 import { sanitizeText, truncate } from '../text.js';
 import { base64Bytes, checkImage } from './image-check.js';
 
@@ -41,7 +43,10 @@ export function textKind(mimeType: string | undefined, uri: string): ResourcePar
 
 function prettyJson(text: string): { kind: ResourcePartKind; text: string } {
   try {
-    return { kind: 'json', text: JSON.stringify(JSON.parse(text) as unknown, null, 2) };
+    const value = JSON.parse(text) as unknown;
+    // Indenting JSON nested deeper than a view shows would multiply its size: show such text as it came.
+    if (jsonDepth(value, VIEW_MAX_DEPTH) > VIEW_MAX_DEPTH) return { kind: 'text', text };
+    return { kind: 'json', text: JSON.stringify(value, null, 2) };
   } catch {
     return { kind: 'text', text };
   }

@@ -11,6 +11,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
+import { depthStage } from '../ingress/depth-stage.js';
+import type { IngressStage } from '../ingress/incoming.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
 import { cancelledError, withDeadline } from './deadline.js';
 import { diagnose, timeoutError, type ConnectPhase } from './doctor.js';
@@ -61,6 +63,8 @@ export interface SetupInput {
   responseCacheStore?: ResponseCacheStore;
   /** Called when the server says its tools, prompts or resources changed (both protocol eras). */
   onListChanged?: (kind: 'tools' | 'prompts' | 'resources') => void;
+  /** Ingress stages of the session (the notification budget), after the nesting bound. */
+  ingress?: readonly IngressStage[];
 }
 
 type Plan = { kind: 'prior'; prior: PriorDiscovery } | { kind: 'auto' } | { kind: 'pin' } | { kind: 'legacy' };
@@ -219,6 +223,8 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           env: input.env,
           ...(input.loginPath !== undefined ? { loginPath: input.loginPath } : {}),
           log: input.log,
+          // Every message passes the ingress stages (nesting bound, notification budget) before anything else sees it.
+          ingress: [depthStage((level, text) => input.log('protocol', level, text)), ...(input.ingress ?? [])],
         });
         trackPhases(opened.transport, tracker, input, plan);
         const probe = { timeoutMs: t.probeSecs * 1000 };

@@ -23,8 +23,8 @@ export interface StartupReport {
 export interface SessionController {
   /** Registers a new server (connects it per its startup policy). */
   register(config: ServerConfig): void;
-  /** Replaces a server's definition; a live session reconnects with the new config. */
-  update(config: ServerConfig): void;
+  /** Replaces a server's definition; a live session reconnects with the new config (or when `secretsChanged`: same definition, new secret values). */
+  update(config: ServerConfig, opts?: { secretsChanged?: boolean }): void;
   /** Forgets a server: cancels an in-flight connect and releases its session. */
   remove(id: string): Promise<void>;
   /** Status without connecting. */

@@ -6,9 +6,10 @@ import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/con
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
-import { resolveEnv } from '../servers/secrets.js';
+import { resolveEnv, resolveHeaders } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
+import { withIngress } from '../ingress/incoming.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import type { SessionEvents } from './session-events.js';
 import { ServerSession } from './session.js';
@@ -22,6 +23,8 @@ export interface SessionHost {
   configs(): readonly ServerConfig[];
   /** Whether a stdio server's exact launch is approved. */
   isLaunchApproved(config: ServerConfig): boolean;
+  /** The check right before a stdio spawn on the environment actually passed (secrets resolved): an error refuses it. */
+  verifyLaunch?(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined>;
   /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
   readonly interaction?: ClientHooks;
   /** Session-level events hub (connected / closed / removed / list changes), when the host has one. */
@@ -74,15 +77,18 @@ export class SessionManager implements SessionController {
     if (config.enabled && config.startup !== 'manual') this.#background(session);
   }
 
-  /** Replaces a definition; a connected or connecting session reconnects with it (approval re-checked). */
-  update(config: ServerConfig): void {
+  /**
+   * Replaces a definition; a connected or connecting session reconnects with it (approval re-checked). New secret
+   * values leave the stored definition as it was, so the caller says so with `secretsChanged`.
+   */
+  update(config: ServerConfig, opts: { secretsChanged?: boolean } = {}): void {
     const session = this.#sessions.get(config.id);
     if (!session) {
       this.register(config);
       return;
     }
     const previous = session.config;
-    const changed = JSON.stringify(previous) !== JSON.stringify(config);
+    const changed = opts.secretsChanged === true || JSON.stringify(previous) !== JSON.stringify(config);
     const wasActive = session.active;
     const awaitedApproval = session.status().error?.code === 'approval_required';
     session.setConfig(config);
@@ -204,12 +210,14 @@ export class SessionManager implements SessionController {
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
     return new ServerSession(config, {
-      factory: tapFactory(this.#opts.createTransport, this.#host.trafficSink),
+      factory: tapFactory(withIngress(this.#opts.createTransport), this.#host.trafficSink),
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
+      resolveHeaders: (c) => resolveHeaders(this.#opts.credentials, c),
       loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
       gate: (c) => this.#gate(c),
+      verifyLaunch: (c, env) => this.#host.verifyLaunch?.(c, env) ?? Promise.resolve(undefined),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
       responseCache: this.#responseCache(config.id),

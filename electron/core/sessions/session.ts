@@ -4,6 +4,7 @@ import type { Client, Implementation, ResponseCacheStore } from '@modelcontextpr
 import type { ServerConfig } from '../../../shared/config.js';
 import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { NOTIFICATION_BUDGET, notificationBudgetStage, TokenBucket } from '../ingress/notification-budget.js';
 import type { OpenedTransport, TransportFactory } from '../transports/transport-factory.js';
 import { backoffDelay } from './backoff.js';
 import { ChangeStream } from './change-stream.js';
@@ -26,10 +27,14 @@ export interface SessionDeps {
   clientInfo: Implementation;
   /** Resolves a stdio server's env (secrets read from the credential store). */
   resolveEnv: (config: ServerConfig) => Promise<Record<string, string>>;
+  /** The definition with secret header values read from the credential store (HTTP/SSE), for the transport only. */
+  resolveHeaders?: (config: ServerConfig) => Promise<ServerConfig>;
   /** The login-shell PATH for stdio children. */
   loginPath: () => Promise<string | undefined>;
   /** Why a connect may not start (e.g. launch not approved), or undefined. */
   gate: (config: ServerConfig) => AppError | undefined;
+  /** The last check before a stdio spawn, on the resolved environment (secret values included). */
+  verifyLaunch?: (config: ServerConfig, env: Readonly<Record<string, string>>) => Promise<AppError | undefined>;
   /** Receives every status change. */
   onStatus: (id: string, status: ServerStatus) => void;
   /** Receives every log line. */
@@ -53,6 +58,11 @@ interface Live {
   lastError?: Error;
 }
 
+/** How often dropped notifications are reported (log line and status) at most. */
+export const DROP_REPORT_MS = 1000;
+/** Protocol warnings logged per server: a burst of this many, then this many per second; the rest are counted. */
+export const WARNING_BUDGET = { burst: 20, perSecond: 5 } as const;
+
 interface Inflight {
   promise: Promise<Client>;
   abort: AbortController;
@@ -71,12 +81,22 @@ export class ServerSession {
   #live: Live | undefined;
   #inflight: Inflight | undefined;
   #gen = 0;
+  /** Logging and progress notifications draw on this bucket, across reconnects. */
+  readonly #bucket: TokenBucket;
+  #dropped = 0;
+  #droppedUnreported = 0;
+  #dropReport: ReturnType<typeof setTimeout> | undefined;
+  /** Protocol warnings (e.g. progress for unknown tokens, sent in a flood) reach the log at this rate at most. */
+  readonly #warnings = new TokenBucket(WARNING_BUDGET.burst, WARNING_BUDGET.perSecond);
+  #warningsSuppressed = 0;
+  #warningReport: ReturnType<typeof setTimeout> | undefined;
 
   constructor(config: ServerConfig, deps: SessionDeps) {
     this.id = config.id;
     this.#config = config;
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#bucket = new TokenBucket(NOTIFICATION_BUDGET.burst, NOTIFICATION_BUDGET.perSecond);
     const gate = config.enabled ? deps.gate(config) : undefined;
     this.#status = { state: 'disconnected', since: this.#now(), failures: 0, ...(gate ? { error: gate.toData() } : {}) };
   }
@@ -193,6 +213,41 @@ export class ServerSession {
     this.refreshGate();
   }
 
+  /** Logs a protocol warning within WARNING_BUDGET; the ones over it are counted into one line a second later. */
+  #warnLimited(text: string): void {
+    if (this.#warnings.take()) {
+      this.log('protocol', 'warning', text);
+      return;
+    }
+    this.#warningsSuppressed++;
+    this.#warningReport ??= setTimeout(() => {
+      this.#warningReport = undefined;
+      const n = this.#warningsSuppressed;
+      this.#warningsSuppressed = 0;
+      this.log('protocol', 'warning', `${n} more protocol warning${n === 1 ? '' : 's'} from this server were not logged (too many)`);
+    }, DROP_REPORT_MS);
+    this.#warningReport.unref?.();
+  }
+
+  /** Counts a notification dropped over the budget; the count reaches the log and the status once a second at most. */
+  #noteDropped(): void {
+    this.#live?.opened.pace?.();
+    this.#dropped++;
+    this.#droppedUnreported++;
+    this.#dropReport ??= setTimeout(() => {
+      this.#dropReport = undefined;
+      const n = this.#droppedUnreported;
+      this.#droppedUnreported = 0;
+      this.log(
+        'protocol',
+        'warning',
+        `${n} notification${n === 1 ? '' : 's'} dropped from this server (logging and progress are limited to ${NOTIFICATION_BUDGET.perSecond} per second); ${this.#dropped} in all`,
+      );
+      this.#set({ droppedNotifications: this.#dropped });
+    }, DROP_REPORT_MS);
+    this.#dropReport.unref?.();
+  }
+
   #clearInflight(inflight: Inflight): void {
     if (this.#inflight === inflight) this.#inflight = undefined;
   }
@@ -205,12 +260,17 @@ export class ServerSession {
     let changes: ChangeStream | undefined;
     try {
       const env = await this.#deps.resolveEnv(config);
+      // The approval covers exactly what is spawned: checked here on the values actually passed.
+      const refusal = t.type === 'stdio' ? await this.#deps.verifyLaunch?.(config, env) : undefined;
+      if (refusal) throw refusal;
       const loginPath = t.type === 'stdio' ? await this.#deps.loginPath() : undefined;
       if (stale()) throw cancelledError(this.id);
       const fingerprint = configFingerprint(config);
       const prior = this.#deps.cache.get(this.id, fingerprint);
+      const live = this.#deps.resolveHeaders !== undefined ? await this.#deps.resolveHeaders(config) : config;
+      if (stale()) throw cancelledError(this.id);
       established = await establish({
-        config,
+        config: live,
         env,
         ...(loginPath !== undefined ? { loginPath } : {}),
         factory: this.#deps.factory,
@@ -221,6 +281,7 @@ export class ServerSession {
         ...(this.#deps.responseCache ? { responseCacheStore: this.#deps.responseCache } : {}),
         signal,
         ...(this.#deps.hooks ? { prepareClient: (c: Client) => this.#deps.hooks?.prepare(c, config) } : {}),
+        ingress: [notificationBudgetStage({ bucket: this.#bucket, onDropped: () => this.#noteDropped() })],
         onListChanged: (kind) => {
           if (gen !== this.#gen) return;
           const type = kind === 'tools' ? 'toolsListChanged' : kind === 'prompts' ? 'promptsListChanged' : 'resourcesListChanged';
@@ -260,7 +321,7 @@ export class ServerSession {
     this.#live = live;
     client.onerror = (error) => {
       live.lastError = error;
-      if (!alreadyLogged(error)) this.log('protocol', 'warning', error.message);
+      if (!alreadyLogged(error)) this.#warnLimited(error.message);
     };
     client.onclose = () => this.#onClosed(live);
     this.#identity = captureIdentity(client, config);
@@ -279,6 +340,11 @@ export class ServerSession {
   }
 
   #fail(error: AppError): void {
+    if (error.code === 'approval_required') {
+      // Not a failure of the server: it waits for the user, without backoff.
+      this.#set({ state: 'disconnected', error: error.toData(), retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
+      return;
+    }
     if (isAuthFailure(error)) {
       this.#set({ state: 'needs-auth', error: error.toData(), retryAt: undefined, protocolVersion: undefined, lifecycle: undefined });
       return;
@@ -315,6 +381,11 @@ export class ServerSession {
             transportEvidence: evidence,
           });
     this.log('lifecycle', 'warning', `Session closed: ${error.message}`);
+    if (error.evidence?.outputClosed) {
+      // A server that closed its output while running is broken, not merely gone: failed, with backoff.
+      this.#fail(error);
+      return;
+    }
     this.#set({
       state: 'disconnected',
       error: error.toData(),

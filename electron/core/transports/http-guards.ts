@@ -4,7 +4,11 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { checkServerUrl, HeadersSchema } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
-import { formatBytes } from './stdio-transport.js';
+import { depthReporter } from '../ingress/depth-stage.js';
+import { JsonDepthCutter } from '../ingress/depth-text.js';
+import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
+import { responseIdFromEdges } from './line-reader.js';
+import { formatBytes, LIMIT_EXCEEDED_RPC_CODE } from './stdio-transport.js';
 import type { TransportLog } from './transport-factory.js';
 
 /** The SSE event type a discarded over-limit event is turned into; neither SDK transport dispatches it. */
@@ -80,6 +84,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
   let lastStatus: { url: string; httpStatus: number } | undefined;
   let refusal: { error: AppError; at: number } | undefined;
   const ids = { serverId: opts.serverId };
+  const reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
 
   const refuse = (error: AppError): never => {
     refusal = { error, at: Date.now() };
@@ -166,18 +171,26 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
     }
 
     if (response.body === null || status === 204 || status === 205 || status === 304) return response;
+    const onDeep = (): void => reportDeep(`${method} ${shown}`);
+    const requestIds = method === 'POST' ? requestIdsOf(init?.body) : [];
     const limited =
       type === 'text/event-stream'
-        ? limitSseEvents(response.body, opts.messageBytes, () => {
-            const error = new AppError(
-              'limit_exceeded',
-              `An event from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
-              { ...ids, evidence },
-            );
-            opts.log('protocol', 'warning', error.message);
-            opts.report(error);
+        ? limitSseEvents(response.body, {
+            limit: opts.messageBytes,
+            onDeep,
+            onDiscarded: () => {
+              const error = new AppError(
+                'limit_exceeded',
+                `An event from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
+                { ...ids, evidence },
+              );
+              opts.log('protocol', 'warning', error.message);
+              opts.report(error);
+            },
+            // A discarded response fails its request at once, as on stdio, instead of leaving it to time out.
+            replacement: (head, tail, total) => oversizedAnswer(head, tail, total, requestIds, opts.messageBytes),
           })
-        : limitBody(response.body, opts.messageBytes, () => {
+        : limitBody(response.body, opts.messageBytes, onDeep, () => {
             const error = new AppError(
               'limit_exceeded',
               `The response from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
@@ -197,9 +210,62 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
   };
 }
 
-/** Passes a body through, erroring the stream with `onExceeded()`'s error once more than `limit` bytes arrived. */
-export function limitBody(body: ReadableStream<Uint8Array>, limit: number, onExceeded: () => Error): ReadableStream<Uint8Array> {
+/** Ids of the JSON-RPC requests in a POST body (one message or a batch); none when it holds only notifications. */
+export function requestIdsOf(body: unknown): (string | number)[] {
+  if (typeof body !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * The synthetic SSE event answering the request a discarded event carried the response to: its id read from the
+ * event's ends, or — when the ends do not show it but the event is no request or notification — the one request of
+ * the POST the stream answers. Undefined when the request cannot be told.
+ */
+function oversizedAnswer(
+  head: Buffer,
+  tail: Buffer,
+  total: number,
+  requestIds: readonly (string | number)[],
+  limit: number,
+): string | undefined {
+  let id = responseIdFromEdges(head, tail);
+  const headText = head.toString('utf8');
+  if (id === undefined && requestIds.length === 1 && /^\s*\{/.test(headText) && !/"method"\s*:/.test(headText)) id = requestIds[0];
+  if (id === undefined) return undefined;
+  const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(limit)} limit (limits.messageBytes) and was discarded`;
+  const answer = { jsonrpc: '2.0', id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } } };
+  return `event: message\ndata: ${JSON.stringify(answer)}\n\n`;
+}
+
+/** A cutter of JSON nested deeper than the wire limit (see ingress/depth-text.ts). */
+function wireCutter(): JsonDepthCutter {
+  return new JsonDepthCutter(WIRE_MAX_DEPTH, depthMarker(WIRE_MAX_DEPTH));
+}
+
+/**
+ * Passes a body through, erroring the stream with `onExceeded()`'s error once more than `limit` bytes arrived, and
+ * cutting JSON nested deeper than the wire limit out of it (`onDeep` is called once when that happened).
+ */
+export function limitBody(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  onDeep: () => void,
+  onExceeded: () => Error,
+): ReadableStream<Uint8Array> {
   let total = 0;
+  const cutter = wireCutter();
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
@@ -208,36 +274,93 @@ export function limitBody(body: ReadableStream<Uint8Array>, limit: number, onExc
           controller.error(onExceeded());
           return;
         }
-        controller.enqueue(chunk);
+        for (const part of cutter.push(chunk)) controller.enqueue(part);
+      },
+      flush() {
+        if (cutter.cut) onDeep();
       },
     }),
   );
+}
+
+const DATA_FIELD = new TextEncoder().encode('data:');
+
+/** True when the line held in `parts` (then `last`) starts with the SSE field name "data:". */
+function isDataLine(parts: readonly Uint8Array[], last: Uint8Array): boolean {
+  let matched = 0;
+  for (const part of [...parts, last]) {
+    for (let i = 0; i < part.length && matched < DATA_FIELD.length; i++, matched++) if (part[i] !== DATA_FIELD[matched]) return false;
+    if (matched === DATA_FIELD.length) return true;
+  }
+  return false;
 }
 
 const LF = 0x0a;
 const CR = 0x0d;
 const encoder = new TextEncoder();
 
+/** How many bytes of each end of a discarded event are kept, to tell which request it answered. */
+const EDGE_BYTES = 256;
+
+/** What limitSseEvents does besides passing events through. */
+export interface SseLimits {
+  /** Largest event, comment lines included. */
+  limit: number;
+  /** Some event's JSON was cut at the wire depth limit. */
+  onDeep(): void;
+  /** An event went over the limit and is being discarded. */
+  onDiscarded(): void;
+  /**
+   * The text of a replacement for a discarded event, given its first and last bytes (data lines without their
+   * field name) and its size: typically a synthetic error answering the request it carried the response to, so
+   * that request fails at once. Undefined: the event is dropped (turned into an event type no SDK dispatches).
+   */
+  replacement?(head: Buffer, tail: Buffer, totalBytes: number): string | undefined;
+}
+
 /**
  * Passes an SSE stream through, capping each event (all its lines, comments included, up to the blank line
  * that ends it) at `limit` bytes. Complete lines are forwarded as they arrive; only the current unfinished line
  * is held (at most `limit` bytes). When an event goes over the limit, the rest of it is dropped and it is closed
- * as an event of type {@link DISCARDED_EVENT_TYPE}, which the SDK ignores, so the stream and the session go on.
+ * as its replacement (see SseLimits.replacement) or as an event of type {@link DISCARDED_EVENT_TYPE}, which the SDK
+ * ignores, so the stream and the session go on. JSON in data lines is cut at the wire depth limit as it passes.
  */
-export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, onDiscarded: () => void): ReadableStream<Uint8Array> {
+export function limitSseEvents(body: ReadableStream<Uint8Array>, o: SseLimits): ReadableStream<Uint8Array> {
+  const { limit } = o;
+  // The data lines of one event form one JSON text: they are cut at the wire depth limit as they pass.
+  const cutter = wireCutter();
   let eventBytes = 0;
   let lineParts: Uint8Array[] = [];
   let lineLen = 0;
   let afterCR = false;
   let discarding = false;
+  let head: Buffer = Buffer.alloc(0);
+  let tail: Buffer = Buffer.alloc(0);
 
-  const overflow = (): void => {
-    if (!discarding) {
-      discarding = true;
-      lineParts = [];
-      lineLen = 0;
-      onDiscarded();
-    }
+  const keepTail = (piece: Uint8Array): void => {
+    tail =
+      piece.length >= EDGE_BYTES
+        ? Buffer.from(piece.subarray(piece.length - EDGE_BYTES))
+        : Buffer.concat([tail, piece]).subarray(-EDGE_BYTES);
+  };
+  /** Starts discarding the current event; `piece` is the part of the current line not yet held. */
+  const overflow = (piece: Uint8Array): void => {
+    if (discarding) return;
+    discarding = true;
+    const start = Buffer.concat([...lineParts, piece].map((p) => p.subarray(0, EDGE_BYTES + 8))).subarray(0, EDGE_BYTES + 8);
+    head = isDataLine([], start) ? start.subarray(start[5] === 0x20 ? 6 : 5) : Buffer.alloc(0);
+    tail = Buffer.alloc(0);
+    keepTail(Buffer.concat([...lineParts, piece]).subarray(-EDGE_BYTES));
+    lineParts = [];
+    lineLen = 0;
+    o.onDiscarded();
+  };
+  const closeDiscarded = (): Uint8Array => {
+    const total = eventBytes;
+    const text = o.replacement?.(head, tail, total);
+    head = Buffer.alloc(0);
+    tail = Buffer.alloc(0);
+    return encoder.encode(text ?? `event: ${DISCARDED_EVENT_TYPE}\n\n`);
   };
 
   return body.pipeThrough(
@@ -263,8 +386,9 @@ export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, 
           if (end === -1) {
             const piece = chunk.subarray(i);
             eventBytes += piece.length;
-            if (eventBytes > limit) overflow();
-            if (!discarding) {
+            if (discarding) keepTail(piece);
+            else if (eventBytes > limit) overflow(piece);
+            else {
               lineParts.push(piece);
               lineLen += piece.length;
             }
@@ -273,18 +397,27 @@ export function limitSseEvents(body: ReadableStream<Uint8Array>, limit: number, 
           const piece = chunk.subarray(i, end);
           const blank = lineLen === 0 && piece.length === 0;
           eventBytes += piece.length + 1;
-          if (!blank && eventBytes > limit) overflow();
+          if (!blank && discarding) keepTail(piece);
+          else if (!blank && eventBytes > limit) overflow(piece);
           if (blank) {
             if (discarding) {
-              controller.enqueue(encoder.encode(`event: ${DISCARDED_EVENT_TYPE}\n\n`));
+              controller.enqueue(closeDiscarded());
               discarding = false;
             } else {
               controller.enqueue(chunk.subarray(end, end + 1));
             }
+            if (cutter.cut) o.onDeep();
+            cutter.reset();
             eventBytes = 0;
           } else if (!discarding) {
-            for (const part of lineParts) controller.enqueue(part);
-            controller.enqueue(chunk.subarray(i, end + 1));
+            const rest = chunk.subarray(i, end + 1);
+            if (isDataLine(lineParts, rest)) {
+              // "data:" and the line end hold no JSON structure, so the whole line can go through the cutter.
+              for (const part of [...lineParts, rest]) for (const kept of cutter.push(part)) controller.enqueue(kept);
+            } else {
+              for (const part of lineParts) controller.enqueue(part);
+              controller.enqueue(rest);
+            }
           }
           lineParts = [];
           lineLen = 0;

@@ -22,14 +22,26 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
       new AppError('url_refused', `${urlProblem}: ${displayUrl(t.url)}`, { serverId: config.id, evidence: { url: displayUrl(t.url) } }),
     );
   }
-  const headerProblem = checkHeaders(t.headers, config.id);
+  // Secret header values were read from the credential store by the session; one still missing cannot be sent.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(t.headers)) {
+    if (typeof value !== 'string') {
+      return refused(
+        new AppError('config_invalid', `The secret value of the ${name} header is not stored; enter it again in the server's settings`, {
+          serverId: config.id,
+        }),
+      );
+    }
+    headers[name] = value;
+  }
+  const headerProblem = checkHeaders(headers, config.id);
   if (headerProblem !== null) return refused(headerProblem);
 
   const guard = createGuardedFetch({
     serverId: config.id,
     serverUrl: t.url,
     allowInsecureHttp: t.allowInsecureHttp,
-    headers: t.headers,
+    headers,
     messageBytes: config.limits.messageBytes,
     kind: t.type,
     log: ctx.log,

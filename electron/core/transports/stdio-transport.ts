@@ -9,8 +9,12 @@ import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
+import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
+import { cutJsonDepth } from '../ingress/depth-text.js';
+import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
+import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
@@ -25,6 +29,11 @@ const STDERR_LOG_LINE_BYTES = 8 * 1024;
 const SKIPPED_LINE_QUOTE = 200;
 /** JSON-RPC error code of the synthetic answer to a request whose response was too large (implementation range). */
 export const LIMIT_EXCEEDED_RPC_CODE = -32050;
+/**
+ * How long an end of stdout may precede the child's exit and still count as an ordinary exit: a child that keeps
+ * running longer after closing its output is treated as broken.
+ */
+export const STDOUT_EOF_GRACE_MS = 200;
 
 /** How long release() waits at each step (close stdin, SIGTERM, SIGKILL). */
 export interface ReleaseTimings {
@@ -79,6 +88,7 @@ export class StdioTransport implements Transport {
     oversizedEnd: (total) => this.#opts.log('stderr', 'info', `[a ${total}-byte stderr line was not logged; see the stderr ring]`),
   });
   #child: ChildProcess | undefined;
+  #stdout: PacedReader | undefined;
   #pid: number | undefined;
   #childEnv: Record<string, string> = {};
   #started = false;
@@ -94,10 +104,13 @@ export class StdioTransport implements Transport {
   #protocolVersion: string | undefined;
   #oversizedLines = 0;
   #skippedLines = 0;
+  #outputClosed = false;
+  readonly #reportDeep: (what: string) => void;
 
   constructor(opts: StdioTransportOptions) {
     this.#opts = opts;
     this.#timings = { ...DEFAULT_RELEASE_TIMINGS, ...opts.release };
+    this.#reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
     this.#reader = new BoundedLineReader(opts.messageBytes, {
       line: (bytes) => this.#onLine(bytes),
       oversized: (limit) => this.#onOversized(limit),
@@ -139,6 +152,7 @@ export class StdioTransport implements Transport {
   evidence(): ErrorEvidence {
     if (this.#spawnError?.evidence) return { ...this.#spawnError.evidence, stderrTail: this.#stderrRing.tail(STDERR_TAIL_LINES) };
     const evidence: ErrorEvidence = { stderrTail: this.#stderrRing.tail(STDERR_TAIL_LINES) };
+    if (this.#outputClosed) evidence.outputClosed = true;
     if (this.#exited) {
       evidence.exitCode = this.#exitCode;
       evidence.signal = this.#signal;
@@ -215,7 +229,8 @@ export class StdioTransport implements Transport {
           void this.#afterExit();
         });
       });
-      child.stdout?.on('data', (chunk: Buffer) => this.#reader.push(chunk));
+      if (child.stdout) this.#stdout = new PacedReader(child.stdout, (piece) => this.#reader.push(piece));
+      child.stdout?.on('end', () => void this.#onStdoutEnd());
       child.stdout?.on('error', (error) => this.#emitError(error));
       child.stderr?.on('data', (chunk: Buffer) => {
         this.#stderrRing.push(chunk);
@@ -252,6 +267,11 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /** The server floods the session (its notification budget drops messages): read its output more slowly. */
+  pace(): void {
+    this.#stdout?.pace();
+  }
+
   /** Same as release(): the SDK client calls this on close. */
   close(): Promise<void> {
     return this.release();
@@ -269,7 +289,9 @@ export class StdioTransport implements Transport {
   async #doRelease(): Promise<void> {
     this.#releasing = true;
     const child = this.#child;
-    const pid = this.#pid;
+    // child.pid is known as soon as spawn() returns; the 'spawn' event (this.#pid) may come later, and a release
+    // in between (a connect cancelled at once) must still end the process instead of leaving it running.
+    const pid = this.#pid ?? child?.pid;
     if (child !== undefined && pid !== undefined) {
       const t = this.#timings;
       const leaderGone = (): boolean => this.#exited;
@@ -290,6 +312,7 @@ export class StdioTransport implements Transport {
       }
       if (!allGone()) this.#opts.log('protocol', 'error', `Process group ${pid} still has running members after SIGKILL`);
       await Promise.race([this.#exitPromise, delay(t.killWaitMs)]);
+      this.#stdout?.stop();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
@@ -328,6 +351,7 @@ export class StdioTransport implements Transport {
     const drained = (s: Readable | null | undefined): Promise<void> =>
       !s || s.readableEnded || s.destroyed ? Promise.resolve() : new Promise<void>((r) => s.once('close', () => r()));
     await Promise.race([Promise.all([drained(child?.stdout), drained(child?.stderr)]), delay(250)]);
+    this.#stdout?.drainAll();
     this.#reader.flush();
     this.#stderrLine.flush();
     if (!this.#releasing) {
@@ -338,6 +362,30 @@ export class StdioTransport implements Transport {
       );
       this.#fireClose();
     }
+  }
+
+  /**
+   * End of stdout. When the child exits too, the exit path reports it; a child that closed its output but keeps
+   * running can never answer again, so the session ends at once: in-flight requests fail, and the process group is
+   * released instead of waiting for every request's timeout.
+   */
+  async #onStdoutEnd(): Promise<void> {
+    if (this.#releasing || this.#exited) return;
+    await Promise.race([this.#exitPromise, delay(STDOUT_EOF_GRACE_MS)]);
+    if (this.#releasing || this.#exited) return;
+    this.#stdout?.drainAll();
+    this.#reader.flush();
+    this.#outputClosed = true;
+    const message = 'The server closed its output (stdout) while still running, so it can no longer answer';
+    this.#opts.log('protocol', 'error', `${message}; ending the session and stopping its processes`);
+    this.#emitError(
+      new AppError('connection_closed', message, {
+        serverId: this.#opts.serverId,
+        evidence: this.evidence(),
+      }),
+    );
+    this.#fireClose();
+    void this.release();
   }
 
   #fireClose(): void {
@@ -375,11 +423,14 @@ export class StdioTransport implements Transport {
   #onLine(bytes: Buffer): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 0x0d) end--;
-    const text = bytes.toString('utf8', 0, end);
+    // Cut what is nested deeper than the wire limit before parsing: deep JSON parses slowly and breaks recursion.
+    const bounded = cutJsonDepth(bytes.subarray(0, end), WIRE_MAX_DEPTH, depthMarker(WIRE_MAX_DEPTH));
+    const text = bounded.bytes.toString('utf8');
     if (text.trim() === '') return;
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(JSON.parse(text));
+      if (bounded.cut) this.#reportDeep(describeMessage(message));
     } catch {
       this.#skippedLines++;
       const quote = text.length > SKIPPED_LINE_QUOTE ? `${text.slice(0, SKIPPED_LINE_QUOTE)}…` : text;
@@ -460,5 +511,10 @@ export function openStdioTransport(
     log: ctx.log,
     ...(release !== undefined ? { release } : {}),
   });
-  return { transport, diagnostics: { evidence: () => transport.evidence() }, release: () => transport.release() };
+  return {
+    transport,
+    diagnostics: { evidence: () => transport.evidence() },
+    release: () => transport.release(),
+    pace: () => transport.pace(),
+  };
 }

@@ -2,6 +2,7 @@
 import type { AuthProvider, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ErrorEvidence } from '../../../shared/errors.js';
+import type { IngressStage } from '../ingress/incoming.js';
 
 /** Diagnostics a live transport keeps for the connection doctor and the log view. */
 export interface TransportDiagnostics {
@@ -26,6 +27,8 @@ export interface TransportContext {
   log: TransportLog;
   /** Credentials for HTTP/SSE servers (bearer, OAuth, client credentials), set by authorization. */
   auth?: TransportAuthContext;
+  /** Ingress stages every received message passes first (see ingress/incoming.ts); applied by withIngress. */
+  ingress?: readonly IngressStage[];
 }
 
 /** What authorization hands an HTTP/SSE transport. */
@@ -44,6 +47,8 @@ export interface OpenedTransport {
   diagnostics: TransportDiagnostics;
   /** Releases everything (for stdio: close stdin, wait, SIGTERM, SIGKILL the process group). */
   release(): Promise<void>;
+  /** The server floods the session: read its messages more slowly for a while (stdio; others may ignore it). */
+  pace?(): void;
 }
 
 /** Opens a fresh transport for a server; each lifecycle attempt gets a new one. */

@@ -39,6 +39,22 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
         <Text size="sm">
           Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.
         </Text>
+        {a.lastApproval === 'legacy' && (
+          <Text size="sm">An earlier version approved this launch without checking environment values; approve it once more.</Text>
+        )}
+        {a.changes.length > 0 && (
+          <Row label="Changed since your last approval">
+            <List size="sm" aria-label="Changes since the last approval" spacing={2} data-testid="approval-changes">
+              {a.changes.map((c, i) => (
+                <List.Item key={i}>
+                  <Text size="sm" fw={600} span>
+                    {cleanText(c.summary)}
+                  </Text>
+                </List.Item>
+              ))}
+            </List>
+          </Row>
+        )}
         <Row label="Command">
           <Code block className="sb-mono" data-testid="approval-command">
             {cleanText(a.command)}
@@ -65,10 +81,19 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
           </Row>
         )}
         <Row label="Environment variables">
-          <Text size="sm" className="sb-mono">
-            {a.envKeys.length ? a.envKeys.join(', ') : 'None'}
-            {a.inheritEnv ? ' (plus the whole inherited environment)' : ''}
-          </Text>
+          {a.env.length === 0 ? (
+            <Text size="sm">None{a.inheritEnv ? ' (plus the whole inherited environment)' : ''}</Text>
+          ) : (
+            <List size="sm" aria-label="Environment variables" className="sb-mono" spacing={2}>
+              {a.env.map((e) => (
+                <List.Item key={e.name}>
+                  <Code>{cleanText(e.name)}</Code>{' '}
+                  {e.secret ? e.isSet ? '(secret, set)' : '(secret, not set)' : <Code>{cleanText(e.value ?? '')}</Code>}
+                </List.Item>
+              ))}
+            </List>
+          )}
+          {a.env.length > 0 && a.inheritEnv && <Text size="sm">Plus the whole inherited environment.</Text>}
         </Row>
         <Group>
           <Button variant="filled" onClick={() => void approve(props.id, a.fingerprint)}>

@@ -23,6 +23,7 @@ import { IconBulb, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerConfigView } from '../../../shared/contract';
+import { isSensitiveHeaderName } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
 import { looksLikeCommandLine, splitCommandLine } from '../lib/command-line';
 import { deriveServerId } from '../lib/server-id';
@@ -357,33 +358,59 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
                   Headers
                 </Text>
                 <Stack gap="xs">
-                  {m.headers.map((h, i) => (
-                    <Group key={i} gap="xs" wrap="nowrap">
-                      <TextInput
-                        aria-label={`Header name ${i + 1}`}
-                        placeholder="X-Header"
-                        value={h.key}
-                        onChange={(e) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.currentTarget.value } : x)) })}
-                        style={{ flex: '0 1 220px' }}
-                      />
-                      <TextInput
-                        aria-label={`Header value ${i + 1}`}
-                        value={h.value}
-                        onChange={(e) =>
-                          patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value: e.currentTarget.value } : x)) })
-                        }
-                        style={{ flex: 1 }}
-                      />
-                      <ActionIcon
-                        size="lg"
-                        color="red"
-                        aria-label={`Remove header ${i + 1}`}
-                        onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}
-                      >
-                        <IconTrash size={16} aria-hidden />
-                      </ActionIcon>
-                    </Group>
-                  ))}
+                  {m.headers.map((h, i) => {
+                    // Credential-like names (X-Api-Key, *-Token, …) are always kept secret by the core.
+                    const forced = isSensitiveHeaderName(h.key.trim());
+                    const secret = h.secret || forced;
+                    const setValue = (value: string) => patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, value } : x)) });
+                    return (
+                      <Group key={i} gap="xs" wrap="nowrap">
+                        <TextInput
+                          aria-label={`Header name ${i + 1}`}
+                          placeholder="X-Header"
+                          value={h.key}
+                          onChange={(e) =>
+                            patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, key: e.currentTarget.value } : x)) })
+                          }
+                          style={{ flex: '0 1 220px' }}
+                        />
+                        {secret ? (
+                          <PasswordInput
+                            aria-label={`Header value ${i + 1}`}
+                            placeholder={h.isSet ? '(stored — leave empty to keep)' : 'value'}
+                            value={h.value}
+                            onChange={(e) => setValue(e.currentTarget.value)}
+                            style={{ flex: 1 }}
+                          />
+                        ) : (
+                          <TextInput
+                            aria-label={`Header value ${i + 1}`}
+                            value={h.value}
+                            onChange={(e) => setValue(e.currentTarget.value)}
+                            style={{ flex: 1 }}
+                          />
+                        )}
+                        <Checkbox
+                          label="Secret"
+                          aria-label={`Header ${i + 1} is secret`}
+                          title={forced ? 'Headers with credential-like names are always kept in the credential store' : undefined}
+                          checked={secret}
+                          disabled={forced}
+                          onChange={(e) =>
+                            patch({ headers: m.headers.map((x, j) => (j === i ? { ...x, secret: e.currentTarget.checked } : x)) })
+                          }
+                        />
+                        <ActionIcon
+                          size="lg"
+                          color="red"
+                          aria-label={`Remove header ${i + 1}`}
+                          onClick={() => patch({ headers: m.headers.filter((_, j) => j !== i) })}
+                        >
+                          <IconTrash size={16} aria-hidden />
+                        </ActionIcon>
+                      </Group>
+                    );
+                  })}
                   {authHeader >= 0 && (
                     <Alert color="blue" variant="light" p="sm">
                       <Stack gap={6}>
@@ -414,7 +441,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
                     <Button
                       size="xs"
                       leftSection={<IconPlus size={14} aria-hidden />}
-                      onClick={() => patch({ headers: [...m.headers, { key: '', value: '' }] })}
+                      onClick={() => patch({ headers: [...m.headers, { key: '', value: '', secret: false, isSet: false }] })}
                     >
                       Add header
                     </Button>

@@ -1,5 +1,5 @@
 // The add/edit dialog's editable model and its conversion to a server definition.
-import { ServerConfigInputSchema, type ServerConfigInput } from '../../../shared/config';
+import { isSensitiveHeaderName, ServerConfigInputSchema, type ServerConfigInput } from '../../../shared/config';
 import type { ServerConfigView } from '../../../shared/contract';
 
 /** One environment row in the form. */
@@ -22,7 +22,8 @@ export interface ServerFormModel {
   env: EnvRow[];
   inheritEnv: boolean;
   url: string;
-  headers: { key: string; value: string }[];
+  /** Header rows; a secret one is kept in the credential store (credential-like names always are). */
+  headers: EnvRow[];
   allowInsecureHttp: boolean;
   enabled: boolean;
   lifecycle: 'auto' | 'discover' | 'initialize';
@@ -87,7 +88,9 @@ export function modelFromView(view: ServerConfigView): ServerFormModel {
     );
   } else {
     m.url = t.url;
-    m.headers = Object.entries(t.headers).map(([key, value]) => ({ key, value }));
+    m.headers = Object.entries(t.headers).map(([key, v]) =>
+      typeof v === 'string' ? { key, value: v, secret: false, isSet: false } : { key, value: '', secret: true, isSet: v.isSet },
+    );
     m.allowInsecureHttp = t.allowInsecureHttp;
   }
   return m;
@@ -115,7 +118,18 @@ export function modelToInput(m: ServerFormModel, base?: ServerConfigView): Serve
       : {
           type: m.type,
           url: m.url.trim(),
-          headers: Object.fromEntries(m.headers.filter((h) => h.key.trim()).map((h) => [h.key.trim(), h.value])),
+          headers: Object.fromEntries(
+            m.headers
+              .filter((h) => h.key.trim())
+              .map((h) => [
+                h.key.trim(),
+                h.secret || isSensitiveHeaderName(h.key.trim())
+                  ? h.value === '' && h.isSet
+                    ? { secret: true as const }
+                    : { secret: true as const, value: h.value }
+                  : h.value,
+              ]),
+          ),
           allowInsecureHttp: m.allowInsecureHttp,
         };
   return {

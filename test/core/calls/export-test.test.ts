@@ -160,7 +160,8 @@ describe('calls.exportTest', () => {
     );
     expect(parseSpec(out.text).errors).toEqual([]);
     expect(out.text).not.toContain('sk-live-123');
-    expect(out.text).toContain('"X-Api-Key": requireEnv("WEB_X_API_KEY", "header X-Api-Key of server web")');
+    // A secret header is re-entered as a secret ({secret, value}) read from the environment.
+    expect(out.text).toContain('"value": requireEnv("WEB_X_API_KEY", "header X-Api-Key of server web")');
     expect(out.text).toContain('"X-Trace": "on"');
     expect(out.text).toContain(
       `await bridge['auth.setBearer']({ id: "web", token: requireEnv("WEB_BEARER_TOKEN", "bearer token of server web") });`,

@@ -73,13 +73,18 @@ describe('elicitation broker', () => {
     await expect(closed).resolves.toEqual({ action: 'cancel' });
   });
 
-  it('URL mode: warnings for punycode and plain http; opens exactly the URL only on accept', async () => {
+  it('URL mode: warnings for punycode (shown decoded); opens exactly the URL only on accept; plain http only to this machine', async () => {
     const { broker, opener, lines } = setup();
-    const url = 'http://xn--pple-43d.com/login?next=%2Fhome#frag';
+    await expect(broker.request('s', { mode: 'url', message: 'x', url: 'http://example.com/login', elicitationId: 'e0' })).resolves.toEqual(
+      {
+        action: 'decline',
+      },
+    );
+    const url = 'https://xn--pple-43d.com/login?next=%2Fhome#frag';
     const pending = broker.request('s', { mode: 'url', message: 'Sign in', url, elicitationId: 'e1' });
     const view = broker.pending()[0]!;
-    expect(view).toMatchObject({ mode: 'url', url, urlHost: 'xn--pple-43d.com' });
-    expect(view.urlWarnings).toHaveLength(2);
+    expect(view).toMatchObject({ mode: 'url', url, urlHost: 'аpple.com', urlDisplay: 'https://аpple.com/login?next=%2Fhome#frag' });
+    expect(view.urlWarnings).toHaveLength(1);
     expect(opener.opened).toEqual([]);
     await broker.respond(view.requestId, 'accept');
     await expect(pending).resolves.toEqual({ action: 'accept' });

@@ -127,7 +127,14 @@ describe('app.openLink', () => {
     await call(h.dispatch, 'app.openLink', { url: 'https://example.com/docs' });
     const opened = (h.host.interaction.urlOpener as unknown as { opened: string[] }).opened;
     expect(opened).toEqual(['https://example.com/docs']);
-    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'not a url']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'not a url',
+      'http://example.com/',
+      'https://user:pw@example.com/',
+      'https://example.com/\u202e',
+    ]) {
       expect((await failure('app.openLink', { url })).code).toBe('url_refused');
     }
     expect(opened).toEqual(['https://example.com/docs']);

@@ -9,7 +9,6 @@ import { afterEach, beforeEach } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap, ServerStatus } from '../../../shared/contract.js';
 import { Host } from '../../../electron/core/host.js';
-import { launchFingerprint } from '../../../electron/core/servers/approval.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
@@ -114,9 +113,8 @@ export function makeSessionHost(dir: string, opts: { cacheFile?: string; factory
 
 /** Adds a server and approves its launch (stdio), as the user would. */
 export async function addApproved(host: Host, input: ServerConfigInput): Promise<void> {
-  await host.add(input);
-  const config = host.config(input.id);
-  if (config.transport.type === 'stdio') await host.approve(input.id, launchFingerprint(config.transport));
+  const detail = await host.add(input);
+  if (detail.approval) await host.approve(input.id, detail.approval.fingerprint);
 }
 
 /** Starts an HTTP fixture and waits for the URL it announces. */

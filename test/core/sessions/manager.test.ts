@@ -2,7 +2,6 @@
 // many servers, runtime update / disconnect, events.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchFingerprint } from '../../../electron/core/servers/approval.js';
 import { addApproved, alive, countedServer, fixture, spawns, stdioServer, until, useSessionHost } from './helpers.js';
 
 const t = useSessionHost();
@@ -45,9 +44,7 @@ describe('session manager', () => {
     expect(spawns(log)).toHaveLength(0);
 
     // Approving the exact launch connects it (eager startup).
-    const config = t.h.host.config('wild');
-    if (config.transport.type !== 'stdio') throw new Error('stdio expected');
-    await t.h.host.approve('wild', launchFingerprint(config.transport));
+    await t.h.host.approve('wild', (await t.h.host.get('wild')).approval!.fingerprint);
     await until(() => t.h.sessions.status('wild').state === 'connected', 15_000, 'connected');
     expect(spawns(log)).toHaveLength(1);
 

@@ -194,7 +194,7 @@ describe('SSE event limiter', () => {
         c.close();
       },
     });
-    const out = await new Response(limitSseEvents(source, limit, () => dropped++)).text();
+    const out = await new Response(limitSseEvents(source, { limit, onDeep: () => undefined, onDiscarded: () => dropped++ })).text();
     return { out, dropped };
   }
 

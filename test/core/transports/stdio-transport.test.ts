@@ -1,5 +1,5 @@
 // The stdio transport against real child processes (fixtures in test/fixtures/servers), with the SDK v2 Client on top.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -267,5 +267,36 @@ describe('stdio transport', () => {
     });
     expect(t.evidence()).toEqual({ stderrTail: [] });
     expect(t.pid).toBeNull();
+  });
+});
+
+describe('release right after start', () => {
+  /** Live (not zombie) processes whose command line holds `marker`. */
+  function running(marker: string): number[] {
+    const found: number[] = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+        const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0];
+        if (cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return found;
+  }
+
+  it('a release before the spawn event still ends the process (a connect cancelled at once left it running)', async () => {
+    if (process.platform !== 'linux') return;
+    const marker = `sb-release-marker-${process.pid}-${Date.now()}`;
+    const { log } = collectLog();
+    const config = stdioConfig('early', 'hang.ts', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', marker] });
+    const o = openStdioTransport({ config, env: {}, log }, { stdinGraceMs: 200, termGraceMs: 1000 });
+    const starting = o.transport.start().catch(() => undefined);
+    expect(running(marker)).toHaveLength(1);
+    await o.release();
+    await starting;
+    expect(running(marker)).toEqual([]);
   });
 });
