@@ -7,8 +7,8 @@ import { ServerConfigInputSchema, ServerConfigSchema, type ServerConfig, type Se
 import type { DoctorWalk } from '../../../shared/domains/doctor.js';
 import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
-import { launchFingerprint } from '../servers/approval.js';
-import { envSecretAccount } from '../servers/secrets.js';
+import { shownLaunchFingerprint } from '../servers/approval.js';
+import { envSecretAccount, headerSecretAccount } from '../servers/secrets.js';
 import type { TransportAuthContext } from '../transports/transport-factory.js';
 import { walkHttp } from './http-walk.js';
 import type { LookupFn } from './net-probes.js';
@@ -92,12 +92,22 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
     }
     const config = ServerConfigSchema.parse({ ...value, transport: { ...value.transport, env: stored } });
     const t = config.transport as Extract<ServerConfig['transport'], { type: 'stdio' }>;
-    const approved = request.approvedLaunch === launchFingerprint(t) || (sameServer && host.isLaunchApproved(config));
+    const approved = request.approvedLaunch === shownLaunchFingerprint(t) || (sameServer && host.isLaunchApproved(config));
     const loginPath = await opts.loginPath?.();
     return walkStdio({ config, env, missingSecrets, approved, clientInfo, ...(loginPath !== undefined ? { loginPath } : {}) });
   }
 
-  const config = ServerConfigSchema.parse(value);
+  // Secret header values: the one typed into the form, else the saved server's from the credential store; a secret
+  // with neither is left out of the walk's requests (the walk lists header names only, never values).
+  const headers: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value.transport.headers ?? {})) {
+    if (typeof v === 'string') headers[name] = v;
+    else {
+      const secret = v.value ?? (sameServer ? await host.credentials.get(headerSecretAccount(saved.id, name)) : null);
+      if (secret !== null && secret !== undefined) headers[name] = secret;
+    }
+  }
+  const config = ServerConfigSchema.parse({ ...value, transport: { ...value.transport, headers } });
   const auth = sameServer ? opts.authFor?.(config) : undefined;
   return walkHttp({
     config,

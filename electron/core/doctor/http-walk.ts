@@ -82,6 +82,11 @@ function tlsAdvice(code: string | undefined, hostname: string, altNames: string 
   }
 }
 
+/** The header values the walk sends: the caller resolved secret ones; an unresolved reference is left out. */
+function plainHeaders(headers: Record<string, string | { secret: true }>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 /** Walks an HTTP or SSE server. */
 export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
   const { config } = input;
@@ -97,7 +102,7 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
   await walk.step('url', 'URL', async () => {
     const problem = checkServerUrl(t.url, t.allowInsecureHttp);
     if (problem !== null) return { status: 'failed', summary: problem, advice: 'Give the full https:// address of the MCP endpoint.' };
-    const headerProblem = checkHeaders(t.headers, config.id);
+    const headerProblem = checkHeaders(plainHeaders(t.headers), config.id);
     if (headerProblem !== null)
       return {
         status: 'failed',
@@ -388,8 +393,8 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
 
 /** The HTTP status step: one request to the endpoint (POST initialize, or GET for SSE), body discarded. */
 async function httpStatus(input: HttpWalkInput, facts: HttpFacts): Promise<StepOutcome> {
-  const t = input.config.transport as { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
-  const headers = new Headers(t.headers);
+  const t = input.config.transport as { type: 'http' | 'sse'; url: string; headers: Record<string, string | { secret: true }> };
+  const headers = new Headers(plainHeaders(t.headers));
   const token = await input.auth?.provider.token().catch(() => undefined);
   if (token !== undefined) {
     headers.set('authorization', `Bearer ${token}`);

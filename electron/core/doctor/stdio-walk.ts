@@ -6,7 +6,7 @@ import type { Implementation, JSONRPCMessage } from '@modelcontextprotocol/clien
 import type { ServerConfig } from '../../../shared/config.js';
 import type { DoctorWalk, StdioStepId, TrialLaunch } from '../../../shared/domains/doctor.js';
 import { AppError } from '../../../shared/errors.js';
-import { launchFingerprint } from '../servers/approval.js';
+import { shownLaunchFingerprint } from '../servers/approval.js';
 import { establish, type Established } from '../sessions/lifecycle.js';
 import { buildChildEnv } from '../transports/child-env.js';
 import { openStdioTransport } from '../transports/stdio-transport.js';
@@ -39,7 +39,7 @@ export function trialLaunch(config: ServerConfig): TrialLaunch {
     args: [...t.args],
     ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
     envKeys: Object.keys(t.env).sort(),
-    fingerprint: launchFingerprint(t),
+    fingerprint: shownLaunchFingerprint(t),
   };
 }
 

@@ -36,7 +36,7 @@ function freeId(id: string, taken: ReadonlySet<string>): string {
 /** Builds the preview of parsed install text. */
 export async function buildInstallPreview(parsed: ParsedInstall, deps: PreviewDeps): Promise<InstallPreview> {
   const payload = parsed.payload;
-  if (payload.type === 'config') return { kind: parsed.kind, candidates: configCandidates(payload.text, deps.configs) };
+  if (payload.type === 'config') return { kind: parsed.kind, candidates: await configCandidates(payload.text, deps.configs) };
   let target: PrepareTarget;
   let key: string;
   if (payload.type === 'serverJson') {
@@ -92,14 +92,14 @@ export async function buildInstallPreview(parsed: ParsedInstall, deps: PreviewDe
 }
 
 /** Candidates from an mcp.json / Claude / Cursor / VS Code snippet, through the same importer as file imports. */
-function configCandidates(text: string, configs: readonly ServerConfig[]): InstallCandidate[] {
-  const preview = previewImport(text, undefined, new Set());
+async function configCandidates(text: string, configs: readonly ServerConfig[]): Promise<InstallCandidate[]> {
+  const preview = await previewImport(text, undefined, new Set());
   // Ask the importer for every entry's definition, prompted secrets as empty placeholders (their values are asked for later).
   const placeholders: Record<string, Record<string, string>> = {};
   for (const entry of preview.entries) {
     if (entry.secretPrompts.length > 0) placeholders[entry.key] = Object.fromEntries(entry.secretPrompts.map((p) => [p.envKey, '']));
   }
-  const { configs: made } = applyImport(text, undefined, new Set(), undefined, placeholders);
+  const { configs: made } = await applyImport(text, undefined, new Set(), undefined, placeholders);
   const byId = new Map(made.map((c) => [c.id, stripSecretValues(c)]));
   const taken = new Set(configs.map((c) => c.id));
   return preview.entries.map((entry) => {

@@ -50,6 +50,15 @@ export function launchFingerprint(t: StdioTransportConfig, secretDigests: Readon
   return fingerprintOf(launch);
 }
 
+/**
+ * Fingerprint of a launch shown once (the connection doctor's one-run approval): command, arguments, folder, env names
+ * and plain values; secret values are the person's own input to that run, so they stand as "secret" without a digest.
+ */
+export function shownLaunchFingerprint(t: StdioTransportConfig): string {
+  const secrets = Object.entries(t.env).filter(([, v]) => typeof v !== 'string');
+  return launchFingerprint(t, Object.fromEntries(secrets.map(([name]) => [name, 'shown-once'])));
+}
+
 /** True for a bare fingerprint of the scheme before env values were covered. */
 export function isLegacyFingerprint(stored: string): boolean {
   return !stored.startsWith(FINGERPRINT_VERSION);

@@ -103,7 +103,9 @@ describe('authorization code + PKCE against oidc-provider', () => {
     expect(grant.tokens.access_token).toBe(token);
     const refreshToken = grant.tokens.refresh_token;
     expect(refreshToken).toBeDefined();
-    const files = readdirSync(h.dir).map((f) => readFileSync(join(h!.dir, f), 'utf8'));
+    const files = readdirSync(h.dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
     expect(files.length).toBeGreaterThan(0);
     for (const secret of [token, refreshToken!]) {
       for (const text of files) expect(text).not.toContain(secret);

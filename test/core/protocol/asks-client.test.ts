@@ -45,10 +45,11 @@ describe('with the settings off', () => {
     30_000,
   );
 
-  it('advertises none of them', () => {
+  it('advertises none of them (only the MCP Apps extension this host always renders)', () => {
     const init = h.host.clientFeatures.traffic.entries({ serverId: 'off', method: 'initialize', direction: 'out' }).entries[0]!;
     const caps = (JSON.parse(init.payload) as { params: { capabilities: Record<string, unknown> } }).params.capabilities;
-    expect(caps).toEqual({});
+    expect(Object.keys(caps)).toEqual(['extensions']);
+    expect(Object.keys(caps['extensions'] as object)).toEqual(['io.modelcontextprotocol/ui']);
   });
 });
 

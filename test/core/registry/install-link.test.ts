@@ -38,7 +38,8 @@ describe('switchboard://install links', () => {
     const link = buildInstallLink('Notes', { command: 'npx', args: ['-y', '@example/notes-mcp@1.0.0'], env: { NOTES_DIR: '/tmp/notes' } });
     const preview = await parse(link);
     expect(preview.kind).toBe('link');
-    expect(preview.candidates).toEqual([
+    // The importer hands back the whole definition (defaults filled in): the parts the link gave must be there.
+    expect(preview.candidates).toMatchObject([
       {
         key: 'Notes',
         problems: [],
@@ -57,7 +58,7 @@ describe('switchboard://install links', () => {
   it('accepts URL-encoded JSON too, and remote definitions', async () => {
     const config = encodeURIComponent(JSON.stringify({ type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'blue' } }));
     const preview = await parse(`switchboard://install?name=Remote&config=${config}`);
-    expect(preview.candidates[0]?.config?.transport).toEqual({
+    expect(preview.candidates[0]?.config?.transport).toMatchObject({
       type: 'http',
       url: 'https://mcp.example.com/mcp',
       headers: { 'X-Team': 'blue' },
