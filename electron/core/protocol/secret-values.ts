@@ -1,11 +1,11 @@
 // The secret values Switchboard holds for one server, read from the credential store, so the protocol view can
-// redact them wherever a server echoes them: secret env values, the static bearer token, client settings secrets
+// redact them wherever a server echoes them: secret env values and headers, the static bearer token, client settings secrets
 // and the current OAuth grant's tokens and client secret.
 import type { ServerConfig } from '../../../shared/config.js';
 import { accounts } from '../auth/credentials.js';
 import { isObject } from '../json.js';
 import type { CredentialStore } from '../ports.js';
-import { envSecretAccount } from '../servers/secrets.js';
+import { envSecretAccount, headerSecretAccount } from '../servers/secrets.js';
 
 const SECRET_FIELD = /secret|token|key|assertion|password/i;
 /** Fields under those names that hold no secret (token type, expiry, endpoints, algorithms, ids). */
@@ -51,6 +51,12 @@ export async function serverSecretValues(store: CredentialStore, config: ServerC
     for (const [key, value] of Object.entries(t.env)) {
       if (typeof value === 'string') continue;
       const secret = await read(store, envSecretAccount(config.id, key));
+      if (secret) found.add(secret);
+    }
+  } else {
+    for (const [name, value] of Object.entries(t.headers)) {
+      if (typeof value === 'string') continue;
+      const secret = await read(store, headerSecretAccount(config.id, name));
       if (secret) found.add(secret);
     }
   }

@@ -11,6 +11,7 @@ import { addApproved, fixture, makeSessionHost, startHttpFixture, type SessionHa
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const ENV_CANARY = 'CANARY_env_3f9d1c7a55';
 const BEARER_CANARY = 'CANARY_bearer_8b21e0f4d6';
+const HEADER_CANARY = 'CANARY_header_51c0a9e2';
 
 describe('traffic of a stdio session', () => {
   let dir: string;
@@ -114,5 +115,30 @@ describe('traffic of an HTTP session with a bearer token', () => {
     const pushed = h.events.filter((e) => e.event === 'protocol.traffic');
     expect(JSON.stringify(pushed)).toContain('whoami');
     expect(JSON.stringify(pushed)).not.toContain(BEARER_CANARY);
+  }, 60_000);
+
+  it('never shows a secret header value, even when the server echoes it', async () => {
+    const server = await startHttpFixture(fixture('echo-auth-http.ts'));
+    stop = server.stop;
+    h = makeAuthHost();
+    await h.host.add({
+      id: 'keyed',
+      name: 'keyed',
+      transport: {
+        type: 'http',
+        url: server.url,
+        headers: { 'X-Api-Key': { secret: true, value: HEADER_CANARY } },
+        allowInsecureHttp: false,
+      },
+      startup: 'manual',
+    });
+    expect((await h.sessions.connect('keyed')).state).toBe('connected');
+    await h.host.catalog.refresh('keyed');
+    const outcome = await h.host.calls.call({ name: 'mcp__keyed__whoami', arguments: {} });
+    expect(JSON.stringify(h.host.calls.result(outcome.callId).result)).toContain(HEADER_CANARY);
+    const { entries } = h.host.clientFeatures.traffic.entries({ serverId: 'keyed' });
+    const answer = entries.find((e) => e.direction === 'in' && e.method === 'tools/call');
+    expect(answer?.payload).toContain('key [redacted]');
+    expect(JSON.stringify(entries)).not.toContain(HEADER_CANARY);
   }, 60_000);
 });
