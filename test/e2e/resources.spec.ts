@@ -93,11 +93,11 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
     await expect(dialog).toBeHidden();
     await expect(preview.getByTestId('resource-text')).toHaveText('{\n  "action": "decline"\n}');
 
-    // URL mode: full URL with the host highlighted and a punycode warning; opened only after consent.
+    // URL mode: full URL with the host highlighted (decoded) and an internationalized-name warning; opened only after consent.
     await list.getByRole('link', { name: /ask\/url/ }).click();
     await expect(dialog.getByTestId('elicitation-url')).toHaveText(URL_ASKED);
-    await expect(dialog.getByTestId('url-host')).toHaveText('xn--80ak6aa92e.com');
-    await expect(dialog.getByRole('alert').filter({ hasText: 'punycode' })).toBeVisible();
+    await expect(dialog.getByTestId('url-host')).toHaveText('аррӏе.com');
+    await expect(dialog.getByRole('alert').filter({ hasText: 'sent as xn--80ak6aa92e.com' })).toBeVisible();
     expect(host.stderr()).not.toContain(`opened: ${URL_ASKED}`);
     await dialog.getByRole('button', { name: 'Open in browser' }).click();
     await expect(dialog).toBeHidden();

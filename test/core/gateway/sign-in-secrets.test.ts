@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthCredentials } from '../../../electron/core/auth/credentials.js';
-import { launchFingerprint } from '../../../electron/core/servers/approval.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, type AuthHarness } from '../auth/helpers.js';
 import { fixture, textOf } from './harness.js';
@@ -66,8 +65,7 @@ beforeAll(async () => {
       env: { API_KEY: { secret: true, value: ENV_SECRET } },
     },
   });
-  const env = h.host.config('env');
-  if (env.transport.type === 'stdio') await h.host.approve('env', launchFingerprint(env.transport));
+  await h.host.approve('env', (await h.host.get('env')).approval!.fingerprint);
   for (const id of ['svc', 'env']) {
     await h.sessions.connect(id);
     await h.host.catalog.refresh(id);

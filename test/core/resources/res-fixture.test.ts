@@ -241,9 +241,10 @@ describe('elicitation', () => {
     expect(request).toMatchObject({
       mode: 'url',
       url: 'https://xn--80ak6aa92e.com/authorize?session=42&step=1',
-      urlHost: 'xn--80ak6aa92e.com',
+      // The host as it reads (decoded), with the warning saying it is punycode.
+      urlHost: 'аррӏе.com',
     });
-    expect(request.urlWarnings?.join(' ')).toMatch(/punycode/);
+    expect(request.urlWarnings?.join(' ')).toMatch(/internationalized.*sent as xn--80ak6aa92e\.com/);
     expect(opener.opened).toEqual([]);
     await h.host.interaction.elicitation.respond(request.requestId, 'accept');
     expect(opener.opened).toEqual(['https://xn--80ak6aa92e.com/authorize?session=42&step=1']);
