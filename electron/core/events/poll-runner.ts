@@ -1,7 +1,7 @@
 // The poll loop of one subscription: `events/poll {name, arguments, cursor, maxEvents}`; `hasMore` polls again at
 // once (when the batch was not empty), otherwise the loop waits `nextPollMs` clamped to the floor and ceiling. The events of a response are stored
 // before the response's cursor becomes the position; `truncated` leaves a gap marker.
-import { classifyEventError } from './event-errors.js';
+import { afterFailure } from './after-failure.js';
 import type { RunContext } from './run-context.js';
 import { clampPollMs } from './tuning.js';
 import { EventMethods, PollResultSchema } from './wire.js';
@@ -29,18 +29,9 @@ export async function runPoll(ctx: RunContext): Promise<void> {
         { signal, timeout: timeoutSecs * 1000 },
       );
     } catch (err) {
-      if (signal.aborted) return;
-      const failure = classifyEventError(err);
-      if (failure.kind === 'session') {
-        ctx.retire(client);
-        continue;
-      }
-      if (failure.terminal) {
-        ctx.end(failure);
-        return;
-      }
-      failures += 1;
-      await ctx.retry(failure, failures);
+      const next = await afterFailure(ctx, client, err, failures);
+      if (next === null) return;
+      failures = next;
       continue;
     }
     failures = 0;

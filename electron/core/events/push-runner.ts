@@ -5,8 +5,9 @@
 // the feed catches up. Stopping aborts the request: the SDK then sends `notifications/cancelled` (stdio, legacy HTTP)
 // or closes the request's response stream (2026-07-28 HTTP).
 import type { Client } from '@modelcontextprotocol/client';
-import { classifyEventError, classifyWireError, type EventFailure } from './event-errors.js';
+import { classifyWireError, type EventFailure } from './event-errors.js';
 import { STREAM_KEY_META, type StreamSink } from './event-tap.js';
+import { afterFailure } from './after-failure.js';
 import type { RunContext } from './run-context.js';
 import { ErrorParamsSchema, EventMethods, EventNotifications, PositionParamsSchema, StreamResultSchema, wireErrorOf } from './wire.js';
 
@@ -70,18 +71,9 @@ export async function runPush(ctx: RunContext): Promise<void> {
         ctx.end(outcome.failure);
         return;
       case 'failed': {
-        if (signal.aborted) return;
-        const failure = classifyEventError(outcome.err);
-        if (failure.kind === 'session') {
-          ctx.retire(client);
-          break;
-        }
-        if (failure.terminal) {
-          ctx.end(failure);
-          return;
-        }
-        failures += 1;
-        await ctx.retry(failure, failures);
+        const next = await afterFailure(ctx, client, outcome.err, failures);
+        if (next === null) return;
+        failures = next;
         break;
       }
     }

@@ -3,7 +3,7 @@
 // has no expiry). The deliveries themselves go to the person's relay; ones forwarded to Switchboard are verified
 // and stored by the manager. Unsubscribing (`events/unsubscribe`) is the manager's job on remove and pause.
 import type { Client } from '@modelcontextprotocol/client';
-import { classifyEventError } from './event-errors.js';
+import { afterFailure } from './after-failure.js';
 import { label } from './payload.js';
 import type { RunContext } from './run-context.js';
 import type { StoredSubscription } from './subscription-store.js';
@@ -59,18 +59,9 @@ export async function runWebhook(ctx: RunContext): Promise<void> {
         { signal, timeout: ctx.config().timeouts.requestSecs * 1000 },
       );
     } catch (err) {
-      if (signal.aborted) return;
-      const failure = classifyEventError(err);
-      if (failure.kind === 'session') {
-        ctx.retire(client);
-        continue;
-      }
-      if (failure.terminal) {
-        ctx.end(failure);
-        return;
-      }
-      failures += 1;
-      await ctx.retry(failure, failures);
+      const next = await afterFailure(ctx, client, err, failures);
+      if (next === null) return;
+      failures = next;
       continue;
     }
     failures = 0;
