@@ -16,7 +16,7 @@ import { createTransport } from '../transports/create-transport.js';
 import { checkHeaders, displayUrl } from '../transports/http-guards.js';
 import type { TransportAuthContext } from '../transports/transport-factory.js';
 import { bareHost, isIpLiteral, probeTls, resolveHost, tcpConnect, type LookupFn } from './net-probes.js';
-import { fact, WalkRecorder, type StepOutcome } from './walk-steps.js';
+import { fact, negotiatedOutcome, WalkRecorder, type StepOutcome } from './walk-steps.js';
 import type { HttpStepId } from '../../../shared/domains/doctor.js';
 import type { DoctorWalk } from '../../../shared/domains/doctor.js';
 
@@ -326,15 +326,7 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
                 : 'Check the server’s logs for why the handshake failed.',
         };
       }
-      const identity = established.client.getServerVersion();
-      return {
-        summary: `Negotiated ${established.protocolVersion} (${established.lifecycle === 'discover' ? 'server/discover' : 'initialize'})`,
-        evidence: [
-          ['Protocol version', established.protocolVersion],
-          ['Lifecycle', established.lifecycle],
-          ['Server', identity !== undefined ? `${identity.name} ${identity.version}` : undefined],
-        ],
-      };
+      return negotiatedOutcome(established);
     });
   }
 

@@ -12,7 +12,7 @@ import { buildChildEnv } from '../transports/child-env.js';
 import { openStdioTransport } from '../transports/stdio-transport.js';
 import type { OpenedTransport } from '../transports/transport-factory.js';
 import { isPathLike, lookupCommand } from './command-lookup.js';
-import { fact, WalkRecorder } from './walk-steps.js';
+import { fact, negotiatedOutcome, WalkRecorder } from './walk-steps.js';
 
 /** What the stdio walk needs. */
 export interface StdioWalkInput {
@@ -245,15 +245,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
                 : 'Check the server’s stderr and arguments.',
         };
       }
-      const identity = established.client.getServerVersion();
-      return {
-        elapsedMs: endedAt - spawnedAt,
-        summary: `Negotiated ${established.protocolVersion} (${established.lifecycle === 'discover' ? 'server/discover' : 'initialize'})`,
-        evidence: [
-          ['Protocol version', established.protocolVersion],
-          ['Server', identity !== undefined ? `${identity.name} ${identity.version}` : undefined],
-        ],
-      };
+      return { ...negotiatedOutcome(established), elapsedMs: endedAt - spawnedAt };
     });
 
     await walk.step('tools', 'Tools listed', async () => {

@@ -10,6 +10,7 @@ import type {
   StdioStepId,
   TrialLaunch,
 } from '../../../shared/domains/doctor.js';
+import type { Established } from '../sessions/lifecycle.js';
 import { sanitizeText, truncate } from '../text.js';
 
 /** Most evidence lines a step keeps. */
@@ -27,6 +28,19 @@ export interface StepOutcome {
   advice?: string;
   /** How long the step really took, when it was measured inside another operation. */
   elapsedMs?: number;
+}
+
+/** The passed protocol step of a finished handshake: the revision, how it was reached, and who answered. */
+export function negotiatedOutcome(established: Established): StepOutcome {
+  const identity = established.client.getServerVersion();
+  return {
+    summary: `Negotiated ${established.protocolVersion} (${established.lifecycle === 'discover' ? 'server/discover' : 'initialize'})`,
+    evidence: [
+      ['Protocol version', established.protocolVersion],
+      ['Lifecycle', established.lifecycle],
+      ['Server', identity !== undefined ? `${identity.name} ${identity.version}` : undefined],
+    ],
+  };
 }
 
 /** Display text of a fact: control characters removed, bounded. */
