@@ -26,6 +26,22 @@ export const invokeArgSchemas = {
   'app.dismissNotice': byId,
   'app.listening': empty,
   'app.openLink': z.object({ url: z.string().min(1).max(8192) }).strict(),
+  'app.leftovers': empty,
+  // Positive group ids only: 0 or a negative number would signal the host's own group or every process.
+  'app.endLeftovers': z
+    .object({
+      pgids: z
+        .array(
+          z
+            .number()
+            .int()
+            .min(2)
+            .max(2 ** 31 - 1),
+        )
+        .min(1)
+        .max(1000),
+    })
+    .strict(),
   'servers.list': empty,
   'servers.get': byId,
   'servers.add': z.object({ config: ServerConfigInputSchema, bearerToken: z.string().min(1).max(MAX_BEARER_CHARS).optional() }).strict(),

@@ -30,6 +30,18 @@ export interface AppNotice {
   message: string;
 }
 
+/** A server process group from an earlier run that is still running (the host was killed before it could end it). */
+export interface LeftoverProcess {
+  /** Process group id (the group leader's pid). */
+  pgid: number;
+  /** Id of the server it was started for. */
+  serverId: string;
+  /** Its command line as text (bounded, control characters removed). */
+  command: string;
+  /** When it was started (ISO 8601). */
+  startedAt: string;
+}
+
 /** Facts about the running app. */
 export interface AppInfo {
   /** Product name. */
@@ -271,6 +283,10 @@ export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvoke
   'app.listening': (args: Record<string, never>) => Promise<void>;
   /** Opens an http(s) link the person clicked (e.g. in a Markdown preview) through the safe opener; headless prints it. */
   'app.openLink': (args: { url: string }) => Promise<void>;
+  /** Server process groups from an earlier run that are still running and verified as that run's. */
+  'app.leftovers': (args: Record<string, never>) => Promise<LeftoverProcess[]>;
+  /** Ends listed leftover groups (SIGTERM, then SIGKILL); `not_found` for a pgid that is not listed. */
+  'app.endLeftovers': (args: { pgids: number[] }) => Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }>;
   /** Lists all servers with their status. */
   'servers.list': (args: Record<string, never>) => Promise<ServerSummary[]>;
   /** One server's full detail. */

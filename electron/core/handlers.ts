@@ -24,6 +24,8 @@ export function createHandlers(host: Host): Handlers {
     'app.dismissNotice': async ({ id }) => host.dismissNotice(id),
     // The shell's bridge acts on it (Electron flushes the events it held back); nothing for the core to do.
     'app.listening': async () => undefined,
+    'app.leftovers': async () => host.processes.leftovers(),
+    'app.endLeftovers': ({ pgids }) => host.endLeftovers(pgids),
     // A link the person clicked goes through the one URL policy (https, plain http only to this machine, no user info,
     // no control or bidi characters) before the opener sees it.
     'app.openLink': ({ url }) => host.interaction.urlOpener.open(openableUrl(url)),

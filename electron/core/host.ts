@@ -7,6 +7,7 @@ import type {
   ImportFormat,
   ImportPreview,
   ImportResult,
+  LeftoverProcess,
   LogEntry,
   ServerDetail,
   ServerStatus,
@@ -38,6 +39,7 @@ import { LaunchApprovals } from './servers/launch-approvals.js';
 import { deleteSecrets, maskConfig, persistSecrets, splitParsed, splitSecrets, type SplitConfig } from './servers/secrets.js';
 import { TimeSlice } from './time-slice.js';
 import type { SessionController } from './sessions/session-controller.js';
+import { ProcessRecord } from './sessions/process-record.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { Interaction } from './resources/interaction.js';
 import { EventsService } from './events/events-service.js';
@@ -52,6 +54,17 @@ import type { TrafficSink } from './protocol/traffic-tap.js';
 export const SHUTDOWN_TIMEOUT_MS = 4500;
 /** Time kept for the final writes when sessions are slow to release. */
 const FLUSH_RESERVE_MS = 500;
+
+const LEFTOVERS_NOTICE = 'leftover-processes';
+
+function leftoversNotice(count: number): AppNotice {
+  const what = count === 1 ? '1 server process from an earlier run is' : `${count} server processes from an earlier run are`;
+  return {
+    id: LEFTOVERS_NOTICE,
+    level: 'warning',
+    message: `${what} still running (Switchboard was stopped before it could end them). Settings lists them and can end them.`,
+  };
+}
 
 /** What a Host is built from. */
 export interface HostOptions {
@@ -108,6 +121,8 @@ export class Host {
   #shutdown: Promise<ShutdownReport> | undefined;
   /** MCP Apps: launches, the requests apps make and per-server grants. */
   readonly apps: AppsService;
+  /** Live stdio process groups and leftovers of an earlier run (`<data>/processes.json`). */
+  readonly processes: ProcessRecord;
 
   constructor(opts: HostOptions) {
     this.#opts = opts;
@@ -155,6 +170,9 @@ export class Host {
     const featuresNotice = this.clientFeatures.notice();
     if (featuresNotice) this.#notices.push(featuresNotice);
     this.calls.setFeatureHooks(this.clientFeatures);
+    this.processes = new ProcessRecord(opts.settingsStore.dir);
+    const leftovers = this.processes.load();
+    if (leftovers > 0) this.#notices.push(leftoversNotice(leftovers));
     this.sessions = opts.createSessions(this);
     this.pins = new JsonFilePinStore(opts.settingsStore.dir, { onNotice: (n) => this.notify(n) });
     this.catalog = createHostCatalog(this, opts.settingsStore.dir, this.pins);
@@ -184,6 +202,17 @@ export class Host {
     });
     // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.
     this.onShutdown({ name: 'stop the gateway', stage: 'stop', run: () => this.gateway.shutdown() });
+    // After the sessions are released, so the file ends up holding only groups that outlived their release.
+    this.onShutdown({ name: 'write the process record', stage: 'flush', run: () => this.processes.flush() });
+  }
+
+  /** Ends leftover process groups of an earlier run; the notice goes once none is left. */
+  async endLeftovers(pgids: readonly number[]): Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }> {
+    const result = await this.processes.end(pgids);
+    const left = this.processes.leftovers().length;
+    if (left === 0) this.dismissNotice(LEFTOVERS_NOTICE);
+    else this.notify(leftoversNotice(left));
+    return result;
   }
 
   /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */

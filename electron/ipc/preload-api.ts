@@ -33,6 +33,8 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'app.dismissNotice': call('app.dismissNotice'),
     'app.listening': call('app.listening'),
     'app.openLink': call('app.openLink'),
+    'app.leftovers': call('app.leftovers'),
+    'app.endLeftovers': call('app.endLeftovers'),
     'servers.list': call('servers.list'),
     'servers.get': call('servers.get'),
     'servers.add': call('servers.add'),

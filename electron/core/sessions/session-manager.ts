@@ -10,6 +10,7 @@ import { resolveEnv, resolveHeaders } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
 import { withIngress } from '../ingress/incoming.js';
+import type { ProcessSink } from './process-record.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import type { SessionEvents } from './session-events.js';
 import { ServerSession } from './session.js';
@@ -31,6 +32,8 @@ export interface SessionHost {
   readonly sessionEvents?: SessionEvents;
   /** Receives every session's JSON-RPC traffic (the protocol view), when the host records it. */
   readonly trafficSink?: TrafficSink;
+  /** Records spawned stdio process groups (so a crash's leftovers can be ended at the next start), when the host keeps one. */
+  readonly processes?: ProcessSink;
 }
 
 /** What the manager is built from besides the Host. */
@@ -207,10 +210,16 @@ export class SessionManager implements SessionController {
     session.ensure(true).catch(() => undefined);
   }
 
+  /** Hands the host's process record to every transport, so stdio children are recorded while they run. */
+  #withProcesses(factory: TransportFactory): TransportFactory {
+    const processes = this.#host.processes;
+    return processes === undefined ? factory : (ctx) => factory({ ...ctx, processes });
+  }
+
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
     return new ServerSession(config, {
-      factory: tapFactory(withIngress(this.#opts.createTransport), this.#host.trafficSink),
+      factory: tapFactory(withIngress(this.#withProcesses(this.#opts.createTransport)), this.#host.trafficSink),
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),

@@ -18,6 +18,7 @@ import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
+import type { ProcessSink } from '../sessions/process-record.js';
 
 /** Bytes of stderr kept per transport. */
 export const STDERR_RING_BYTES = 64 * 1024;
@@ -70,6 +71,8 @@ export interface StdioTransportOptions {
   log: TransportLog;
   /** Release step timings (tests shorten them). */
   release?: Partial<ReleaseTimings>;
+  /** Told when the process group is spawned and when it is gone after release (the host's process record). */
+  processes?: ProcessSink | undefined;
 }
 
 /** A stdio child speaking newline-delimited JSON-RPC. */
@@ -218,6 +221,10 @@ export class StdioTransport implements Transport {
       child.once('spawn', () => {
         this.#pid = child.pid;
         o.log('protocol', 'debug', `Started ${o.command} (pid ${child.pid ?? '?'})`);
+        // Windows has no process groups to record (release ends the tree with taskkill instead).
+        if (child.pid !== undefined && process.platform !== 'win32') {
+          o.processes?.spawned({ pid: child.pid, serverId: o.serverId, command: o.command, args: o.args });
+        }
         resolve();
       });
       this.#exitPromise = new Promise<void>((done) => {
@@ -311,6 +318,7 @@ export class StdioTransport implements Transport {
         await waitFor(allGone, t.killWaitMs);
       }
       if (!allGone()) this.#opts.log('protocol', 'error', `Process group ${pid} still has running members after SIGKILL`);
+      else this.#opts.processes?.ended(pid);
       await Promise.race([this.#exitPromise, delay(t.killWaitMs)]);
       this.#stdout?.stop();
       child.stdout?.destroy();
@@ -510,6 +518,7 @@ export function openStdioTransport(
     messageBytes: ctx.config.limits.messageBytes,
     log: ctx.log,
     ...(release !== undefined ? { release } : {}),
+    processes: ctx.processes,
   });
   return {
     transport,

@@ -3,6 +3,7 @@ import type { AuthProvider, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ErrorEvidence } from '../../../shared/errors.js';
 import type { IngressStage } from '../ingress/incoming.js';
+import type { ProcessSink } from '../sessions/process-record.js';
 
 /** Diagnostics a live transport keeps for the connection doctor and the log view. */
 export interface TransportDiagnostics {
@@ -27,6 +28,8 @@ export interface TransportContext {
   log: TransportLog;
   /** Credentials for HTTP/SSE servers (bearer, OAuth, client credentials), set by authorization. */
   auth?: TransportAuthContext;
+  /** Where a stdio transport reports the process group it spawned and, once released, that it is gone. */
+  processes?: ProcessSink;
   /** Ingress stages every received message passes first (see ingress/incoming.ts); applied by withIngress. */
   ingress?: readonly IngressStage[];
 }

@@ -1,12 +1,14 @@
 // Settings and About: what this Switchboard is (version, shell, platform) and where it keeps things: the data
 // folder, the log file (rotating, secrets masked; the first place to look when something fails) and where secrets
-// live. Paths come from the core as plain text; each can be copied.
-import { ActionIcon, Alert, Badge, Code, CopyButton, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+// live. Paths come from the core as plain text; each can be copied. Server processes left running by an earlier run
+// that was stopped abruptly are listed by command line (as text) and can be ended after a confirmation.
+import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, List, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AppInfo } from '../../../shared/contract';
 import { useStore } from '../store';
-import { selectAppInfo } from '../store/app-slice';
+import { selectAppInfo, selectLeftovers } from '../store/app-slice';
+import { AppDialog } from '../ui/AppDialog';
 
 const STORES: Record<AppInfo['credentialStore']['kind'], { label: string; detail: string }> = {
   keychain: { label: 'OS keychain', detail: 'Secrets and sign-ins are kept in the operating system’s keychain.' },
@@ -49,6 +51,73 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       </Table.Th>
       <Table.Td style={{ verticalAlign: 'top' }}>{children}</Table.Td>
     </Table.Tr>
+  );
+}
+
+/** Server process groups from an earlier run, each by its command line, with one action that ends them all. */
+function LeftoverProcesses() {
+  const leftovers = useStore(selectLeftovers);
+  const loadLeftovers = useStore((s) => s.loadLeftovers);
+  const endLeftovers = useStore((s) => s.endLeftovers);
+  const [confirming, setConfirming] = useState(false);
+  const [ending, setEnding] = useState(false);
+  useEffect(() => {
+    void loadLeftovers();
+  }, [loadLeftovers]);
+  if (!leftovers || leftovers.length === 0) return null;
+  const end = async (): Promise<void> => {
+    setEnding(true);
+    await endLeftovers();
+    setEnding(false);
+    setConfirming(false);
+  };
+  const count =
+    leftovers.length === 1
+      ? 'this process group to stop, and forces it'
+      : `these ${leftovers.length} process groups to stop, and forces them`;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="leftovers-heading" data-testid="leftover-processes">
+      <Title order={2} size="h4" id="leftovers-heading" mb="sm">
+        Processes from an earlier run
+      </Title>
+      <Text size="sm" mb="sm">
+        Switchboard was stopped before it could end these servers, and they are still running. Each was checked to be the very process
+        Switchboard started.
+      </Text>
+      <List spacing="xs" mb="md">
+        {leftovers.map((l) => (
+          <List.Item key={l.pgid}>
+            <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+              {l.command}
+            </Code>
+            <Text size="sm" c={HINT}>
+              Server {l.serverId}, process group {l.pgid}, started {new Date(l.startedAt).toLocaleString()}
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+      <Button variant="filled" color="red.8" onClick={() => setConfirming(true)}>
+        End them
+      </Button>
+      <AppDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="End the processes from an earlier run?"
+        describedBy="leftovers-confirm"
+        actions={
+          <>
+            <Button variant="default" onClick={() => setConfirming(false)} disabled={ending}>
+              Cancel
+            </Button>
+            <Button variant="filled" color="red.8" onClick={() => void end()} loading={ending}>
+              End them
+            </Button>
+          </>
+        }
+      >
+        <Text id="leftovers-confirm">Switchboard asks {count} after two seconds. Work they have not saved is lost.</Text>
+      </AppDialog>
+    </Paper>
   );
 }
 
@@ -121,6 +190,7 @@ export function SettingsView() {
           </Table.Tbody>
         </Table>
       </Paper>
+      <LeftoverProcesses />
       {!info.credentialStore.persistent && (
         <Alert color="orange" title="Secrets will not survive a restart" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
           Install and unlock a keychain (for example gnome-keyring on Linux) and restart Switchboard to keep them.

@@ -10,6 +10,10 @@ export const appService = {
   listening: () => bridge().api['app.listening']({}),
   /** Opens an http(s) link through the core's safe opener (the app's browser; headless prints it). */
   openLink: (url: string) => bridge().api['app.openLink']({ url }),
+  /** Server processes from an earlier run that are still running. */
+  leftovers: () => bridge().api['app.leftovers']({}),
+  /** Ends the listed leftover process groups. */
+  endLeftovers: (pgids: number[]) => bridge().api['app.endLeftovers']({ pgids }),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),
   onDisconnect: (listener: () => void) => bridge().onDisconnect(listener),
 };

@@ -1,4 +1,4 @@
-import type { AppInfo, AppNotice } from '../../../shared/contract';
+import type { AppInfo, AppNotice, LeftoverProcess } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { appService } from '../services/app';
 import type { SliceCreator, Store } from './types';
@@ -13,9 +13,21 @@ export interface AppSlice {
   dismissNotice: (id: string) => Promise<void>;
   /** Opens an http(s) link the person clicked, through the core's safe opener; a refusal is announced. */
   openLink: (url: string) => Promise<void>;
+  /** Server processes from an earlier run still running (null until loaded). */
+  leftovers: LeftoverProcess[] | null;
+  /** Loads the leftovers from the core. */
+  loadLeftovers: () => Promise<void>;
+  /** Ends every listed leftover; the outcome is announced and the list reloaded. */
+  endLeftovers: () => Promise<void>;
 }
 
-export const appInitialState = { info: null, notices: [], bridgeState: 'connecting', bridgeError: null } satisfies Partial<AppSlice>;
+export const appInitialState = {
+  info: null,
+  notices: [],
+  bridgeState: 'connecting',
+  bridgeError: null,
+  leftovers: null,
+} satisfies Partial<AppSlice>;
 
 export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   ...appInitialState,
@@ -40,6 +52,25 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
     set({ notices: get().notices.filter((n) => n.id !== id) });
     await appService.dismissNotice(id);
   },
+  loadLeftovers: async () => {
+    try {
+      set({ leftovers: await appService.leftovers() });
+    } catch {
+      set({ leftovers: [] });
+    }
+  },
+  endLeftovers: async () => {
+    const pgids = (get().leftovers ?? []).map((l) => l.pgid);
+    if (pgids.length === 0) return;
+    try {
+      const { ended, remaining } = await appService.endLeftovers(pgids);
+      const done = ended.length === 1 ? 'Ended 1 process group' : `Ended ${ended.length} process groups`;
+      get().announce(remaining.length > 0 ? `${done}; ${remaining.length} could not be ended` : done);
+    } catch (err) {
+      get().announce(err instanceof AppError ? err.message : 'The processes could not be ended');
+    }
+    await get().loadLeftovers();
+  },
   openLink: async (url) => {
     try {
       await appService.openLink(url);
@@ -52,6 +83,9 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
 
 /** Notices currently shown. */
 export const selectNotices = (s: Store): AppNotice[] => s.notices;
+
+/** Server processes from an earlier run still running (null until loaded). */
+export const selectLeftovers = (s: Store): LeftoverProcess[] | null => s.leftovers;
 
 /** Facts about the running app (null until connected). */
 export const selectAppInfo = (s: Store): AppInfo | null => s.info;
