@@ -39,18 +39,25 @@ describe('a stdio server that closes its output', () => {
   });
 
   it('a server that closes its output right after the handshake is failed without any call', async () => {
+    const log = join(t.dir, 'spawns.log');
+    const childFile = join(t.dir, 'child.pid');
     await addApproved(
       t.h.host,
       countedServer(
         'eof',
         fixture('hostile-eof.ts'),
-        join(t.dir, 'spawns.log'),
+        log,
         { lifecycle: 'initialize' },
-        { HOSTILE_CLOSE_AT_START: '1' },
+        { HOSTILE_CLOSE_AT_START: '1', CHILD_PID_FILE: childFile },
       ),
     );
     await t.h.sessions.connect('eof');
     await until(() => t.h.sessions.status('eof').state === 'failed', 15_000, 'failed');
     expect(t.h.sessions.status('eof').error?.evidence?.outputClosed).toBe(true);
+    // Its group is released too: the server and the child it started are gone.
+    await until(() => existsSync(childFile), 10_000, 'child pid file');
+    const server = spawns(log)[0]!;
+    const child = Number(readFileSync(childFile, 'utf8'));
+    await until(() => !processAlive(server) && !processAlive(child), 15_000, 'process group released');
   });
 });
