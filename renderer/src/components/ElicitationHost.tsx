@@ -79,17 +79,50 @@ function FormField(props: {
   );
 }
 
+/** The URL with its host part marked. */
 function UrlHighlight(props: { url: string; host: string }) {
-  const at = props.url.indexOf(props.host);
-  if (at < 0 || props.host === '') return <span>{props.url}</span>;
+  const at = props.host === '' ? -1 : props.url.indexOf(props.host);
+  if (at < 0) return <span>{props.url}</span>;
   return (
     <span>
       {props.url.slice(0, at)}
-      <Mark data-testid="url-host" fw={700}>
-        {props.host}
-      </Mark>
+      <Mark fw={700}>{props.host}</Mark>
       {props.url.slice(at + props.host.length)}
     </span>
+  );
+}
+
+/** The host as it travels (ASCII, punycode for internationalized names), or '' when the URL does not parse. */
+function wireHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The address to open, host marked; an internationalized host (shown decoded by the core) is marked in the URL as it
+ * is sent and named again below as it reads, since look-alike letters are the point of the warning.
+ */
+function UrlToOpen(props: { url: string; host: string }) {
+  const wire = wireHost(props.url);
+  const decoded = props.host !== '' && wire !== '' && props.host !== wire;
+  return (
+    <Stack gap={4}>
+      <Paper withBorder p="xs" className="sb-mono" fz="sm" data-testid="elicitation-url" style={{ overflowWrap: 'anywhere' }}>
+        <UrlHighlight url={props.url} host={decoded ? wire : props.host} />
+      </Paper>
+      {props.host !== '' && (
+        <Text fz="sm">
+          Host:{' '}
+          <Mark data-testid="url-host" fw={700}>
+            {props.host}
+          </Mark>
+          {decoded && <> (sent as {wire})</>}
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -227,9 +260,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
         {r.mode === 'url' && r.url && (
           <Stack gap="xs">
             <Text fz="sm">The server asks you to open this address in your browser. Nothing has been loaded.</Text>
-            <Paper withBorder p="xs" className="sb-mono" fz="sm" data-testid="elicitation-url" style={{ overflowWrap: 'anywhere' }}>
-              <UrlHighlight url={r.url} host={r.urlHost ?? ''} />
-            </Paper>
+            <UrlToOpen url={r.url} host={r.urlHost ?? ''} />
             {(r.urlWarnings ?? []).map((w) => (
               <Alert key={w} color="orange" variant="light" role="alert">
                 {w}
