@@ -1,7 +1,7 @@
 // The server page's overview: what the server offers (counts linking to their tabs), who it says it is, its
 // instructions as untrusted text, and its log.
 import { Badge, Box, Group, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ServerDetail } from '../../../shared/contract';
 import { routes } from '../router/route';
 import { useStore } from '../store';
@@ -40,17 +40,8 @@ export function ServerOverview({ detail }: { detail: ServerDetail }) {
   const st = detail.status;
   const connected = st.state === 'connected';
   const counts = useStore((s) => s.counts[detail.id]);
-  const loadCounts = useStore((s) => s.loadCounts);
   const navigate = useStore((s) => s.navigate);
-  const revision = useStore((s) => s.catalogRevision);
-  const watchCatalog = useStore((s) => s.watchCatalog);
   const caps = detail.identity?.capabilities ?? [];
-  const capsKey = caps.join(',');
-  // The counts follow the catalog: a server's tools are indexed a moment after it connects.
-  useEffect(() => watchCatalog(), [watchCatalog]);
-  useEffect(() => {
-    if (connected) void loadCounts(detail.id, capsKey ? capsKey.split(',') : []);
-  }, [connected, detail.id, loadCounts, revision, capsKey]);
   const open = (tab: string) => navigate(routes.servers(detail.id, tab), { replace: true });
   return (
     <Stack gap="lg">

@@ -1,5 +1,7 @@
 // One server: its name, target and status, the actions on it, the launch approval and the connection doctor,
 // and its sections as tabs (#/servers/<id>/<tab>). Sign-in exists only for HTTP and SSE servers.
+import { useEffect } from 'react';
+import type { ServerDetail } from '../../../shared/contract';
 import { Alert, Badge, Box, Button, Code, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { routes } from '../router/route';
@@ -41,6 +43,23 @@ export function serverTabs(transport: string): TabDef[] {
   ];
 }
 
+/**
+ * Keeps a connected server's tool, resource and prompt counts (overview cards and tab labels) current, whichever tab
+ * is open: they follow the catalog, since a server's tools are indexed a moment after it connects.
+ */
+function useServerCounts(detail: ServerDetail | null): void {
+  const loadCounts = useStore((s) => s.loadCounts);
+  const revision = useStore((s) => s.catalogRevision);
+  const watchCatalog = useStore((s) => s.watchCatalog);
+  const id = detail?.id;
+  const connected = detail?.status.state === 'connected';
+  const capsKey = (detail?.identity?.capabilities ?? []).join(',');
+  useEffect(() => watchCatalog(), [watchCatalog]);
+  useEffect(() => {
+    if (id !== undefined && connected) void loadCounts(id, capsKey ? capsKey.split(',') : []);
+  }, [id, connected, loadCounts, revision, capsKey]);
+}
+
 /** One server's page. */
 export function ServerPage() {
   const detail = useStore((s) => s.detail);
@@ -50,6 +69,7 @@ export function ServerPage() {
   const routeTab = useStore(selectServerTab);
   const navigate = useStore((s) => s.navigate);
   const counts = useStore((s) => (detail ? s.counts[detail.id] : undefined));
+  useServerCounts(detail);
   if (!detail) {
     return (
       <Group aria-busy="true" p="md">

@@ -58,7 +58,7 @@ export function ToolsTab({ serverId }: { serverId: string }) {
     if (!selected) return setDetail(null);
     let live = true;
     fetchTool(selected).then(
-      (d) => live && setDetail(d),
+      (d) => live && (setDetail(d), setError(null)),
       () => live && (setDetail(null), setError('This tool is not offered by the server (any more).')),
     );
     return () => {
