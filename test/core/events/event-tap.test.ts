@@ -88,6 +88,10 @@ it('notifications for no open stream are dropped (after the hold) with one log l
       method: 'notifications/events/event',
       params: { eventId: `o${i}`, _meta: { [SUBSCRIPTION_ID_META]: 99 } },
     });
-  await until(() => lines.length > 0, 6000, 'the drop to be logged');
-  expect(lines).toEqual(['Dropped 3 event notification(s) that belonged to no open stream']);
+  // Drops are counted per hold window: one line normally, more when a loaded machine spreads the sends across windows.
+  const dropped = () =>
+    lines.reduce((n, l) => n + Number(/^Dropped (\d+) event notification\(s\) that belonged to no open stream$/.exec(l)?.[1] ?? NaN), 0);
+  await until(() => dropped() >= 3, 6000, 'the drops to be logged');
+  expect(dropped()).toBe(3);
+  expect(lines.length).toBeLessThanOrEqual(3);
 });
