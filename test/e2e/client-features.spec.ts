@@ -54,6 +54,7 @@ test('roots from the Client features panel and sampling answered by hand', async
     await panel.getByLabel('Name (optional)').fill('Data');
     await panel.getByRole('button', { name: 'Add folder' }).click();
     await expect(panel.getByTestId('root-uri')).toHaveText([`file://${dataDir}`]);
+    await expect(panel.getByLabel('Folder path')).toHaveValue('');
     await panel.getByLabel('Folder path').fill('relative/path');
     await panel.getByRole('button', { name: 'Add folder' }).click();
     await expect(panel.getByText(/Enter a full folder path/)).toBeVisible();

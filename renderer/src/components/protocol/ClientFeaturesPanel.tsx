@@ -125,10 +125,13 @@ function RootsEditor({ view }: { view: ClientFeaturesView }) {
             setError('Enter the full path of a folder, for example /home/you/project');
             return;
           }
+          const sentPath = path;
+          const sentName = name;
           void save([...current, { path: path.trim(), ...(name.trim() ? { name: name.trim() } : {}) }]).then((ok) => {
+            // Clear only what was sent: text typed while the save was under way stays.
             if (ok) {
-              setPath('');
-              setName('');
+              setPath((p) => (p === sentPath ? '' : p));
+              setName((n) => (n === sentName ? '' : n));
             }
           });
         }}
