@@ -7,6 +7,7 @@ import type { EventBus } from '../event-bus.js';
 import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import { jsonByteLength } from '../calls/result-size.js';
+import { wireBytes } from '../transports/wire-size.js';
 import { previewValue } from './payload-preview.js';
 import { redactValue } from './redact.js';
 import type { TrafficSink } from './traffic-tap.js';
@@ -58,8 +59,8 @@ export class TrafficLog implements TrafficSink {
   record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage, time?: number): void {
     const now = time ?? (this.#deps.now ?? Date.now)();
     const m = message as unknown as Record<string, unknown>;
-    // Counted, not printed: an 8 MiB message is not copied into a second string to be measured.
-    const bytes = jsonByteLength(message);
+    // As the transport read it, or counted (never printed: an 8 MiB message is not copied into a second string).
+    const bytes = wireBytes(message) ?? jsonByteLength(message);
     const hasId = typeof m.id === 'string' || typeof m.id === 'number';
     const method = typeof m.method === 'string' ? m.method : undefined;
     const kind: TrafficKind = method !== undefined ? (hasId ? 'request' : 'notification') : isObject(m.error) ? 'error' : 'response';

@@ -1,6 +1,7 @@
 // Parses large stdout lines on a worker thread, one worker shared by every stdio server of the process and started
 // on first use. The worker holds the process open only while a line is being parsed. When it cannot start or dies,
-// lines are parsed on the calling thread instead (slower for the UI, never lost).
+// later lines are parsed on the calling thread (slower for the UI). The worker answers every line, JSON or not; only
+// the thread itself dying mid-line loses a line handed over to it, which is then logged as lost.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -36,9 +37,12 @@ export function lineParseWorker(moduleUrl: string = import.meta.url): WorkerStar
 
 interface Pending {
   resolve: (parsed: ParsedLine) => void;
-  /** Kept until the answer comes, so a worker that dies loses no line. */
-  bytes: Buffer;
+  /** A line lent by copy is kept, so a worker that dies loses it not; a handed-over one is gone with the worker. */
+  bytes: Buffer | undefined;
 }
+
+/** What a line that went down with a stopped worker is reported as. */
+const LOST: ParsedLine = { kind: 'not_json', quote: '(a large line was lost: the line-parse worker stopped while parsing it)' };
 
 /** A worker parsing lines, with the calling thread as fallback. */
 export class LineParsePool {
@@ -57,27 +61,39 @@ export class LineParsePool {
     return !this.#broken;
   }
 
-  /** Parses one line (the worker gets a copy: one memory copy, far cheaper than decoding and parsing). */
+  /**
+   * Parses one line. A line that owns its whole buffer (as a large line does, joined from its chunks) is handed
+   * over without a copy and must not be used afterwards; any other is copied.
+   */
   parse(bytes: Buffer): Promise<ParsedLine> {
     const worker = this.#ensure();
     if (!worker) return Promise.resolve(parseLine(bytes));
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const id = this.#next++;
     return new Promise<ParsedLine>((resolve) => {
-      this.#pending.set(id, { resolve, bytes });
+      this.#pending.set(id, { resolve, bytes: owned ? undefined : bytes });
       if (this.#pending.size === 1) worker.ref();
-      worker.postMessage({ id, bytes });
+      if (owned) worker.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]);
+      else worker.postMessage({ id, bytes });
     });
   }
 
-  /** Stops the worker; lines in flight are parsed here instead. A later line starts a new worker. */
-  async close(): Promise<void> {
+  /** Stops the worker once the lines it was given are parsed (at most `waitMs`). A later line starts a new one. */
+  async close(waitMs = 2000): Promise<void> {
     const worker = this.#worker;
-    this.#worker = undefined;
     if (!worker) return;
+    const deadline = Date.now() + waitMs;
+    while (this.#pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    this.#worker = undefined;
     await worker.terminate();
+    this.#settleAll();
+  }
+
+  /** Answers every line still waiting: a copy is parsed here; a handed-over line is reported lost. */
+  #settleAll(): void {
     for (const [id, p] of this.#pending) {
       this.#pending.delete(id);
-      p.resolve(parseLine(p.bytes));
+      p.resolve(p.bytes ? parseLine(p.bytes) : LOST);
     }
   }
 
@@ -102,11 +118,7 @@ export class LineParsePool {
         if (this.#worker !== worker) return;
         this.#worker = undefined;
         this.#broken = true;
-        // Lines it was parsing are parsed here instead, in order.
-        for (const [id, p] of this.#pending) {
-          this.#pending.delete(id);
-          p.resolve(parseLine(p.bytes));
-        }
+        this.#settleAll();
       };
       worker.on('error', fail);
       worker.on('exit', fail);

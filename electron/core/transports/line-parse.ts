@@ -9,8 +9,8 @@ export const SKIPPED_LINE_QUOTE = 200;
 
 /** What a line turned out to be. */
 export type ParsedLine =
-  /** JSON: the value, whether deep parts were cut, and the start of its text (quoted when it is no JSON-RPC message). */
-  | { kind: 'json'; value: unknown; cut: boolean; quote: string }
+  /** JSON: the value, whether deep parts were cut, the line's size, and the start of its text (quoted when it is no JSON-RPC message). */
+  | { kind: 'json'; value: unknown; cut: boolean; bytes: number; quote: string }
   /** Whitespace only: nothing to deliver. */
   | { kind: 'blank' }
   /** Not JSON: the start of its text, for the log. */
@@ -26,7 +26,7 @@ export function parseLine(bytes: Uint8Array): ParsedLine {
   if (text.trim() === '') return { kind: 'blank' };
   const quote = text.length > SKIPPED_LINE_QUOTE ? `${text.slice(0, SKIPPED_LINE_QUOTE)}…` : text;
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown, cut: bounded.cut, quote };
+    return { kind: 'json', value: JSON.parse(text) as unknown, cut: bounded.cut, bytes: end, quote };
   } catch {
     return { kind: 'not_json', quote };
   }
