@@ -12,7 +12,7 @@ import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { parseLine, type ParsedLine } from './line-parse.js';
-import { noteWireBytes } from './wire-size.js';
+import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
 import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './line-parse-pool.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { PacedReader } from './paced-reader.js';
@@ -470,7 +470,7 @@ export class StdioTransport implements Transport {
       return;
     }
     if (parsed.cut) this.#reportDeep(describeMessage(message));
-    else noteWireBytes(message, parsed.bytes);
+    else if (parsed.bytes >= NOTED_WIRE_BYTES) noteWireBytes(message, parsed.bytes);
     try {
       this.onmessage?.(message);
     } catch (error) {
