@@ -109,6 +109,8 @@ export class StdioTransport implements Transport {
   #oversizedLines = 0;
   #skippedLines = 0;
   #outputClosed = false;
+  /** Resolves when the full stdin pipe drains (shared by every send waiting for it). */
+  #drained: Promise<void> | undefined;
   /** The last line being parsed off the main thread, or undefined when every line read was delivered. */
   #parsing: Promise<void> | undefined;
   readonly #pool: LineParsePool;
@@ -268,15 +270,18 @@ export class StdioTransport implements Transport {
     }
     const line = JSON.stringify(message) + '\n';
     if (stdin.write(line)) return;
-    await new Promise<void>((resolve) => {
+    // Every send made while the pipe is full waits for the same drain (one listener, however many calls are queued).
+    this.#drained ??= new Promise<void>((resolve) => {
       const done = (): void => {
         stdin.off('drain', done);
         stdin.off('close', done);
+        this.#drained = undefined;
         resolve();
       };
       stdin.once('drain', done);
       stdin.once('close', done);
     });
+    await this.#drained;
   }
 
   /** The server floods the session (its notification budget drops messages): read its output more slowly. */
