@@ -44,7 +44,7 @@ export function serverTabs(transport: string): TabDef[] {
 }
 
 /**
- * Keeps a connected server's tool, resource and prompt counts (overview cards and tab labels) current, whichever tab
+ * Keeps a connected server's tool, resource, prompt and event-type counts (overview cards and tab labels) current, whichever tab
  * is open: they follow the catalog, since a server's tools are indexed a moment after it connects.
  */
 function useServerCounts(detail: ServerDetail | null): void {
@@ -58,6 +58,14 @@ function useServerCounts(detail: ServerDetail | null): void {
   useEffect(() => {
     if (id !== undefined && connected) void loadCounts(id, capsKey ? capsKey.split(',') : []);
   }, [id, connected, loadCounts, revision, capsKey]);
+  // Event types come from the events service, which reloads them when the server says they changed.
+  const startEvents = useStore((s) => s.startEvents);
+  const loadEventTypes = useStore((s) => s.loadEventTypes);
+  useEffect(() => {
+    if (id === undefined || !connected) return;
+    void startEvents().catch(() => undefined);
+    void loadEventTypes(id);
+  }, [id, connected, startEvents, loadEventTypes]);
 }
 
 /** One server's page. */
@@ -69,6 +77,7 @@ export function ServerPage() {
   const routeTab = useStore(selectServerTab);
   const navigate = useStore((s) => s.navigate);
   const counts = useStore((s) => (detail ? s.counts[detail.id] : undefined));
+  const eventTypes = useStore((s) => (detail ? s.eventTypes[detail.id]?.result : undefined));
   useServerCounts(detail);
   if (!detail) {
     return (
@@ -86,8 +95,13 @@ export function ServerPage() {
   };
   const connecting = st.state === 'connecting';
   const connected = st.state === 'connected';
-  const tabCount = (id: string): number | undefined =>
-    id === 'tools' ? counts?.tools : id === 'resources' ? counts?.resources : id === 'prompts' ? counts?.prompts : undefined;
+  const tabCounts: Partial<Record<string, number>> = {
+    ...(counts?.tools !== undefined ? { tools: counts.tools } : {}),
+    ...(counts?.resources !== undefined ? { resources: counts.resources } : {}),
+    ...(counts?.prompts !== undefined ? { prompts: counts.prompts } : {}),
+    ...(eventTypes?.supported ? { events: eventTypes.types.length } : {}),
+  };
+  const tabCount = (id: string): number | undefined => tabCounts[id];
 
   return (
     <Stack component="section" aria-labelledby="server-title" gap="md">
