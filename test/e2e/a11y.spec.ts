@@ -6,7 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { join } from 'node:path';
 import { expect, test } from './support/fixture';
 import { fixture, root } from './support/seed';
-import { callResult, connectionStatus, openTool, serverList } from './support/ui';
+import { callResult, connectionStatus, openServerTool, serverList } from './support/ui';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'];
 
@@ -49,7 +49,7 @@ test.describe('axe over every view and dialog', () => {
       await expect(page.getByRole('region', { name: 'Server information' })).toBeVisible();
       await expectNoSeriousViolations(page, 'server overview');
 
-      const panel = await openTool(page, 'fx', 'mcp__fx__read');
+      const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__read');
       await panel.locator('#root_ms').fill('1');
       await panel.locator('#root_label').fill('axe');
       await panel.getByRole('button', { name: 'Call', exact: true }).click();

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS } from './playwright.config';
 import { expect, test, type Switchboard } from './support/fixture';
-import { openTool as openToolByLink } from './support/ui';
+import { openServerTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resolve = createRequire(import.meta.url).resolve;
@@ -48,10 +48,10 @@ const originOf = (url: string): string => {
 };
 
 /** Opens a tool by its local name (`mcp__<server id>__<tool>`) through its deep link on the server's Tools tab. */
-async function openTool(page: Page, name: string): Promise<void> {
+async function openTool(switchboard: Switchboard, name: string): Promise<void> {
   const serverId = /^mcp__(.+?)__/.exec(name)?.[1];
   if (!serverId) throw new Error(`not a local tool name: ${name}`);
-  await openToolByLink(page, serverId, name);
+  await openServerTool(switchboard, serverId, name);
 }
 
 /** Calls the open tool and waits for its result. */
@@ -91,7 +91,7 @@ test.describe('published MCP App servers', () => {
     await addServers(switchboard, [
       { id: 'react', name: 'Basic React', args: [publishedEntry('@modelcontextprotocol/server-basic-react'), '--stdio'] },
     ]);
-    await openTool(page, 'mcp__react__get_time');
+    await openTool(switchboard, 'mcp__react__get_time');
     await call(page);
 
     const outer = page.locator('iframe.sb-app-frame');
@@ -135,7 +135,7 @@ test.describe('published MCP App servers', () => {
     await addServers(switchboard, [
       { id: 'monitor', name: 'System Monitor', args: [publishedEntry('@modelcontextprotocol/server-system-monitor'), '--stdio'] },
     ]);
-    await openTool(page, 'mcp__monitor__get_system_info');
+    await openTool(switchboard, 'mcp__monitor__get_system_info');
     await call(page);
     const app = appFrame(page);
     const polls = async (): Promise<number> =>
@@ -162,7 +162,7 @@ test.describe('published MCP App servers', () => {
     await addServers(switchboard, [
       { id: 'vanilla', name: 'Basic Vanilla', args: [publishedEntry('@modelcontextprotocol/server-basic-vanillajs'), '--stdio'] },
     ]);
-    await openTool(page, 'mcp__vanilla__get_time');
+    await openTool(switchboard, 'mcp__vanilla__get_time');
     await call(page);
     const app = appFrame(page);
     await app.getByRole('button', { name: 'Get Server Time' }).click({ timeout: 30_000 });
@@ -182,8 +182,9 @@ test.describe('published MCP App servers', () => {
 });
 
 /** Runs one attack app and returns its own report lines, after checking none says ESCAPED. */
-async function runAttack(page: Page, tool: string, fields: Record<string, string> = {}): Promise<string> {
-  await openTool(page, `mcp__fx__${tool}`);
+async function runAttack(switchboard: Switchboard, tool: string, fields: Record<string, string> = {}): Promise<string> {
+  const page = switchboard.page;
+  await openTool(switchboard, `mcp__fx__${tool}`);
   await call(page, fields);
   const log = appFrame(page).locator('#log');
   await expect(log).toContainText('done: OK', { timeout: 30_000 });
@@ -264,70 +265,76 @@ hostileTest.describe('a hostile app cannot escape', () => {
   // The browser itself would give this page its location: only the sandbox's policy can refuse it.
   hostileTest.use({ geolocation: { latitude: 48.85, longitude: 2.35 }, permissions: ['geolocation'] });
 
-  hostileTest('reading window.parent and window.top properties fails', async ({ page }) => {
-    const text = await runAttack(page, 'attack_parent');
+  hostileTest('reading window.parent and window.top properties fails', async ({ switchboard }) => {
+    const text = await runAttack(switchboard, 'attack_parent');
     expect(text).toContain('top.document: BLOCKED (SecurityError)');
     expect(text).toContain('parent.parent.location: BLOCKED (SecurityError)');
     expect(text).toContain('frameElement: BLOCKED');
   });
 
-  hostileTest('navigating the top frame fails', async ({ page }) => {
-    const text = await runAttack(page, 'attack_navigate');
+  hostileTest('navigating the top frame fails', async ({ switchboard, page }) => {
+    const text = await runAttack(switchboard, 'attack_navigate');
     expect(text).toContain('top.location = …: BLOCKED');
     expect(text).toContain('window.open(_top): BLOCKED');
     await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
   });
 
-  hostileTest('opening a pop-up fails', async ({ page }) => {
+  hostileTest('opening a pop-up fails', async ({ switchboard, page }) => {
     const pages = page.context().pages().length;
-    const text = await runAttack(page, 'attack_popup');
+    const text = await runAttack(switchboard, 'attack_popup');
     expect(text).toContain('window.open: BLOCKED (PopupBlocked)');
     expect(page.context().pages()).toHaveLength(pages);
   });
 
-  hostileTest('fetching the bridge and opening its WebSocket with the real token fails', async ({ switchboard, page }) => {
+  hostileTest('fetching the bridge and opening its WebSocket with the real token fails', async ({ switchboard }) => {
     test.skip(switchboard.shell === 'electron', 'the headless bridge (its port and token): the Electron window has none');
     const bridgeHttp = `http://127.0.0.1:${switchboard.port}/`;
     const bridgeWs = `ws://127.0.0.1:${switchboard.port}/bridge?token=${encodeURIComponent(switchboard.token!)}`;
-    const text = await runAttack(page, 'attack_bridge', { bridgeHttp, bridgeWs });
+    const text = await runAttack(switchboard, 'attack_bridge', { bridgeHttp, bridgeWs });
     expect(text).toContain('fetch bridge: BLOCKED');
     expect(text).toContain('bridge websocket: BLOCKED');
     expect(text).toContain('token from top hash: BLOCKED (SecurityError)');
   });
 
-  hostileTest('reading cookies, localStorage and sessionStorage (its own and the renderer’s) fails', async ({ page }) => {
-    const text = await runAttack(page, 'attack_storage');
+  hostileTest('reading cookies, localStorage and sessionStorage (its own and the renderer’s) fails', async ({ switchboard }) => {
+    const text = await runAttack(switchboard, 'attack_storage');
     for (const step of ['document.cookie', 'localStorage', 'sessionStorage', 'top.sessionStorage', 'parent.localStorage']) {
       expect(text).toContain(`${step}: BLOCKED (SecurityError)`);
     }
   });
 
-  hostileTest('messages posted around the proxy or forging the sandbox are refused, and the forged call never runs', async ({ page }) => {
-    const before = await historyCount(page);
-    await runAttack(page, 'attack_forge');
-    const rows = await inspectorRows(page);
-    expect(rows.filter((r) => r.includes('A message sent around the sandbox proxy was not accepted'))).toHaveLength(2);
-    expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
-    // The app is still the same one (the forged resource-ready did not replace it).
-    await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
-    await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);
-  });
+  hostileTest(
+    'messages posted around the proxy or forging the sandbox are refused, and the forged call never runs',
+    async ({ switchboard, page }) => {
+      const before = await historyCount(page);
+      await runAttack(switchboard, 'attack_forge');
+      const rows = await inspectorRows(page);
+      expect(rows.filter((r) => r.includes('A message sent around the sandbox proxy was not accepted'))).toHaveLength(2);
+      expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
+      // The app is still the same one (the forged resource-ready did not replace it).
+      await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
+      await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);
+    },
+  );
 
-  hostileTest('a script from a domain not in its CSP is not loaded (and one from a declared domain is)', async ({ page, hostile }) => {
-    const { scriptOrigin, hits } = hostile;
-    const text = await runAttack(page, 'attack_script', { scriptUrl: `${scriptOrigin}/attack.js` });
-    expect(text).toContain('external script: BLOCKED');
-    expect(hits).toEqual([]);
-    await openTool(page, 'mcp__fx__declared_script');
-    await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
-    await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
-    expect(hits).toEqual(['/declared.js']);
-  });
+  hostileTest(
+    'a script from a domain not in its CSP is not loaded (and one from a declared domain is)',
+    async ({ switchboard, page, hostile }) => {
+      const { scriptOrigin, hits } = hostile;
+      const text = await runAttack(switchboard, 'attack_script', { scriptUrl: `${scriptOrigin}/attack.js` });
+      expect(text).toContain('external script: BLOCKED');
+      expect(hits).toEqual([]);
+      await openTool(switchboard, 'mcp__fx__declared_script');
+      await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
+      await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
+      expect(hits).toEqual(['/declared.js']);
+    },
+  );
 
   hostileTest(
     'camera access fails: denied by the sandbox, and an opaque origin gets no camera even once allowed',
     async ({ switchboard, page }) => {
-      const text = await runAttack(page, 'attack_camera');
+      const text = await runAttack(switchboard, 'attack_camera');
       expect(text).toMatch(/camera: BLOCKED \((NotAllowedError|SecurityError)\)/);
       const prompt = page.getByRole('status', { name: 'The app asks for more access' });
       await expect(prompt).toContainText('camera');
@@ -351,7 +358,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
       switchboard.shell === 'electron',
       'the browser grants geolocation here (test.use); the app’s own permission handler refuses it',
     );
-    const text = await runAttack(page, 'geo_app');
+    const text = await runAttack(switchboard, 'geo_app');
     expect(text).toMatch(/geolocation: BLOCKED \(.*permissions policy/);
     const prompt = page.getByRole('status', { name: 'The app asks for more access' });
     await expect(prompt).toContainText('location');
@@ -367,13 +374,13 @@ hostileTest.describe('a hostile app cannot escape', () => {
 
   hostileTest(
     'a wrong MIME type, an oversized UI and an unserved ui:// URI each show a clear error in place of the app',
-    async ({ page }) => {
+    async ({ switchboard, page }) => {
       for (const [tool, title, message] of [
         ['bad_mime', 'This is not an MCP App', /served with "text\/html", not text\/html;profile=mcp-app/],
         ['too_big', 'The app is too large', /over the 4 MiB app budget/],
         ['not_served', 'The app is not available', /does not serve ui:\/\/apps\/missing\.html/],
       ] as const) {
-        await openTool(page, `mcp__fx__${tool}`);
+        await openTool(switchboard, `mcp__fx__${tool}`);
         await call(page);
         const error = page.getByTestId('app-error');
         await expect(error).toContainText(title);
@@ -389,7 +396,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
     await page
       .context()
       .route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'stub' }));
-    await openTool(page, 'mcp__fx__hello');
+    await openTool(switchboard, 'mcp__fx__hello');
     await call(page, { name: 'Ada' });
     const app = appFrame(page);
     await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
@@ -405,8 +412,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
     expect(switchboard.output()).toContain('opened: https://example.com/docs?from=app');
   });
 
-  hostileTest('a declined link stays closed; messages and model context show beside the app', async ({ page }) => {
-    await openTool(page, 'mcp__fx__hello');
+  hostileTest('a declined link stays closed; messages and model context show beside the app', async ({ switchboard, page }) => {
+    await openTool(switchboard, 'mcp__fx__hello');
     await call(page, { name: 'Ada' });
     const app = appFrame(page);
     await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });

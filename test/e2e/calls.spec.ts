@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './support/fixture';
-import { callResult, openTool } from './support/ui';
+import { callResult, openServerTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,7 +28,7 @@ test.describe('tool calls', () => {
     switchboard,
     page,
   }) => {
-    const panel = await openTool(page, 'fx', 'mcp__fx__form_demo');
+    const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__form_demo');
     // Validation before anything is sent, in plain words, with focus on the first invalid field.
     await panel.getByRole('button', { name: 'Call', exact: true }).click();
     await expect(panel.getByText('Enter a value for title')).toBeVisible();
@@ -62,8 +62,8 @@ test.describe('tool calls', () => {
     await expect(again.locator('#root_tags_0')).toHaveValue('finance');
   });
 
-  test('cancels a slow call: "Cancelled by you"', async ({ page }) => {
-    const panel = await openTool(page, 'fx', 'mcp__fx__slow');
+  test('cancels a slow call: "Cancelled by you"', async ({ switchboard, page }) => {
+    const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__slow');
     await panel.locator('#root_ms').fill('30000');
     await panel.locator('#root_steps').fill('30');
     await panel.getByRole('button', { name: 'Call', exact: true }).click();

@@ -2,9 +2,9 @@
 // 1024×700), a failed validation clears the stale result, history's "Run again" makes a new entry, every deep link
 // opens cold and back/forward follow, and the dark theme renders.
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixture';
+import { expect, test, type Switchboard } from './support/fixture';
 import { everything, fixture } from './support/seed';
-import { callResult, connectionStatus, openTool, serverList } from './support/ui';
+import { callResult, connectionStatus, openServerTool, serverList } from './support/ui';
 
 test.use({ seed: { servers: [fixture('calls-stdio.ts', 'fx', 'Calls fixture'), fixture('res-server.ts', 'res', 'Resource Fixture')] } });
 
@@ -17,8 +17,9 @@ async function start(page: Page, size = { width: 1400, height: 900 }, colorSchem
 }
 
 /** Calls the fixture's read tool through its form, with `label`. */
-async function callRead(page: Page, label: string): Promise<void> {
-  const panel = await openTool(page, 'fx', 'mcp__fx__read');
+async function callRead(switchboard: Switchboard, label: string): Promise<void> {
+  const page = switchboard.page;
+  const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__read');
   await panel.locator('#root_ms').fill('1');
   await panel.locator('#root_label').fill(label);
   await panel.getByRole('button', { name: 'Call', exact: true }).click();
@@ -29,9 +30,9 @@ for (const size of [
   { width: 1400, height: 900 },
   { width: 1024, height: 700 },
 ]) {
-  test(`after Call the result is in view and focused, at ${size.width}×${size.height}`, async ({ page }) => {
+  test(`after Call the result is in view and focused, at ${size.width}×${size.height}`, async ({ switchboard, page }) => {
     await start(page, size);
-    const panel = await openTool(page, 'fx', 'mcp__fx__form_demo');
+    const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__form_demo');
     await panel.locator('#root_title').fill('Report');
     await panel.locator('#root_owner_name').fill('Ada');
     for (let i = 0; i < 3; i++) await panel.getByRole('button', { name: /^Add tags item/ }).click();
@@ -56,7 +57,7 @@ for (const size of [
 
 test('history: a table of calls; Run again makes a new entry; #/history/<callId> opens one call cold', async ({ switchboard, page }) => {
   await start(page);
-  await callRead(page, 'first');
+  await callRead(switchboard, 'first');
 
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
   const table = page.getByRole('table', { name: 'Recent calls' });
@@ -99,7 +100,7 @@ test('history: a table of calls; Run again makes a new entry; #/history/<callId>
 test('a #/history/<callId> link carrying the token opens that call in a fresh browser', async ({ switchboard, page }) => {
   test.skip(switchboard.shell === 'electron', 'the headless token in a link, opened by another browser context');
   await start(page);
-  await callRead(page, 'first');
+  await callRead(switchboard, 'first');
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History' }).click();
   const row = page.getByRole('table', { name: 'Recent calls' }).getByRole('row').nth(1);
   await expect(row).toContainText('read');
@@ -172,7 +173,7 @@ test('the overview counts what a new server offers once it connects, without lea
   await expect(page.getByRole('tab', { name: `Tools ${tools}` })).toBeVisible();
 });
 
-test('the dark theme renders (colour scheme from the OS)', async ({ page }) => {
+test('the dark theme renders (colour scheme from the OS)', async ({ switchboard, page }) => {
   await start(page, { width: 1400, height: 900 }, 'dark');
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   const bg = await page
@@ -182,6 +183,6 @@ test('the dark theme renders (colour scheme from the OS)', async ({ page }) => {
     );
   const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
   expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(150);
-  await openTool(page, 'fx', 'mcp__fx__read');
+  await openServerTool(switchboard, 'fx', 'mcp__fx__read');
   await expect(page.getByRole('button', { name: 'Use the light theme' })).toBeVisible();
 });
