@@ -201,6 +201,19 @@ async function runAttack(switchboard: Switchboard, tool: string, fields: Record<
   return text;
 }
 
+/** Starts the hello app, presses its Open link button and returns the app and the consent dialog (host shown). */
+async function askToOpenLink(switchboard: Switchboard): Promise<{ app: FrameLocator; dialog: Locator }> {
+  const page = switchboard.page;
+  await openTool(switchboard, 'mcp__fx__hello');
+  await call(page, { name: 'Ada' });
+  const app = appFrame(page);
+  await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+  await app.getByRole('button', { name: 'Open link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
+  await expect(dialog.getByTestId('app-link-host')).toHaveText('example.com');
+  return { app, dialog };
+}
+
 /** The hostile fixture's surroundings: a script server and what it was asked for. */
 interface Hostile {
   /** Origin of the script server the fixture's CSP declares. */
@@ -396,14 +409,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
     await page
       .context()
       .route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'stub' }));
-    await openTool(switchboard, 'mcp__fx__hello');
-    await call(page, { name: 'Ada' });
-    const app = appFrame(page);
-    await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
-
-    await app.getByRole('button', { name: 'Open link' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
-    await expect(dialog.getByTestId('app-link-host')).toHaveText('example.com');
+    const { app, dialog } = await askToOpenLink(switchboard);
     expect(switchboard.output()).not.toContain('opened: https://example.com/docs?from=app');
     const [opened] = await Promise.all([page.context().waitForEvent('page'), dialog.getByRole('button', { name: 'Open link' }).click()]);
     await expect(opened).toHaveURL('https://example.com/docs?from=app');
@@ -413,14 +419,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
   });
 
   hostileTest('a declined link stays closed; messages and model context show beside the app', async ({ switchboard, page }) => {
-    await openTool(switchboard, 'mcp__fx__hello');
-    await call(page, { name: 'Ada' });
-    const app = appFrame(page);
-    await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
-
-    await app.getByRole('button', { name: 'Open link' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
-    await expect(dialog.getByTestId('app-link-host')).toHaveText('example.com');
+    const { app, dialog } = await askToOpenLink(switchboard);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(app.locator('#log')).toContainText('link: DECLINED');
     await expect(dialog).toBeHidden();
