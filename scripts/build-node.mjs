@@ -18,7 +18,12 @@ const common = {
 await Promise.all([
   build({
     ...common,
-    entryPoints: { main: 'electron/main.ts', headless: 'electron/headless.ts' },
+    // The line-parse worker sits beside main and headless: the stdio transport finds it there.
+    entryPoints: {
+      main: 'electron/main.ts',
+      headless: 'electron/headless.ts',
+      'line-parse-worker': 'electron/core/transports/line-parse-worker.ts',
+    },
     outdir: 'dist/electron',
     format: 'esm',
     outExtension: { '.js': '.mjs' },

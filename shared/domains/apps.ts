@@ -120,6 +120,9 @@ export interface ServerApps {
   grants: AppGrants;
 }
 
+/** The URL policy's verdict on an app's link: the address as it would be opened and shown, with warnings, or why it is refused. */
+export type AppLinkCheck = { ok: true; url: string; display: string; host: string; warnings: string[] } | { ok: false; reason: string };
+
 /** Contract methods of the apps domain: name → (argument object) → result. */
 export interface AppsInvokeMap {
   /** Reads and checks the app of a finished call's tool and opens a launch for it. */
@@ -132,6 +135,8 @@ export interface AppsInvokeMap {
   'apps.callTool': (args: { launchId: string; name: string; arguments?: Record<string, unknown> }) => Promise<AppToolResult>;
   /** A `resources/read` from an app, through the session and within the server's read budget. */
   'apps.readResource': (args: { launchId: string; uri: string }) => Promise<{ contents: Record<string, unknown>[] }>;
+  /** The URL policy's verdict on a link an app asks to open, for the consent dialog (nothing is opened). */
+  'apps.checkLink': (args: { launchId: string; url: string }) => Promise<AppLinkCheck>;
   /** A `ui/open-link` the person consented to: checked and opened through the safe opener. */
   'apps.openLink': (args: { launchId: string; url: string }) => Promise<{ url: string }>;
   /** Opens the launch's call in a window of its own (Electron; headless opens a browser tab itself). */

@@ -284,21 +284,3 @@ export function validateElicitation(form: ElicitForm, answers: Record<string, un
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, content };
 }
-
-/** The host of a URL-mode elicitation and the warnings the dialog shows. */
-export function describeElicitationUrl(url: string): { host: string; warnings: string[] } | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-  const warnings: string[] = [];
-  if (parsed.protocol !== 'https:') warnings.push('This link is not https: what you send there can be read or changed on the way.');
-  if (parsed.hostname.split('.').some((label) => label.toLowerCase().startsWith('xn--'))) {
-    warnings.push('The host name uses punycode (xn--): it may imitate another site with look-alike characters.');
-  }
-  if (parsed.username !== '' || parsed.password !== '') warnings.push('The link carries a user name or password before the host.');
-  return { host: parsed.hostname, warnings };
-}

@@ -11,6 +11,7 @@ export function appsHandlers(host: Host): Pick<Handlers, keyof AppsInvokeMap> {
     'apps.close': async ({ launchId }) => host.apps.close(launchId),
     'apps.callTool': ({ launchId, name, arguments: args }) => host.apps.callTool(launchId, name, args ?? {}),
     'apps.readResource': ({ launchId, uri }) => host.apps.readResource(launchId, uri),
+    'apps.checkLink': async ({ launchId, url }) => host.apps.checkLink(launchId, url),
     'apps.openLink': ({ launchId, url }) => host.apps.openLink(launchId, url),
     'apps.openWindow': ({ callId }) => host.apps.openWindow(callId),
     'apps.server': async ({ serverId }) => host.apps.server(serverId),

@@ -3,7 +3,7 @@
 // resources/read within the read budget, links through the safe opener), and the per-server grants.
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { AppGrants, AppLaunch, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
+import type { AppGrants, AppLaunch, AppLinkCheck, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
 import type { ToolSummary } from '../../../shared/domains/catalog.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
@@ -16,6 +16,7 @@ import { requestError } from '../resources/request-error.js';
 import { formatSize } from '../resources/resource-view.js';
 import { base64Bytes } from '../resources/image-check.js';
 import { sanitizeText, truncate } from '../text.js';
+import { checkExternalUrl } from '../url-policy.js';
 import { appDataProblem, appErrorResult } from './app-data.js';
 import { buildCspPolicy } from './csp.js';
 import { GrantsStore } from './grants-store.js';
@@ -198,6 +199,15 @@ export class AppsService {
       );
     }
     return { contents: result.contents.filter(isObject) };
+  }
+
+  /** apps.checkLink: what the URL policy says of a link the app asks to open, before the person is asked. */
+  checkLink(launchId: string, url: string): AppLinkCheck {
+    this.#launches.get(launchId); // an ended or unknown launch is refused, as for openLink
+    const verdict = checkExternalUrl(url);
+    return verdict.ok
+      ? { ok: true, url: verdict.url, display: verdict.display, host: verdict.host, warnings: verdict.warnings }
+      : { ok: false, reason: verdict.reason };
   }
 
   /** apps.openLink: a link the person agreed to open, checked and handed to the safe opener. */

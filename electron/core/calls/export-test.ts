@@ -5,6 +5,8 @@
 // fails the spec with a clear message when one is unset. Every string from the person or a server becomes a string
 // literal through one escaper, so no quote, backtick, `${`, comment end or line separator can leave it.
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, sep } from 'node:path';
 import { ServerConfigSchema, type ServerConfig } from '../../../shared/config.js';
 import type { ExportTestArgs, HistoryEntry, TestAssertion } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
@@ -67,27 +69,66 @@ export function envName(...parts: string[]): string {
 }
 
 /** The environment variables a spec for `server` needs, with what each is for. */
-function secretsOf(server: ServerConfig, bearer: boolean): { env: Map<string, string>; headers: Map<string, string> } {
+function secretsOf(
+  server: ServerConfig,
+  bearer: boolean,
+): { env: Map<string, string>; headers: Map<string, string>; query: Map<string, string> } {
   const env = new Map<string, string>();
   const headers = new Map<string, string>();
+  const query = new Map<string, string>();
   const t = server.transport;
   if (t.type === 'stdio') {
     for (const [k, v] of Object.entries(t.env)) if (typeof v !== 'string') env.set(k, k);
   } else {
     for (const [name, v] of Object.entries(t.headers))
       if (typeof v !== 'string' || SENSITIVE_HEADER.test(name)) headers.set(name, envName(server.id, name));
+    // A key or token in the address's query (?api_key=…) is a secret too.
+    for (const name of new URL(t.url).searchParams.keys())
+      if (SENSITIVE_HEADER.test(name)) query.set(name, envName(server.id, 'URL', name));
   }
   if (bearer) headers.set('', envName(server.id, 'BEARER_TOKEN'));
-  return { env, headers };
+  return { env, headers, query };
+}
+
+/**
+ * A TypeScript expression for `url` with the values of the query parameters in `query` read from the environment
+ * (URL-encoded), or undefined when it has none.
+ */
+function urlExpr(url: string, query: Map<string, string>, serverId: string): string | undefined {
+  if (query.size === 0) return undefined;
+  const parsed = new URL(url);
+  const marker = (i: number): string => `SWITCHBOARDSECRET${i}X`;
+  const names = [...query.keys()];
+  names.forEach((name, i) => parsed.searchParams.set(name, marker(i)));
+  let expr = '';
+  let rest = parsed.href;
+  names.forEach((name, i) => {
+    const at = rest.indexOf(marker(i));
+    const env = query.get(name)!;
+    expr += `${tsString(rest.slice(0, at))} + encodeURIComponent(requireEnv(${tsString(env)}, ${tsString(`URL parameter ${name} of server ${serverId}`)})) + `;
+    rest = rest.slice(at + marker(i).length);
+  });
+  return `${expr}${tsString(rest)}`;
+}
+
+/**
+ * A path from the exporting machine as an expression that holds on the machine running the spec: this Node for an
+ * absolute `node` command (process.execPath), a path under the home folder from homedir(); undefined to keep it as is.
+ */
+function portablePath(value: string, home: string, command: boolean): string | undefined {
+  if (command && isAbsolute(value) && /^node(\.exe)?$/i.test(basename(value))) return 'process.execPath';
+  if (home.length > 1 && value.startsWith(home + sep)) return `join(homedir(), ${tsString(value.slice(home.length + 1))})`;
+  return undefined;
 }
 
 /** The server config expression: the stored definition with every secret read from the environment. */
-function configExpr(server: ServerConfig, bearer: boolean, indent: string): string {
-  const { env, headers } = secretsOf(server, bearer);
+function configExpr(server: ServerConfig, bearer: boolean, indent: string, home: string): { text: string; usesHome: boolean } {
+  const { env, headers, query } = secretsOf(server, bearer);
   const t = server.transport;
   const transport: Record<string, unknown> = { ...t };
   const secretRefs = new Map<string, string>(); // placeholder → expression
   const nonce = randomUUID();
+  let usesHome = false;
   let n = 0;
   const placeholder = (expr: string): string => {
     const p = `\u0000secret-${nonce}-${n++}\u0000`;
@@ -104,6 +145,16 @@ function configExpr(server: ServerConfig, bearer: boolean, indent: string): stri
           : { secret: true, value: placeholder(`requireEnv(${tsString(name)}, ${tsString(`${k} of server ${server.id}`)})`) };
     }
     transport['env'] = outEnv;
+    // Machine-specific paths (this Node, the home folder) become expressions, so the spec runs elsewhere too.
+    const portable = (value: string, command = false): string => {
+      const expr = portablePath(value, home, command);
+      if (expr === undefined) return value;
+      if (expr !== 'process.execPath') usesHome = true;
+      return placeholder(expr);
+    };
+    transport['command'] = portable(t.command, true);
+    transport['args'] = t.args.map((a) => portable(a));
+    if (t.cwd !== undefined) transport['cwd'] = portable(t.cwd);
   } else {
     const outHeaders: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(t.headers)) {
@@ -115,6 +166,8 @@ function configExpr(server: ServerConfig, bearer: boolean, indent: string): stri
           : { secret: true, value: placeholder(`requireEnv(${tsString(name)}, ${tsString(`header ${k} of server ${server.id}`)})`) };
     }
     transport['headers'] = outHeaders;
+    const url = urlExpr(t.url, query, server.id);
+    if (url !== undefined) transport['url'] = placeholder(url);
   }
   // Only what differs from a new server's defaults, so the spec reads like what the person entered.
   const defaults: Record<string, unknown> = ServerConfigSchema.parse({ id: server.id, name: server.name, transport: t });
@@ -125,7 +178,7 @@ function configExpr(server: ServerConfig, bearer: boolean, indent: string): stri
   let text = tsValue(written, indent);
   // Placeholders are whole string literals of their own; swap each for its expression.
   for (const [p, expr] of secretRefs) text = text.replace(tsString(p), expr);
-  return text;
+  return { text, usesHome };
 }
 
 /** The top-level structured fields of a call, from the full envelope or the (unshortened) presentation. */
@@ -175,10 +228,10 @@ function label(entry: HistoryEntry): string {
 }
 
 /** The spec file's text for `calls` (one test each, in the order given). */
-export function renderPlaywrightSpec(calls: readonly SpecCall[], title: string): string {
+export function renderPlaywrightSpec(calls: readonly SpecCall[], title: string, home: string = homedir()): string {
   const needsEnv = calls.some((c) => {
     const s = secretsOf(c.server, c.bearer);
-    return s.env.size > 0 || s.headers.size > 0;
+    return s.env.size > 0 || s.headers.size > 0 || s.query.size > 0;
   });
   const out: string[] = [
     '// Written by Switchboard ("Export as Playwright test"): re-creates each server, calls the tool through the UI',
@@ -187,11 +240,14 @@ export function renderPlaywrightSpec(calls: readonly SpecCall[], title: string):
     '',
     `test.describe(${tsString(title)}, () => {`,
   ];
+  let usesHome = false;
   calls.forEach((call, i) => {
     const { entry, server, bearer } = call;
     if (i > 0) out.push('');
     out.push(`  test(${tsString(`${label(entry)} (${entry.tool})`)}, async ({ switchboard${bearer ? ', bridge' : ''} }) => {`);
-    out.push(`    await switchboard.setUpServer(${configExpr(server, bearer, '    ')});`);
+    const config = configExpr(server, bearer, '    ', home);
+    usesHome ||= config.usesHome;
+    out.push(`    await switchboard.setUpServer(${config.text});`);
     if (bearer) {
       const name = secretsOf(server, true).headers.get('')!;
       out.push(
@@ -204,6 +260,8 @@ export function renderPlaywrightSpec(calls: readonly SpecCall[], title: string):
     out.push('  });');
   });
   out.push('});', '');
+  // Paths under the home folder are rebuilt from it on the machine running the spec.
+  if (usesHome) out.splice(2, 0, "import { homedir } from 'node:os';", "import { join } from 'node:path';");
   return out.join('\n');
 }
 

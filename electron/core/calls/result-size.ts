@@ -4,9 +4,12 @@
 
 const ESCAPED = /["\\\u0000-\u001f]/g;
 
+/** Strings longer than this are counted without their escapes (see jsonByteLength). */
+export const LONG_STRING = 64 * 1024;
+
 function stringBytes(s: string): number {
   let extra = 0;
-  if (s.search(ESCAPED) !== -1) {
+  if (s.length <= LONG_STRING && s.search(ESCAPED) !== -1) {
     for (const m of s.matchAll(ESCAPED)) {
       const c = m[0];
       // \" \\ \b \f \n \r \t take two bytes; other control characters take six (\u00XX).
@@ -34,7 +37,12 @@ function scalarBytes(v: unknown): number | undefined {
   }
 }
 
-/** Bytes of `JSON.stringify(value)` encoded as UTF-8 (lone surrogates aside), or 0 for a value JSON leaves out. */
+/**
+ * Bytes of `JSON.stringify(value)` encoded as UTF-8 (lone surrogates aside), or 0 for a value JSON leaves out. The
+ * escapes inside strings longer than LONG_STRING are not counted: finding them costs a regular-expression pass over
+ * the whole string on the main thread (tens of milliseconds for 8 MiB) for a figure used for display and memory
+ * accounting, where the UTF-8 length is close enough.
+ */
 export function jsonByteLength(value: unknown): number {
   let total = 0;
   const stack: unknown[] = [value];

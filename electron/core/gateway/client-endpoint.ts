@@ -103,20 +103,13 @@ export class ClientEndpoint {
   /** Serves one authenticated request of this client. */
   async fetch(request: Request): Promise<Response> {
     if (this.#closed) return jsonResponse(404, 'This gateway client was removed');
-    if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))) return this.#modern.fetch(request);
     const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) {
-      const session = this.#sessions.get(sessionId);
-      if (!session) return jsonResponse(404, 'Session not found');
-      session.lastUsed = Date.now();
-      const response = await session.transport.handleRequest(request);
-      if (request.method === 'GET' && response.ok && response.body) {
-        // A notification stream stays open until the client goes away (the request's signal aborts then).
-        session.streams++;
-        request.signal.addEventListener('abort', () => (session.streams = Math.max(0, session.streams - 1)), { once: true });
-      }
-      return response;
-    }
+    // A request naming one of this client's open sessions is that session's: its transport checks the rest, and
+    // the body is read once (classifying it first would clone and parse every call's body twice).
+    const open = sessionId === null ? undefined : this.#sessions.get(sessionId);
+    if (open) return this.#serveSession(open, request);
+    if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))) return this.#modern.fetch(request);
+    if (sessionId !== null) return jsonResponse(404, 'Session not found');
     if (request.method !== 'POST') return jsonResponse(400, 'Bad Request: Mcp-Session-Id header is required');
     let body: unknown;
     try {
@@ -126,6 +119,17 @@ export class ClientEndpoint {
     }
     if (!isObject(body) || body.method !== 'initialize') return jsonResponse(400, 'Bad Request: Mcp-Session-Id header is required');
     return this.#open(request);
+  }
+
+  async #serveSession(session: LegacySession, request: Request): Promise<Response> {
+    session.lastUsed = Date.now();
+    const response = await session.transport.handleRequest(request);
+    if (request.method === 'GET' && response.ok && response.body) {
+      // A notification stream stays open until the client goes away (the request's signal aborts then).
+      session.streams++;
+      request.signal.addEventListener('abort', () => (session.streams = Math.max(0, session.streams - 1)), { once: true });
+    }
+    return response;
   }
 
   async #open(request: Request): Promise<Response> {

@@ -6,6 +6,9 @@ import type { TrafficEntry, TrafficFilter, TrafficKind } from '../../../shared/d
 import type { EventBus } from '../event-bus.js';
 import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
+import { jsonByteLength } from '../calls/result-size.js';
+import { wireBytes } from '../transports/wire-size.js';
+import { previewValue } from './payload-preview.js';
 import { redactValue } from './redact.js';
 import type { TrafficSink } from './traffic-tap.js';
 
@@ -13,7 +16,7 @@ import type { TrafficSink } from './traffic-tap.js';
 export const TRAFFIC_PER_SERVER = 500;
 /** Characters of payload text kept per message. */
 export const PAYLOAD_CHARS = 16 * 1024;
-/** Above this size (compact JSON characters) the payload is shown compact instead of pretty-printed. */
+/** Above this size (compact JSON bytes) the payload is shown compact instead of pretty-printed. */
 const PRETTY_LIMIT = 256 * 1024;
 /** Open requests remembered per server for pairing. */
 const OPEN_REQUESTS = 1000;
@@ -56,12 +59,8 @@ export class TrafficLog implements TrafficSink {
   record(serverId: string, direction: 'out' | 'in', message: JSONRPCMessage, time?: number): void {
     const now = time ?? (this.#deps.now ?? Date.now)();
     const m = message as unknown as Record<string, unknown>;
-    let compact: string;
-    try {
-      compact = JSON.stringify(message) ?? '';
-    } catch {
-      compact = '';
-    }
+    // As the transport read it, or counted (never printed: an 8 MiB message is not copied into a second string).
+    const bytes = wireBytes(message) ?? jsonByteLength(message);
     const hasId = typeof m.id === 'string' || typeof m.id === 'number';
     const method = typeof m.method === 'string' ? m.method : undefined;
     const kind: TrafficKind = method !== undefined ? (hasId ? 'request' : 'notification') : isObject(m.error) ? 'error' : 'response';
@@ -72,8 +71,8 @@ export class TrafficLog implements TrafficSink {
       time: now,
       direction,
       kind,
-      bytes: Buffer.byteLength(compact, 'utf8'),
-      ...this.#payload(serverId, message, compact.length),
+      bytes,
+      ...this.#payload(serverId, message, bytes),
     };
     if (idText !== undefined) entry.id = idText;
     const open = this.#openOf(serverId);
@@ -140,16 +139,24 @@ export class TrafficLog implements TrafficSink {
     if (entries.length > 0 && this.#deps.events.size > 0) this.#deps.events.emit('protocol.traffic', { entries });
   }
 
-  #payload(serverId: string, message: JSONRPCMessage, compactLength: number): { payload: string; truncated: boolean } {
+  #payload(serverId: string, message: JSONRPCMessage, bytes: number): { payload: string; truncated: boolean } {
     let text: string;
+    const secrets = this.#secrets.get(serverId) ?? [];
+    // Only the first PAYLOAD_CHARS characters are shown: strings are cut past that (and past the longest secret,
+    // so one cut at the edge is still redacted whole) before redacting, printing and sanitising.
+    const keep = PAYLOAD_CHARS + secrets.reduce((n, s) => Math.max(n, s.length), 0);
+    const preview = previewValue(message, keep);
     try {
-      const redacted = redactValue(message, this.#secrets.get(serverId) ?? []);
-      text = JSON.stringify(redacted, null, compactLength > PRETTY_LIMIT ? undefined : 2) ?? '';
+      const redacted = redactValue(preview.value, secrets);
+      text = JSON.stringify(redacted, null, bytes > PRETTY_LIMIT ? undefined : 2) ?? '';
     } catch {
       text = '(the message could not be shown)';
     }
+    // A little more than is shown goes through sanitising, which may remove characters.
+    const sliced = text.length > PAYLOAD_CHARS + 1024;
+    if (sliced) text = text.slice(0, PAYLOAD_CHARS + 1024);
     text = sanitizeText(text);
-    if (text.length <= PAYLOAD_CHARS) return { payload: text, truncated: false };
+    if (text.length <= PAYLOAD_CHARS && !preview.cut && !sliced) return { payload: text, truncated: false };
     return { payload: text.slice(0, PAYLOAD_CHARS), truncated: true };
   }
 

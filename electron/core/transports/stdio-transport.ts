@@ -10,9 +10,10 @@ import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcont
 import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
-import { cutJsonDepth } from '../ingress/depth-text.js';
-import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
+import { parseLine, type ParsedLine } from './line-parse.js';
+import { noteWireBytes } from './wire-size.js';
+import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './line-parse-pool.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
@@ -26,8 +27,6 @@ export const STDERR_RING_BYTES = 64 * 1024;
 export const STDERR_TAIL_LINES = 20;
 /** A stderr line longer than this is logged in pieces. */
 const STDERR_LOG_LINE_BYTES = 8 * 1024;
-/** A skipped stdout line is quoted in the log up to this many characters. */
-const SKIPPED_LINE_QUOTE = 200;
 /** JSON-RPC error code of the synthetic answer to a request whose response was too large (implementation range). */
 export const LIMIT_EXCEEDED_RPC_CODE = -32050;
 /**
@@ -67,6 +66,8 @@ export interface StdioTransportOptions {
   loginPath?: string | undefined;
   /** Longest stdout line accepted, in bytes. */
   messageBytes: number;
+  /** Where large lines are parsed (default: the process's shared worker). */
+  lineParser?: LineParsePool;
   /** Log sink. */
   log: TransportLog;
   /** Release step timings (tests shorten them). */
@@ -108,11 +109,15 @@ export class StdioTransport implements Transport {
   #oversizedLines = 0;
   #skippedLines = 0;
   #outputClosed = false;
+  /** The last line being parsed off the main thread, or undefined when every line read was delivered. */
+  #parsing: Promise<void> | undefined;
+  readonly #pool: LineParsePool;
   readonly #reportDeep: (what: string) => void;
 
   constructor(opts: StdioTransportOptions) {
     this.#opts = opts;
     this.#timings = { ...DEFAULT_RELEASE_TIMINGS, ...opts.release };
+    this.#pool = opts.lineParser ?? sharedLineParsePool;
     this.#reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
     this.#reader = new BoundedLineReader(opts.messageBytes, {
       line: (bytes) => this.#onLine(bytes),
@@ -362,6 +367,7 @@ export class StdioTransport implements Transport {
     this.#stdout?.drainAll();
     this.#reader.flush();
     this.#stderrLine.flush();
+    await this.#delivered();
     if (!this.#releasing) {
       const how = this.#signal !== null ? `was killed by ${this.#signal}` : `exited with code ${String(this.#exitCode)}`;
       this.#opts.log('protocol', 'warning', `The server process ${how}`);
@@ -383,6 +389,8 @@ export class StdioTransport implements Transport {
     if (this.#releasing || this.#exited) return;
     this.#stdout?.drainAll();
     this.#reader.flush();
+    await this.#delivered();
+    if (this.#releasing || this.#exited) return;
     this.#outputClosed = true;
     const message = 'The server closed its output (stdout) while still running, so it can no longer answer';
     this.#opts.log('protocol', 'error', `${message}; ending the session and stopping its processes`);
@@ -429,27 +437,50 @@ export class StdioTransport implements Transport {
   }
 
   #onLine(bytes: Buffer): void {
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 0x0d) end--;
-    // Cut what is nested deeper than the wire limit before parsing: deep JSON parses slowly and breaks recursion.
-    const bounded = cutJsonDepth(bytes.subarray(0, end), WIRE_MAX_DEPTH, depthMarker(WIRE_MAX_DEPTH));
-    const text = bounded.bytes.toString('utf8');
-    if (text.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(JSON.parse(text));
-      if (bounded.cut) this.#reportDeep(describeMessage(message));
-    } catch {
-      this.#skippedLines++;
-      const quote = text.length > SKIPPED_LINE_QUOTE ? `${text.slice(0, SKIPPED_LINE_QUOTE)}…` : text;
-      this.#opts.log('stdout', 'warning', `Skipped a stdout line that is not a JSON-RPC message: ${quote}`);
+    // A large line is parsed on the worker; lines after it wait their turn, so messages keep their order.
+    if (this.#parsing === undefined && bytes.length < OFF_THREAD_BYTES) {
+      this.#deliver(parseLine(bytes));
       return;
     }
+    const previous = this.#parsing ?? Promise.resolve();
+    const parsed = bytes.length < OFF_THREAD_BYTES ? parseLine(bytes) : this.#pool.parse(bytes);
+    const turn = previous.then(async () => this.#deliver(await parsed));
+    this.#parsing = turn;
+    void turn.then(() => {
+      if (this.#parsing === turn) this.#parsing = undefined;
+    });
+  }
+
+  /** Resolves once every line read so far has been delivered. */
+  #delivered(): Promise<void> {
+    return this.#parsing ?? Promise.resolve();
+  }
+
+  #deliver(parsed: ParsedLine): void {
+    if (parsed.kind === 'blank' || this.#closeFired) return;
+    if (parsed.kind === 'not_json') {
+      this.#skip(parsed.quote);
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parsed.value);
+    } catch {
+      this.#skip(parsed.quote);
+      return;
+    }
+    if (parsed.cut) this.#reportDeep(describeMessage(message));
+    else noteWireBytes(message, parsed.bytes);
     try {
       this.onmessage?.(message);
     } catch (error) {
       this.#emitError(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  #skip(quote: string): void {
+    this.#skippedLines++;
+    this.#opts.log('stdout', 'warning', `Skipped a stdout line that is not a JSON-RPC message: ${quote}`);
   }
 
   #onOversized(limit: number): void {

@@ -5,7 +5,7 @@ import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComp
 import { useElementSize, useViewportSize } from '@mantine/hooks';
 import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AppLaunch } from '../../../shared/domains/apps';
+import type { AppLaunch, AppLinkCheck } from '../../../shared/domains/apps';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 import { AppError } from '../../../shared/errors';
 import { appsService } from '../services/apps';
@@ -48,6 +48,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const openApp = useStore((s) => s.openApp);
   const closeApp = useStore((s) => s.closeApp);
   const openLink = useStore((s) => s.appOpenLink);
+  const checkLink = useStore((s) => s.appCheckLink);
   const openWindow = useStore((s) => s.openAppWindow);
   const version = useStore((s) => s.info?.version ?? '0.0.0');
   const [attempt, setAttempt] = useState(0);
@@ -59,7 +60,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const [inspector, setInspector] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [closed, setClosed] = useState(false);
-  const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  const [link, setLink] = useState<{ url: string; check: AppLinkCheck; answer: (open: boolean) => void } | null>(null);
   const frame = useRef<AppFrameHandle>(null);
 
   // Open a launch for this call; close it in the core when the view goes away or reloads.
@@ -119,22 +120,30 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [fullscreen]);
 
+  // The core's URL policy judges the link first (the same check that guards opening it); then the person is asked.
   const onOpenLink = useCallback(
-    (url: string): Promise<boolean> =>
-      new Promise((resolve) => {
+    async (url: string): Promise<boolean> => {
+      if (!launch) return false;
+      const check = await checkLink(launch.launchId, url).catch((err: unknown): AppLinkCheck => ({
+        ok: false,
+        reason: err instanceof AppError ? err.message : 'The link could not be checked',
+      }));
+      return new Promise((resolve) => {
         setLink({
           url,
+          check,
           answer: (open) => {
             setLink(null);
-            if (!open || !launch) return resolve(false);
-            openLink(launch.launchId, url).then(
+            if (!open || !check.ok) return resolve(false);
+            openLink(launch.launchId, check.url).then(
               () => resolve(true),
               () => resolve(false),
             );
           },
         });
-      }),
-    [launch, openLink],
+      });
+    },
+    [launch, openLink, checkLink],
   );
 
   const closeGracefully = async (): Promise<void> => {
@@ -271,7 +280,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
         <AppSidePanel events={events} />
       </div>
       {inspector && <AppInspector log={log} launch={launch} startedAt={startedAt} initMs={initMs} />}
-      <LinkConsentDialog url={link?.url ?? null} appName={title} onAnswer={(open) => link?.answer(open)} />
+      <LinkConsentDialog link={link} appName={title} onAnswer={(open) => link?.answer(open)} />
     </Paper>
   );
 }

@@ -1,6 +1,6 @@
 // MCP Apps in the store: a server's apps and grants (server page), and the actions an app frame uses to open,
 // talk to its server through the core, and close.
-import type { AppGrants, AppLaunch, AppToolResult, ServerApps } from '../../../shared/domains/apps';
+import type { AppGrants, AppLaunch, AppLinkCheck, AppToolResult, ServerApps } from '../../../shared/domains/apps';
 import { AppError } from '../../../shared/errors';
 import { appsService } from '../services/apps';
 import type { SliceCreator, Store } from './types';
@@ -20,6 +20,8 @@ export interface AppsSlice {
   closeApp: (launchId: string) => Promise<void>;
   appCallTool: (launchId: string, name: string, args: Record<string, unknown>) => Promise<AppToolResult>;
   appReadResource: (launchId: string, uri: string) => Promise<{ contents: Record<string, unknown>[] }>;
+  /** The core's URL policy on a link an app asks to open (what the consent dialog shows). */
+  appCheckLink: (launchId: string, url: string) => Promise<AppLinkCheck>;
   appOpenLink: (launchId: string, url: string) => Promise<void>;
   /** Shows a call's app in a window of its own: a browser tab in headless mode, a window in the desktop app. */
   openAppWindow: (callId: string) => Promise<void>;
@@ -76,6 +78,7 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     return result;
   },
   appReadResource: (launchId, uri) => appsService.readResource(launchId, uri),
+  appCheckLink: (launchId, url) => appsService.checkLink(launchId, url),
   appOpenLink: async (launchId, url) => {
     const opened = await appsService.openLink(launchId, url);
     // Headless mode's core only prints the link; the person's browser is right here.

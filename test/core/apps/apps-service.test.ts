@@ -166,6 +166,26 @@ describe('requests from an app', () => {
     expect(opener.opened).toHaveLength(1);
   });
 
+  it('checks a link with the core URL policy before the person is asked, opening nothing', async () => {
+    const opener = t.h.host.interaction.urlOpener as { opened?: string[] };
+    const before = opener.opened?.length ?? 0;
+    expect(await t.call('apps.checkLink', { launchId, url: 'https://example.com/a b' })).toMatchObject({ ok: false });
+    const idn = await t.call('apps.checkLink', { launchId, url: 'https://xn--bcher-kva.example/docs' });
+    expect(idn).toMatchObject({
+      ok: true,
+      url: 'https://xn--bcher-kva.example/docs',
+      display: 'https://bücher.example/docs',
+      host: 'bücher.example',
+    });
+    expect(idn.ok && idn.warnings.join(' ')).toMatch(/internationalized/);
+    for (const url of ['javascript:alert(1)', 'http://example.com/plain', 'https://user:pw@example.com/']) {
+      const refused = await t.call('apps.checkLink', { launchId, url });
+      expect(refused.ok).toBe(false);
+      expect(!refused.ok && refused.reason).toMatch(/^The link /);
+    }
+    expect(opener.opened?.length ?? 0).toBe(before);
+  });
+
   it('refuses requests of a closed launch', async () => {
     const { launchId: closed } = await t.call('apps.open', { callId: await personCall('mcp__fx__hello') });
     await t.call('apps.close', { launchId: closed });

@@ -1,13 +1,12 @@
 // Static bearer tokens: kept in the credential store only, sent as the Authorization header, a refused one puts
 // the server in needs-auth without opening anything.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accounts, AuthCredentials } from '../../../electron/core/auth/credentials.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, type AuthHarness } from './helpers.js';
+import { dataFileTexts } from '../../shared/support/data-files.js';
 
 let world: World | undefined;
 const harnesses: AuthHarness[] = [];
@@ -41,7 +40,7 @@ describe('static bearer token', () => {
     expect(await h.credentials.get(accounts.bearer('b'))).toBe(token);
     expect((await h.sessions.connect('b')).state).toBe('connected');
     expect(world.bearerSeen.at(-1)).toBe(`Bearer ${token}`);
-    for (const f of readdirSync(h.dir)) expect(readFileSync(join(h.dir, f), 'utf8')).not.toContain(token);
+    for (const text of dataFileTexts(h.dir)) expect(text).not.toContain(token);
     expect(JSON.stringify(h.events)).not.toContain(token);
     expect(JSON.stringify(await h.host.get('b'))).not.toContain(token);
 

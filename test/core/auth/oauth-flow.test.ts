@@ -1,12 +1,11 @@
 // Authorization code + PKCE against the small test authorization server (test/fixtures/auth/test-as.ts, which lets us
 // count token requests and craft hostile answers; oidc-provider.test.ts runs the same flow against oidc-provider) and an
 // SDK v2 MCP server that requires its tokens: the test plays the browser and delivers or pastes the redirect.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accounts, AuthCredentials } from '../../../electron/core/auth/credentials.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, until, type AuthHarness } from './helpers.js';
+import { dataFileTexts } from '../../shared/support/data-files.js';
 
 let world: World | undefined;
 let h: AuthHarness | undefined;
@@ -67,7 +66,7 @@ describe('authorization code + PKCE with a real authorization server', () => {
     expect(sent.length).toBeGreaterThan(20);
     const grant = await new AuthCredentials(h.credentials).grant('p', world.mcpUrl);
     const secrets = [sent, grant?.tokens.refresh_token ?? 'no-refresh'].filter((s) => s.length > 10);
-    const files = readdirSync(h.dir).map((f) => readFileSync(join(h!.dir, f), 'utf8'));
+    const files = dataFileTexts(h.dir);
     for (const s of secrets) {
       for (const text of files) expect(text).not.toContain(s);
       expect(h.logs.join('\n')).not.toContain(s);

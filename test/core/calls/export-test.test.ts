@@ -2,7 +2,13 @@
 // environment variable name only, and bad requests get typed errors.
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { exportCallsAsTest, tsString, tsValue, type ExportSources } from '../../../electron/core/calls/export-test.js';
+import {
+  exportCallsAsTest,
+  renderPlaywrightSpec,
+  tsString,
+  tsValue,
+  type ExportSources,
+} from '../../../electron/core/calls/export-test.js';
 import { ServerConfigSchema, type ServerConfig } from '../../../shared/config.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
@@ -171,6 +177,55 @@ describe('calls.exportTest', () => {
     expect(out.text).not.toContain('extra');
     expect(out.text).not.toContain('expect(shown.text)');
     expect(out.fileName).toBe('weather.spec.ts');
+  });
+
+  it('reads a key in the server address query from the environment, keeping the other parameters', async () => {
+    const web = ServerConfigSchema.parse({
+      id: 'web',
+      name: 'Web',
+      transport: { type: 'http', url: 'http://127.0.0.1:9/mcp?api_key=sk-q-999&region=eu' },
+    });
+    const e = entry({ callId: 'q', serverId: 'web', tool: 'mcp__web__echo' });
+    const out = await exportCallsAsTest(sources([e], [web]), { callIds: ['q'] });
+    expect(parseSpec(out.text).errors).toEqual([]);
+    expect(out.text).not.toContain('sk-q-999');
+    expect(out.text).toContain(
+      '"url": "http://127.0.0.1:9/mcp?api_key=" + encodeURIComponent(requireEnv("WEB_URL_API_KEY", "URL parameter api_key of server web")) + "&region=eu"',
+    );
+    expect(out.text).toContain(`import { expect, requireEnv, test } from 'switchboard/testing';`);
+  });
+
+  it("writes this machine's Node and paths under the home folder as expressions that hold where the spec runs", () => {
+    const local = ServerConfigSchema.parse({
+      id: 'loc',
+      name: 'Local',
+      transport: {
+        type: 'stdio',
+        command: '/opt/node-22/bin/node',
+        args: ['/home/tester/proj/server.js', '--flag', '/etc/x.conf'],
+        cwd: '/home/tester/proj',
+      },
+    });
+    const text = renderPlaywrightSpec(
+      [
+        {
+          entry: entry({ callId: 'l', serverId: 'loc', tool: 'mcp__loc__echo' }),
+          server: local,
+          assertion: { callId: 'l', text: true },
+          bearer: false,
+        },
+      ],
+      'Local',
+      '/home/tester',
+    );
+    expect(parseSpec(text).errors).toEqual([]);
+    expect(text).toContain('"command": process.execPath');
+    expect(text).toContain('join(homedir(), "proj/server.js")');
+    expect(text).toContain('"cwd": join(homedir(), "proj")');
+    expect(text).toContain('"/etc/x.conf"');
+    expect(text).not.toContain('/home/tester');
+    expect(text).toContain("import { homedir } from 'node:os';");
+    expect(text).toContain("import { join } from 'node:path';");
   });
 
   it('refuses what it cannot export with typed errors', async () => {

@@ -1,6 +1,6 @@
 // The result size the call service reports is the UTF-8 length of the JSON text, computed without building it.
 import { describe, expect, it } from 'vitest';
-import { jsonByteLength } from '../../../electron/core/calls/result-size.js';
+import { jsonByteLength, LONG_STRING } from '../../../electron/core/calls/result-size.js';
 
 const exact = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
 
@@ -35,5 +35,11 @@ describe('jsonByteLength', () => {
     for (let i = 0; i < 50_000; i++) deep = [deep];
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(jsonByteLength(deep)).toBe(50_000 * 2 + 1);
+  });
+
+  it('counts a string over LONG_STRING by its UTF-8 length, leaving its escapes out', () => {
+    const long = `${'é'.repeat(LONG_STRING)}\n"`;
+    expect(jsonByteLength(long)).toBe(Buffer.byteLength(long, 'utf8') + 2);
+    expect(exact(long) - jsonByteLength(long)).toBe(2);
   });
 });

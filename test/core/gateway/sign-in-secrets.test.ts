@@ -1,14 +1,13 @@
 // Upstream secrets never leave Switchboard through the gateway (a real OAuth-protected server signed in with a
 // canary token, a stdio server with a canary secret env value), and a server that needs sign-in shows up as an
 // error that says to open Switchboard and sign in.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthCredentials } from '../../../electron/core/auth/credentials.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, type AuthHarness } from '../auth/helpers.js';
 import { fixture, textOf } from './harness.js';
+import { dataFileTexts } from '../../shared/support/data-files.js';
 
 const ENV_SECRET = 'CANARY_ENV_3f9a1c';
 let world: World;
@@ -102,10 +101,7 @@ describe('upstream secrets', () => {
     await record(p.callTool({ name: 'tools_search', arguments: { query: 'who' } }));
     seen.push(JSON.stringify(h.host.gateway.status()), JSON.stringify(h.host.gateway.clients()), JSON.stringify(h.host.gateway.activity()));
     seen.push(JSON.stringify(h.events));
-    for (const f of readdirSync(h.dir)) {
-      const file = join(h.dir, f);
-      if (statSync(file).isFile()) seen.push(readFileSync(file, 'utf8'));
-    }
+    seen.push(...dataFileTexts(h.dir));
     const all = seen.join('\n');
     expect(all.length).toBeGreaterThan(1000);
     expect(all).not.toContain(upstreamToken);

@@ -33,6 +33,22 @@ describe('traffic log', () => {
     expect(big.bytes).toBeGreaterThan(PAYLOAD_CHARS * 2);
   });
 
+  it('previews an 8 MiB message from its first part only: exact size, a secret cut at the edge still redacted', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const { log } = makeLog([secret]);
+    await log.prepare('a');
+    // The secret starts a few characters before the kept part of the string ends.
+    const text = `${'x'.repeat(PAYLOAD_CHARS - 40)}${secret}${'y'.repeat(8 * 1024 * 1024)}`;
+    const message = msg({ id: 2, result: { content: [{ type: 'text', text }], items: Array.from({ length: 5000 }, (_, i) => i) } });
+    log.record('a', 'in', message);
+    const [entry] = log.entries({ serverId: 'a' }).entries;
+    expect(entry!.bytes).toBe(Buffer.byteLength(JSON.stringify(message), 'utf8'));
+    expect(entry!.truncated).toBe(true);
+    expect(entry!.payload.length).toBeLessThanOrEqual(PAYLOAD_CHARS);
+    expect(entry!.payload).not.toContain('sk-live');
+    expect(entry!.payload).toContain('xxxx');
+  });
+
   it('pairs responses with their requests in both directions and batches events', async () => {
     const { log, pushed } = makeLog();
     log.record('a', 'out', msg({ id: 7, method: 'tools/call', params: {} }));

@@ -1,0 +1,116 @@
+// Large stdout lines are parsed on a worker thread; the result is the same as on the main thread, lines keep their
+// order through the stdio transport, and a worker that cannot start or dies costs speed, never a line.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseLine } from '../../../electron/core/transports/line-parse.js';
+import { LineParsePool, lineParseWorker, OFF_THREAD_BYTES } from '../../../electron/core/transports/line-parse-pool.js';
+import { StdioTransport } from '../../../electron/core/transports/stdio-transport.js';
+import { collectLog, pidGone, REPO_ROOT } from './helpers.js';
+
+const pools: LineParsePool[] = [];
+const transports: StdioTransport[] = [];
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((t) => t.release()));
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function pool(locate?: ConstructorParameters<typeof LineParsePool>[0]): LineParsePool {
+  const p = new LineParsePool(locate);
+  pools.push(p);
+  return p;
+}
+
+const bigNote = (i: number, bytes: number): string =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `${i}:${'x'.repeat(bytes)}` } });
+
+describe('parseLine', () => {
+  it('parses JSON, drops a trailing CR, skips blank lines and quotes what is not JSON', () => {
+    expect(parseLine(Buffer.from('{"a":1}\r'))).toMatchObject({ kind: 'json', value: { a: 1 }, cut: false });
+    expect(parseLine(Buffer.from('  \r'))).toEqual({ kind: 'blank' });
+    const bad = parseLine(Buffer.from(`not json ${'y'.repeat(500)}`));
+    expect(bad.kind).toBe('not_json');
+    expect(bad.kind === 'not_json' && bad.quote.length).toBe(201);
+  });
+
+  it('cuts nesting deeper than the wire limit before parsing', () => {
+    const deep = `${'['.repeat(600)}1${']'.repeat(600)}`;
+    const parsed = parseLine(Buffer.from(deep));
+    expect(parsed).toMatchObject({ kind: 'json', cut: true });
+  });
+});
+
+describe('LineParsePool', () => {
+  it('finds the worker beside the source module (tsx) and beside a built bundle, unpacked from an asar archive', () => {
+    expect(lineParseWorker()?.file).toMatch(/electron\/core\/transports\/line-parse-worker\.ts$/);
+    expect(lineParseWorker()?.bootstrap).toContain('tsx');
+    expect(lineParseWorker(`file://${REPO_ROOT}/dist/electron/main.mjs`)).toEqual({
+      file: `${REPO_ROOT}/dist/electron/line-parse-worker.mjs`,
+    });
+    expect(lineParseWorker(`file://${REPO_ROOT}/nowhere/main.mjs`)).toBeUndefined();
+  });
+
+  it('parses on the worker what the main thread would, in the order asked', async () => {
+    const p = pool();
+    const lines = [bigNote(1, OFF_THREAD_BYTES), '{"jsonrpc":"2.0","id":2,"result":{}}', bigNote(3, 2 * OFF_THREAD_BYTES)];
+    const parsed = await Promise.all(lines.map((l) => p.parse(Buffer.from(l))));
+    expect(p.offThread).toBe(true);
+    expect(parsed).toEqual(lines.map((l) => parseLine(Buffer.from(l))));
+  });
+
+  it('parses on the calling thread when the worker cannot start', async () => {
+    const p = pool(() => ({ file: `${REPO_ROOT}/test/fixtures/does-not-exist.mjs` }));
+    const parsed = await p.parse(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'));
+    expect(parsed).toMatchObject({ kind: 'json', value: { id: 1 } });
+    // The missing file is found out when the worker fails to load; later lines are parsed here.
+    for (let i = 0; p.offThread && i < 200; i++) await sleep(25);
+    expect(p.offThread).toBe(false);
+    expect(await p.parse(Buffer.from('{"b":2}'))).toMatchObject({ kind: 'json', value: { b: 2 } });
+  });
+
+  it('loses no line when the worker is stopped while parsing', async () => {
+    const p = pool();
+    const line = bigNote(7, 4 * OFF_THREAD_BYTES);
+    await p.parse(Buffer.from('{"warm":1}'));
+    const inFlight = p.parse(Buffer.from(line));
+    await p.close();
+    expect(await inFlight).toEqual(parseLine(Buffer.from(line)));
+  });
+});
+
+describe('stdio transport with off-thread parsing', () => {
+  it('delivers a large line and the small lines after it in the order the server wrote them, before it reports the exit', async () => {
+    // A server that writes big, small, big, small, then exits at once.
+    const script = `
+      const big = (i) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i + ':' + 'x'.repeat(${OFF_THREAD_BYTES * 2}) } });
+      const small = (i) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i + ':small' } });
+      process.stdout.write([big(1), small(2), big(3), small(4)].join('\\n') + '\\n', () => process.exit(0));
+    `;
+    const { log } = collectLog();
+    const t = new StdioTransport({
+      serverId: 'order',
+      command: process.execPath,
+      args: ['-e', script],
+      cwd: REPO_ROOT,
+      env: {},
+      inheritEnv: false,
+      messageBytes: 16 * 1024 * 1024,
+      log,
+      lineParser: pool(),
+    });
+    transports.push(t);
+    const seen: string[] = [];
+    const closed = new Promise<void>((resolve) => (t.onclose = () => resolve()));
+    t.onerror = () => undefined;
+    t.onmessage = (m: JSONRPCMessage) => {
+      const data = (m as { params?: { data?: string } }).params?.data ?? '';
+      seen.push(data.slice(0, data.indexOf(':')));
+    };
+    await t.start();
+    const pid = t.pid;
+    await closed;
+    expect(seen).toEqual(['1', '2', '3', '4']);
+    expect(pid).not.toBeNull();
+    expect(await pidGone(pid!)).toBe(true);
+  });
+});
