@@ -1,17 +1,12 @@
 // Adding servers the way people paste them: a whole command line is offered split (quotes respected), a scheme-less
 // address gets https:// (http:// on loopback) suggested, and an imported Authorization: Bearer header becomes the
 // server's bearer token in the credential store: never a header in the settings file, never back in the page.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dataFileTexts } from '../shared/support/data-files';
 import { expect, test } from './support/fixture';
 import { openAddDialog, serverRow } from './support/ui';
 
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
 test('a pasted command line is offered split into command and arguments; the id follows the name', async ({ page }) => {
   const dialog = await openAddDialog(page);

@@ -3,20 +3,15 @@
 // (and prints it); the test plays the browser on "another machine" and pastes the redirect URL; the server connects.
 // A canary bearer token entered in the panel appears nowhere in the settings file, the host's output, the bridge
 // messages or the DOM. Enterprise sign-in (Cross-App Access) opens no browser and runs in either shell.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
 import { startTestIdp, type TestIdp } from '../fixtures/auth/test-idp';
 import { recordBridgeFrames } from './support/bridge-frames';
+import { dataFileTexts } from '../shared/support/data-files';
 import { expect, test } from './support/fixture';
 import { connectionStatus } from './support/ui';
 
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
 test('sign in by pasting the redirect URL; a canary bearer token never leaves the core', async ({ switchboard, page }) => {
   test.skip(

@@ -8,24 +8,21 @@
 // - the connection doctor's walk in the Add dialog: the exact command is shown and runs once only when approved;
 // - device sign-in against the test authorization server's device endpoint.
 import type { Page } from '@playwright/test';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
 import { EVERYTHING_ENTRY } from '../fixtures/registry/entries';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry-server';
+import { dataFileTexts } from '../shared/support/data-files';
 import { expect, test as base } from './support/fixture';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const echoFixture = join(root, 'test/fixtures/servers/echo-stdio.ts');
 
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
 const test = base.extend<{ registry: FixtureRegistry }>({
   // The fixture registry: up before Switchboard starts, closed after it stopped.
