@@ -23,6 +23,38 @@ const OPEN_REQUESTS = 1000;
 /** How long new entries are gathered before one event carries them. */
 export const TRAFFIC_BATCH_MS = 100;
 
+/** Messages up to this size are kept whole until their payload text is made; larger ones as a bounded preview. */
+const KEEP_WHOLE_BYTES = 16 * 1024;
+
+/** What an entry's payload text is made from. */
+interface PayloadSource {
+  value: unknown;
+  secrets: readonly string[];
+  bytes: number;
+}
+
+/** Characters of each string kept for a payload: what is shown, plus the longest secret (one cut at the edge is still redacted whole). */
+function keepChars(secrets: readonly string[]): number {
+  return PAYLOAD_CHARS + secrets.reduce((n, s) => Math.max(n, s.length), 0);
+}
+
+/** The payload text: strings cut past what is shown, then redacted, printed and sanitised, then cut to PAYLOAD_CHARS. */
+function payloadText({ value, secrets, bytes }: PayloadSource): { payload: string; truncated: boolean } {
+  const preview = previewValue(value, keepChars(secrets));
+  let text: string;
+  try {
+    text = JSON.stringify(redactValue(preview.value, secrets), null, bytes > PRETTY_LIMIT ? undefined : 2) ?? '';
+  } catch {
+    text = '(the message could not be shown)';
+  }
+  // A little more than is shown goes through sanitising, which may remove characters.
+  const sliced = text.length > PAYLOAD_CHARS + 1024;
+  if (sliced) text = text.slice(0, PAYLOAD_CHARS + 1024);
+  text = sanitizeText(text);
+  if (text.length <= PAYLOAD_CHARS && !preview.cut && !sliced) return { payload: text, truncated: false };
+  return { payload: text.slice(0, PAYLOAD_CHARS), truncated: true };
+}
+
 /** What the log needs around it. */
 export interface TrafficLogDeps {
   /** Where protocol.traffic events go. */
@@ -46,6 +78,10 @@ export class TrafficLog implements TrafficSink {
   readonly #open = new Map<string, Map<string, Open>>();
   readonly #secrets = new Map<string, string[]>();
   #batch: TrafficEntry[] = [];
+  /** Entries whose payload text is not made yet, with what it is made from. */
+  readonly #unformatted = new WeakMap<TrafficEntry, PayloadSource>();
+  /** Entries pushed out of their ring (a pending batch skips them). */
+  readonly #evicted = new WeakSet<TrafficEntry>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(deps: TrafficLogDeps) {
@@ -65,6 +101,8 @@ export class TrafficLog implements TrafficSink {
     const method = typeof m.method === 'string' ? m.method : undefined;
     const kind: TrafficKind = method !== undefined ? (hasId ? 'request' : 'notification') : isObject(m.error) ? 'error' : 'response';
     const idText = hasId ? truncate(sanitizeText(String(m.id)), 100) : undefined;
+    // The payload text is made when the entry is first read or sent, not here: under a flood most entries leave
+    // the ring unseen. A small message is kept as it is until then; a large one as a bounded preview.
     const entry: TrafficEntry = {
       seq: this.#nextSeq(serverId),
       serverId,
@@ -72,8 +110,15 @@ export class TrafficLog implements TrafficSink {
       direction,
       kind,
       bytes,
-      ...this.#payload(serverId, message, bytes),
+      payload: '',
+      truncated: false,
     };
+    const secrets = this.#secrets.get(serverId) ?? [];
+    this.#unformatted.set(entry, {
+      value: bytes <= KEEP_WHOLE_BYTES ? message : previewValue(message, keepChars(secrets)),
+      secrets,
+      bytes,
+    });
     if (idText !== undefined) entry.id = idText;
     const open = this.#openOf(serverId);
     if (kind === 'request' && method !== undefined && idText !== undefined) {
@@ -91,7 +136,12 @@ export class TrafficLog implements TrafficSink {
     if (method !== undefined) entry.method = truncate(sanitizeText(method), 200);
     const ring = this.#rings.get(serverId) ?? [];
     ring.push(entry);
-    if (ring.length > TRAFFIC_PER_SERVER) ring.splice(0, ring.length - TRAFFIC_PER_SERVER);
+    if (ring.length > TRAFFIC_PER_SERVER) {
+      for (const gone of ring.splice(0, ring.length - TRAFFIC_PER_SERVER)) {
+        this.#unformatted.delete(gone);
+        this.#evicted.add(gone);
+      }
+    }
     this.#rings.set(serverId, ring);
     this.#queue(entry);
   }
@@ -99,7 +149,7 @@ export class TrafficLog implements TrafficSink {
   /** Recorded entries matching the filter, oldest first, at most `limit` (the newest ones). */
   entries(filter: TrafficFilter = {}, limit = 100_000): { entries: TrafficEntry[]; total: number } {
     const rings = filter.serverId ? [this.#rings.get(filter.serverId) ?? []] : [...this.#rings.values()];
-    const all = rings.flat().filter((e) => matchesTraffic(e, filter));
+    const all = rings.flat().filter((e) => matchesTraffic(this.#formatted(e), filter));
     if (!filter.serverId) all.sort((a, b) => a.time - b.time || a.seq - b.seq);
     return { entries: all.slice(Math.max(0, all.length - limit)), total: all.length };
   }
@@ -134,30 +184,19 @@ export class TrafficLog implements TrafficSink {
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const entries = this.#batch;
+    // Entries a flood pushed out of the ring before this flush are not sent (nor formatted).
+    const entries = this.#batch.filter((e) => !this.#evicted.has(e)).map((e) => this.#formatted(e));
     this.#batch = [];
     if (entries.length > 0 && this.#deps.events.size > 0) this.#deps.events.emit('protocol.traffic', { entries });
   }
 
-  #payload(serverId: string, message: JSONRPCMessage, bytes: number): { payload: string; truncated: boolean } {
-    let text: string;
-    const secrets = this.#secrets.get(serverId) ?? [];
-    // Only the first PAYLOAD_CHARS characters are shown: strings are cut past that (and past the longest secret,
-    // so one cut at the edge is still redacted whole) before redacting, printing and sanitising.
-    const keep = PAYLOAD_CHARS + secrets.reduce((n, s) => Math.max(n, s.length), 0);
-    const preview = previewValue(message, keep);
-    try {
-      const redacted = redactValue(preview.value, secrets);
-      text = JSON.stringify(redacted, null, bytes > PRETTY_LIMIT ? undefined : 2) ?? '';
-    } catch {
-      text = '(the message could not be shown)';
-    }
-    // A little more than is shown goes through sanitising, which may remove characters.
-    const sliced = text.length > PAYLOAD_CHARS + 1024;
-    if (sliced) text = text.slice(0, PAYLOAD_CHARS + 1024);
-    text = sanitizeText(text);
-    if (text.length <= PAYLOAD_CHARS && !preview.cut && !sliced) return { payload: text, truncated: false };
-    return { payload: text.slice(0, PAYLOAD_CHARS), truncated: true };
+  /** The entry with its payload text, made on first use. */
+  #formatted(entry: TrafficEntry): TrafficEntry {
+    const source = this.#unformatted.get(entry);
+    if (source === undefined) return entry;
+    this.#unformatted.delete(entry);
+    Object.assign(entry, payloadText(source));
+    return entry;
   }
 
   #nextSeq(serverId: string): number {

@@ -12,7 +12,7 @@ import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import { parseLine, type ParsedLine } from './line-parse.js';
-import { noteWireBytes } from './wire-size.js';
+import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
 import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './line-parse-pool.js';
 import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
 import { PacedReader } from './paced-reader.js';
@@ -109,6 +109,8 @@ export class StdioTransport implements Transport {
   #oversizedLines = 0;
   #skippedLines = 0;
   #outputClosed = false;
+  /** Resolves when the full stdin pipe drains (shared by every send waiting for it). */
+  #drained: Promise<void> | undefined;
   /** The last line being parsed off the main thread, or undefined when every line read was delivered. */
   #parsing: Promise<void> | undefined;
   readonly #pool: LineParsePool;
@@ -268,15 +270,18 @@ export class StdioTransport implements Transport {
     }
     const line = JSON.stringify(message) + '\n';
     if (stdin.write(line)) return;
-    await new Promise<void>((resolve) => {
+    // Every send made while the pipe is full waits for the same drain (one listener, however many calls are queued).
+    this.#drained ??= new Promise<void>((resolve) => {
       const done = (): void => {
         stdin.off('drain', done);
         stdin.off('close', done);
+        this.#drained = undefined;
         resolve();
       };
       stdin.once('drain', done);
       stdin.once('close', done);
     });
+    await this.#drained;
   }
 
   /** The server floods the session (its notification budget drops messages): read its output more slowly. */
@@ -470,7 +475,7 @@ export class StdioTransport implements Transport {
       return;
     }
     if (parsed.cut) this.#reportDeep(describeMessage(message));
-    else noteWireBytes(message, parsed.bytes);
+    else if (parsed.bytes >= NOTED_WIRE_BYTES) noteWireBytes(message, parsed.bytes);
     try {
       this.onmessage?.(message);
     } catch (error) {

@@ -49,6 +49,17 @@ describe('traffic log', () => {
     expect(entry!.payload).toContain('xxxx');
   });
 
+  it('under a flood, sends only what is still in the ring, its payload made when sent', () => {
+    const { log, pushed } = makeLog();
+    for (let i = 0; i < TRAFFIC_PER_SERVER * 4; i++) log.record('a', 'in', msg({ method: 'notifications/x', params: { i } }));
+    log.flush();
+    expect(pushed).toHaveLength(1);
+    const sent = pushed[0]!.entries;
+    expect(sent).toHaveLength(TRAFFIC_PER_SERVER);
+    expect(sent[0]!.seq).toBe(TRAFFIC_PER_SERVER * 3 + 1);
+    expect(JSON.parse(sent.at(-1)!.payload)).toEqual({ jsonrpc: '2.0', method: 'notifications/x', params: { i: TRAFFIC_PER_SERVER * 4 - 1 } });
+  });
+
   it('pairs responses with their requests in both directions and batches events', async () => {
     const { log, pushed } = makeLog();
     log.record('a', 'out', msg({ id: 7, method: 'tools/call', params: {} }));

@@ -23,6 +23,7 @@ import { FEATURE_LABELS } from '../../../../shared/domains/protocol-text';
 import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
 import { selectFeatures } from '../../store/protocol-slice';
+import { useAction } from '../../ui/use-action';
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'The change could not be saved');
 
@@ -49,22 +50,9 @@ function RootsEditor({ view }: { view: ClientFeaturesView }) {
   const setRoots = useStore((s) => s.setRoots);
   const [path, setPath] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const current = view.rootList.map((r) => ({ path: r.uri, ...(r.name ? { name: r.name } : {}) }));
-  const save = async (next: { path: string; name?: string }[]) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await setRoots(view.serverId, next);
-      return true;
-    } catch (err) {
-      setError(message(err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = (next: { path: string; name?: string }[]) => run(() => setRoots(view.serverId, next), 'The change could not be saved');
   return (
     <Stack gap="xs" pl={52}>
       {view.rootList.length > 0 ? (

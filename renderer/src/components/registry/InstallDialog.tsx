@@ -9,6 +9,7 @@ import { AppError } from '../../../../shared/errors';
 import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
+import { useAction } from '../../ui/use-action';
 import { InputField } from './InputField';
 import { LaunchPreview } from './LaunchPreview';
 import { StatusBadge } from './StatusBadge';
@@ -30,8 +31,7 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
   const [values, setValues] = useState<InstallValues>({});
   const [id, setId] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const seq = useRef(0);
   const inputs = useMemo(() => prepared?.inputs ?? [], [prepared]);
   const plain = useMemo(() => JSON.stringify(plainValues(values, inputs)), [values, inputs]);
@@ -63,22 +63,19 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
   const missing = (prepared?.missing ?? []).filter((k) => !(secretKeys.has(k) && (values[k] ?? '') !== ''));
   const install = async () => {
     if (!prepared) return;
-    setBusy(true);
-    setError(null);
-    try {
+    let installed = '';
+    const ok = await run(async () => {
       const detail = await installFromRegistry(target, {
         choice: prepared.choice,
         values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')),
         ...(id.trim() !== '' ? { id: id.trim() } : {}),
         ...(displayName.trim() !== '' ? { displayName: displayName.trim() } : {}),
       });
-      closeDialog();
-      navigate(routes.servers(detail.id));
-    } catch (err) {
-      setError(err instanceof AppError ? err.message : 'The server could not be installed');
-    } finally {
-      setBusy(false);
-    }
+      installed = detail.id;
+    }, 'The server could not be installed');
+    if (!ok) return;
+    closeDialog();
+    navigate(routes.servers(installed));
   };
 
   return (

@@ -8,6 +8,7 @@ import { AppError } from '../../../../shared/errors';
 import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
+import { useAction } from '../../ui/use-action';
 import { InputField } from './InputField';
 import { LaunchPreview } from './LaunchPreview';
 
@@ -19,28 +20,23 @@ export function UpdateDialog({ id }: { id: string }) {
   const navigate = useStore((s) => s.navigate);
   const [preview, setPreview] = useState<UpdatePreview | null>(null);
   const [values, setValues] = useState<InstallValues>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   useEffect(() => {
     previewRegistryUpdate(id).then(setPreview, (err: unknown) =>
       setError(err instanceof AppError ? err.message : 'The update could not be prepared'),
     );
-  }, [id, previewRegistryUpdate]);
+  }, [id, previewRegistryUpdate, setError]);
   const needed = preview?.prepared.inputs.filter((i) => preview.prepared.missing.includes(i.key)) ?? [];
   const unfilled = needed.filter((i) => (values[i.key] ?? '') === '');
   const apply = async () => {
     if (!preview) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await applyRegistryUpdate(id, preview.to, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')));
-      closeDialog();
-      navigate(routes.servers(id));
-    } catch (err) {
-      setError(err instanceof AppError ? err.message : 'The update could not be applied');
-    } finally {
-      setBusy(false);
-    }
+    const applied = await run(
+      () => applyRegistryUpdate(id, preview.to, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''))),
+      'The update could not be applied',
+    );
+    if (!applied) return;
+    closeDialog();
+    navigate(routes.servers(id));
   };
   return (
     <AppDialog
