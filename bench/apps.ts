@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioTransportSchema } from '../shared/config.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
-import { median } from './support.js';
+import { median, startHeadlessApp, tempDir } from './support.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = 10;
@@ -91,8 +91,7 @@ const MEASURE = `new Promise((resolve, reject) => {
 })`;
 
 async function switchboard(browser: Browser): Promise<number[]> {
-  const { startHeadless, tempDataDir } = await import('../test/e2e/support/headless-host.js');
-  const dataDir = tempDataDir();
+  const dataDir = tempDir();
   const server = {
     id: 'react',
     name: 'Basic React',
@@ -108,7 +107,7 @@ async function switchboard(browser: Browser): Promise<number[]> {
     join(dataDir, 'config.json'),
     JSON.stringify({ schemaVersion: 1, servers: [server], approvals: { react: launchFingerprint(server.transport) }, demoOffered: true }),
   );
-  const host = await startHeadless(dataDir);
+  const host = await startHeadlessApp(dataDir);
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(host.url);

@@ -13,6 +13,7 @@ import { MemoryPinStore } from '../electron/core/catalog/pins.js';
 import { EventBus } from '../electron/core/event-bus.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionEvents } from '../electron/core/sessions/session-events.js';
+import { startHeadlessApp, tempDir } from './support.js';
 
 const SERVERS = 10;
 const TOOLS = 2048;
@@ -138,8 +139,7 @@ async function main(): Promise<void> {
 /** Starts the headless host with the 10 servers, waits for 20,480 tools, then times the catalog view's first paint. */
 async function paint(ids: string[]): Promise<void> {
   const { chromium } = await import('@playwright/test');
-  const { startHeadless, tempDataDir } = await import('../test/e2e/support/headless-host.js');
-  const dataDir = tempDataDir();
+  const dataDir = tempDir();
   const servers = ids.map((id) => ({
     id,
     name: id,
@@ -149,7 +149,7 @@ async function paint(ids: string[]): Promise<void> {
   }));
   const approvals = Object.fromEntries(servers.map((s) => [s.id, launchFingerprint(s.transport)]));
   writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ schemaVersion: 1, servers, approvals, demoOffered: true }));
-  const host = await startHeadless(dataDir);
+  const host = await startHeadlessApp(dataDir);
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { FeedStore } from '../electron/core/events/feed-store.js';
 import { checkOccurrence, isRefused } from '../electron/core/events/payload.js';
-import { addStdio, benchHost, bundleFixture, median, tempDir } from './support.js';
+import { addStdio, benchHost, bundleFixture, median, startHeadlessApp, tempDir } from './support.js';
 
 const args = process.argv.slice(2);
 const COUNT = Number(args[args.indexOf('--count') + 1]) || 100_000;
@@ -192,11 +192,10 @@ async function paint(): Promise<void> {
     return;
   }
   const { chromium } = await import('@playwright/test');
-  const { startHeadless, tempDataDir } = await import('../test/e2e/support/headless-host.js');
-  const dataDir = tempDataDir();
+  const dataDir = tempDir();
   mkdirSync(join(dataDir, 'events', 'feed'), { recursive: true });
   await seedFeed(join(dataDir, 'events', 'feed'), 10_000);
-  const host = await startHeadless(dataDir);
+  const host = await startHeadlessApp(dataDir);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -37,6 +37,19 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'sb-bench-'));
 }
 
+/** The built headless Switchboard on `dataDir` (the testers' kit's launcher); `stop` throws when it did not quit cleanly. */
+export async function startHeadlessApp(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const { launchHeadless } = await import('../testing/index.js');
+  const app = await launchHeadless({ dataDir });
+  return {
+    url: app.url,
+    stop: async () => {
+      const report = await app.stop();
+      if (report.problems.length > 0) throw new Error(`Switchboard did not stop cleanly:\n${report.problems.join('\n')}`);
+    },
+  };
+}
+
 /** A Host with the real SessionManager and transports, settings in `dir`. */
 export function benchHost(dir: string, cacheFile?: string): Host {
   const credentials = new MemoryCredentialStore();

@@ -2,11 +2,11 @@
 // no serious or critical violation, in light and dark; the whole add → approve → connect → call → read result path
 // works with the keyboard only; focus returns to the opener after a dialog.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { join } from 'node:path';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { fixture, root, seedServers } from './support/seed';
-import { callResult, connectionStatus, goHash, openTool, serverList } from './support/ui';
+import { expect, test } from './support/fixture';
+import { fixture, root } from './support/seed';
+import { callResult, connectionStatus, openServerTool, serverList } from './support/ui';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'];
 
@@ -35,27 +35,21 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
 }
 
 test.describe('axe over every view and dialog', () => {
-  let host: HeadlessHost;
-  test.beforeAll(async () => {
-    const dataDir = tempDataDir();
-    seedServers(dataDir, [fixture('calls-stdio.ts', 'fx', 'Calls fixture'), fixture('res-server.ts', 'res', 'Resource Fixture')]);
-    host = await startHeadless(dataDir);
-  });
-  test.afterAll(async () => host?.stop());
+  test.use({ seed: { servers: [fixture('calls-stdio.ts', 'fx', 'Calls fixture'), fixture('res-server.ts', 'res', 'Resource Fixture')] } });
 
   for (const colorScheme of ['light', 'dark'] as const) {
-    test(`${colorScheme}: views and dialogs`, async ({ browser }) => {
+    test(`${colorScheme}: views and dialogs`, async ({ switchboard, page }) => {
       test.setTimeout(300_000);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
-      const page = await context.newPage();
-      await page.goto(host.url);
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
       await expect(serverList(page).getByText('Connected')).toHaveCount(2, { timeout: 60_000 });
 
-      await goHash(page, '#/servers/fx');
+      await switchboard.goto('#/servers/fx');
       await expect(page.getByRole('region', { name: 'Server information' })).toBeVisible();
       await expectNoSeriousViolations(page, 'server overview');
 
-      const panel = await openTool(page, 'fx', 'mcp__fx__read');
+      const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__read');
       await panel.locator('#root_ms').fill('1');
       await panel.locator('#root_label').fill('axe');
       await panel.getByRole('button', { name: 'Call', exact: true }).click();
@@ -67,19 +61,19 @@ test.describe('axe over every view and dialog', () => {
       await expect(panel.getByText('Enter a value for label')).toBeVisible();
       await expectNoSeriousViolations(page, 'tools tab with a validation error');
 
-      await goHash(page, '#/servers/res/resources/res%3A%2F%2Freadme.md');
+      await switchboard.goto('#/servers/res/resources/res%3A%2F%2Freadme.md');
       await expect(page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Title' })).toBeVisible({ timeout: 30_000 });
       await expectNoSeriousViolations(page, 'resources tab with a Markdown preview');
 
-      await goHash(page, '#/servers/res/prompts');
+      await switchboard.goto('#/servers/res/prompts');
       await page.getByRole('button', { name: /^Code review/ }).click();
       await expectNoSeriousViolations(page, 'prompts tab');
 
-      await goHash(page, '#/catalog');
+      await switchboard.goto('#/catalog');
       await expect(page.getByTestId('catalog-total')).not.toHaveText('No tools', { timeout: 30_000 });
       await expectNoSeriousViolations(page, 'catalog');
 
-      await goHash(page, '#/history');
+      await switchboard.goto('#/history');
       const table = page.getByRole('table', { name: 'Recent calls' });
       await expect(table).toBeVisible();
       await expectNoSeriousViolations(page, 'history');
@@ -88,7 +82,7 @@ test.describe('axe over every view and dialog', () => {
       await expectNoSeriousViolations(page, 'call details dialog');
       await page.keyboard.press('Escape');
 
-      await goHash(page, '#/servers/fx');
+      await switchboard.goto('#/servers/fx');
       const dialogs: [string, string][] = [
         ['Add server', 'Add server'],
         ['Import', 'Import servers'],
@@ -110,69 +104,62 @@ test.describe('axe over every view and dialog', () => {
         await expect(dialog).toBeHidden();
         await expect(opener).toBeFocused(); // focus returns to the opener
       }
-      await context.close();
     });
   }
 });
 
 test('keyboard only: add → approve → connect → call → read the result', async ({ page }) => {
   test.setTimeout(240_000);
-  const host = await startHeadless(tempDataDir());
-  try {
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.goto(host.url);
-    const first = page.getByRole('button', { name: 'Add your first server' });
-    await tabTo(page, first);
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Add server' });
-    await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused();
-    await page.keyboard.type('Echo');
-    await tabTo(page, dialog.getByRole('textbox', { name: 'Command', exact: true }));
-    await page.keyboard.type(`${process.execPath} --import tsx ${join(root, 'test/fixtures/servers/echo-stdio.ts')}`);
-    await tabTo(page, dialog.getByRole('button', { name: 'Split into command and arguments' }));
-    await page.keyboard.press('Enter');
-    await tabTo(page, dialog.getByRole('button', { name: 'Add server' }));
-    await page.keyboard.press('Enter');
-    await expect(dialog).toBeHidden();
-    // The opener is gone with the empty state: focus lands on the new server's heading.
-    await expect(page.getByRole('heading', { level: 1, name: 'Echo' })).toBeFocused();
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const first = page.getByRole('button', { name: 'Add your first server' });
+  await tabTo(page, first);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Add server' });
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused();
+  await page.keyboard.type('Echo');
+  await tabTo(page, dialog.getByRole('textbox', { name: 'Command', exact: true }));
+  await page.keyboard.type(`${process.execPath} --import tsx ${join(root, 'test/fixtures/servers/echo-stdio.ts')}`);
+  await tabTo(page, dialog.getByRole('button', { name: 'Split into command and arguments' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, dialog.getByRole('button', { name: 'Add server' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  // The opener is gone with the empty state: focus lands on the new server's heading.
+  await expect(page.getByRole('heading', { level: 1, name: 'Echo' })).toBeFocused();
 
-    await tabTo(page, page.getByRole('button', { name: 'Approve and allow to run' }));
-    await page.keyboard.press('Enter');
-    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 120_000 });
-    await expect(page.getByTestId('announcer')).toHaveText('Echo: Connected');
+  await tabTo(page, page.getByRole('button', { name: 'Approve and allow to run' }));
+  await page.keyboard.press('Enter');
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 120_000 });
+  await expect(page.getByTestId('announcer')).toHaveText('Echo: Connected');
 
-    // Tabs: arrow keys move between them.
-    await tabTo(page, page.getByRole('tab', { name: /Overview/ }));
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByRole('tab', { name: /Tools/ })).toBeFocused();
-    await expect(page.getByRole('tab', { name: /Tools/ })).toHaveAttribute('aria-selected', 'true');
-    // The tool list: Tab into it, arrows between rows, Enter opens one.
-    const rows = page.getByRole('list', { name: 'Server tools' }).getByRole('link');
-    await tabTo(page, rows.first());
+  // Tabs: arrow keys move between them.
+  await tabTo(page, page.getByRole('tab', { name: /Overview/ }));
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: /Tools/ })).toBeFocused();
+  await expect(page.getByRole('tab', { name: /Tools/ })).toHaveAttribute('aria-selected', 'true');
+  // The tool list: Tab into it, arrows between rows, Enter opens one.
+  const rows = page.getByRole('list', { name: 'Server tools' }).getByRole('link');
+  await tabTo(page, rows.first());
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(rows.first()).toBeFocused();
+  // Walk down one row at a time (each step waits for the focus to arrive) to the echo tool's row.
+  const texts = await rows.allTextContents();
+  const target = texts.findIndex((t) => /mcp__echo__echo(?!_)/.test(t));
+  expect(target, `echo row among ${texts.length}`).toBeGreaterThanOrEqual(0);
+  for (let i = 1; i <= target; i++) {
     await page.keyboard.press('ArrowDown');
-    await expect(rows.nth(1)).toBeFocused();
-    await page.keyboard.press('Home');
-    await expect(rows.first()).toBeFocused();
-    // Walk down one row at a time (each step waits for the focus to arrive) to the echo tool's row.
-    const texts = await rows.allTextContents();
-    const target = texts.findIndex((t) => /mcp__echo__echo(?!_)/.test(t));
-    expect(target, `echo row among ${texts.length}`).toBeGreaterThanOrEqual(0);
-    for (let i = 1; i <= target; i++) {
-      await page.keyboard.press('ArrowDown');
-      await expect(rows.nth(i)).toBeFocused();
-    }
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__echo__echo');
-    const text = page.getByRole('region', { name: 'Call tool' }).getByLabel('text');
-    await tabTo(page, text);
-    await page.keyboard.type('typed with the keyboard');
-    await page.keyboard.press('Enter'); // submits the form
-    const area = page.getByTestId('call-result-area');
-    await expect(area).toBeFocused();
-    await expect(callResult(page).getByTestId('result-text')).toContainText('typed with the keyboard', { timeout: 30_000 });
-    await expect(callResult(page).getByTestId('call-status')).toBeInViewport();
-  } finally {
-    await host.stop();
+    await expect(rows.nth(i)).toBeFocused();
   }
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tool-local-name')).toHaveText('mcp__echo__echo');
+  const text = page.getByRole('region', { name: 'Call tool' }).getByLabel('text');
+  await tabTo(page, text);
+  await page.keyboard.type('typed with the keyboard');
+  await page.keyboard.press('Enter'); // submits the form
+  const area = page.getByTestId('call-result-area');
+  await expect(area).toBeFocused();
+  await expect(callResult(page).getByTestId('result-text')).toContainText('typed with the keyboard', { timeout: 30_000 });
+  await expect(callResult(page).getByTestId('call-status')).toBeInViewport();
 });

@@ -1,26 +1,12 @@
 // Adding servers the way people paste them: a whole command line is offered split (quotes respected), a scheme-less
 // address gets https:// (http:// on loopback) suggested, and an imported Authorization: Bearer header becomes the
 // server's bearer token in the credential store: never a header in the settings file, never back in the page.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { invoke } from './support/bridge';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { dataFileTexts } from '../shared/support/data-files';
+import { expect, test } from './support/fixture';
 import { openAddDialog, serverRow } from './support/ui';
 
-let host: HeadlessHost;
-test.beforeEach(async ({ page }) => {
-  host = await startHeadless(tempDataDir());
-  await page.goto(host.url);
-});
-test.afterEach(async () => host?.stop());
-
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
 test('a pasted command line is offered split into command and arguments; the id follows the name', async ({ page }) => {
   const dialog = await openAddDialog(page);
@@ -75,7 +61,11 @@ test('a scheme-less URL gets a scheme suggested; the Sign-in tab exists only for
   await expect(page.getByRole('tab', { name: 'Sign-in' })).toHaveCount(0);
 });
 
-test('an imported Authorization: Bearer header becomes the bearer token, kept in the credential store', async ({ page }) => {
+test('an imported Authorization: Bearer header becomes the bearer token, kept in the credential store', async ({
+  switchboard,
+  bridge,
+  page,
+}) => {
   const canary = `CANARY_IMPORT_${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Import from another app' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import servers' });
@@ -99,11 +89,11 @@ test('an imported Authorization: Bearer header becomes the bearer token, kept in
   const panel = page.getByRole('region', { name: 'Sign-in' });
   await panel.getByRole('button', { name: 'Static bearer token' }).click();
   await expect(panel.getByText('A token is stored in the credential store.')).toBeVisible();
-  const status = await invoke(page, 'auth.status', { id: 'api' });
-  expect((status.result as { bearerSet?: boolean }).bearerSet).toBe(true);
-  const detail = await invoke(page, 'servers.get', { id: 'api' });
+  const status = await bridge['auth.status']({ id: 'api' });
+  expect(status.bearerSet).toBe(true);
+  const detail = await bridge['servers.get']({ id: 'api' });
   expect(JSON.stringify(detail)).not.toContain(canary);
   expect(JSON.stringify(detail)).toContain('X-Team');
   expect(await page.content()).not.toContain(canary);
-  expect(filesText(host.dataDir)).not.toContain(canary);
+  expect(filesText(switchboard.dataDir)).not.toContain(canary);
 });

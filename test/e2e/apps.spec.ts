@@ -1,17 +1,16 @@
-// MCP Apps in headless mode with real Chromium: the published app servers render in the double-iframe sandbox, their
-// own buttons call tools through the bridge and those calls are in the history "from app"; a hostile fixture app
-// tries to escape in every way the issue lists and each attempt fails visibly (Inspector) without reaching the bridge.
+// MCP Apps with a real browser engine: the published app servers render in the double-iframe sandbox, their own
+// buttons call tools through the bridge and those calls are in the history "from app"; a hostile fixture app tries to
+// escape in every way the issue lists and each attempt fails visibly (Inspector) without reaching the bridge.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type FrameLocator, type Locator, type Page } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
+import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS } from './playwright.config';
-import { connectBridge } from './support/bridge-client';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { openTool as openToolByLink } from './support/ui';
+import { expect, test, type Switchboard } from './support/fixture';
+import { openServerTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resolve = createRequire(import.meta.url).resolve;
@@ -26,36 +25,33 @@ test.use({
   },
 });
 
-/** Adds approved stdio servers through the bridge (the add-server dialog has its own specs). */
+/** Adds approved stdio servers through the bridge and connects them (the add-server dialog has its own specs). */
 async function addServers(
-  host: HeadlessHost,
+  switchboard: Switchboard,
   servers: { id: string; name: string; args: string[]; env?: Record<string, string> }[],
 ): Promise<void> {
-  const bridge = await connectBridge(host);
-  try {
-    for (const s of servers) {
-      await bridge.call('servers.add', {
-        config: {
-          id: s.id,
-          name: s.name,
-          transport: { type: 'stdio', command: process.execPath, args: s.args, cwd: root, ...(s.env ? { env: s.env } : {}) },
-          lifecycle: 'initialize',
-        },
-      });
-      const detail = await bridge.call('servers.get', { id: s.id });
-      await bridge.call('servers.approve', { id: s.id, fingerprint: detail.approval!.fingerprint });
-      await bridge.call('servers.connect', { id: s.id });
-    }
-  } finally {
-    bridge.close();
+  for (const s of servers) {
+    await switchboard.setUpServer({
+      id: s.id,
+      name: s.name,
+      transport: { type: 'stdio', command: process.execPath, args: s.args, cwd: root, ...(s.env ? { env: s.env } : {}) },
+      lifecycle: 'initialize',
+    });
+    await switchboard.bridge['servers.connect']({ id: s.id });
   }
 }
 
+/** Scheme, host and port of an address (custom schemes such as the app's have no web origin to compare). */
+const originOf = (url: string): string => {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+};
+
 /** Opens a tool by its local name (`mcp__<server id>__<tool>`) through its deep link on the server's Tools tab. */
-async function openTool(page: Page, name: string): Promise<void> {
+async function openTool(switchboard: Switchboard, name: string): Promise<void> {
   const serverId = /^mcp__(.+?)__/.exec(name)?.[1];
   if (!serverId) throw new Error(`not a local tool name: ${name}`);
-  await openToolByLink(page, serverId, name);
+  await openServerTool(switchboard, serverId, name);
 }
 
 /** Calls the open tool and waits for its result. */
@@ -88,30 +84,26 @@ async function shots(page: Page, name: string): Promise<void> {
 }
 
 test.describe('published MCP App servers', () => {
-  let host: HeadlessHost;
-  test.beforeEach(async () => {
-    host = await startHeadless(tempDataDir());
-  });
-  test.afterEach(async () => host?.stop());
-
   test('basic-react renders in the sandbox; its own button calls a tool through the bridge; the call is in history from app', async ({
+    switchboard,
     page,
   }) => {
-    await addServers(host, [
+    await addServers(switchboard, [
       { id: 'react', name: 'Basic React', args: [publishedEntry('@modelcontextprotocol/server-basic-react'), '--stdio'] },
     ]);
-    await page.goto(host.url);
-    await openTool(page, 'mcp__react__get_time');
+    await openTool(switchboard, 'mcp__react__get_time');
     await call(page);
 
     const outer = page.locator('iframe.sb-app-frame');
     await expect(outer).toBeVisible();
     // The proxy is on the sandbox origin, not the renderer's; the app inside it has an opaque origin.
-    const src = new URL((await outer.getAttribute('src'))!);
-    expect(src.origin).not.toBe(new URL(host.url).origin);
-    // Under the other loopback name than the renderer's: another site, so Chromium runs it in another process.
-    expect(src.hostname).toBe('localhost');
-    expect(src.port).not.toBe(String(host.port));
+    const src = (await outer.getAttribute('src'))!;
+    expect(originOf(src)).not.toBe(originOf(page.url()));
+    if (switchboard.shell === 'headless') {
+      // Under the other loopback name than the renderer's: another site, so Chromium runs it in another process.
+      expect(new URL(src).hostname).toBe('localhost');
+      expect(new URL(src).port).not.toBe(String(switchboard.port));
+    }
     const inner = page.frameLocator('iframe.sb-app-frame').locator('iframe');
     await expect(inner).toHaveAttribute('sandbox', 'allow-scripts allow-forms');
 
@@ -139,12 +131,11 @@ test.describe('published MCP App servers', () => {
     await expect(entry).toContainText('From app (');
   });
 
-  test('system-monitor’s app polls its app-only tool, which stays out of the catalog', async ({ page }) => {
-    await addServers(host, [
+  test('system-monitor’s app polls its app-only tool, which stays out of the catalog', async ({ switchboard, page }) => {
+    await addServers(switchboard, [
       { id: 'monitor', name: 'System Monitor', args: [publishedEntry('@modelcontextprotocol/server-system-monitor'), '--stdio'] },
     ]);
-    await page.goto(`${host.url}`);
-    await openTool(page, 'mcp__monitor__get_system_info');
+    await openTool(switchboard, 'mcp__monitor__get_system_info');
     await call(page);
     const app = appFrame(page);
     const polls = async (): Promise<number> =>
@@ -160,19 +151,18 @@ test.describe('published MCP App servers', () => {
     await expect(entry).toContainText('From app (');
 
     // The server page lists the app and the app-only tool.
-    await page.goto(`${host.url.split('#')[0]}#/servers/monitor/apps`);
+    await switchboard.goto('#/servers/monitor/apps');
     const apps = page.getByRole('region', { name: 'Apps' });
     await expect(apps.getByRole('table', { name: 'App-only tools' })).toContainText('mcp__monitor__poll_system_stats');
     await expect(apps.getByRole('table', { name: 'Tools with an app' })).toContainText('ui://system-monitor/mcp-app.html');
     await shots(page, 'server-apps');
   });
 
-  test('basic-vanillajs renders and its button works; the app opens in its own tab too', async ({ page, context }) => {
-    await addServers(host, [
+  test('basic-vanillajs renders and its button works; the app opens in its own tab too', async ({ switchboard, page, context }) => {
+    await addServers(switchboard, [
       { id: 'vanilla', name: 'Basic Vanilla', args: [publishedEntry('@modelcontextprotocol/server-basic-vanillajs'), '--stdio'] },
     ]);
-    await page.goto(host.url);
-    await openTool(page, 'mcp__vanilla__get_time');
+    await openTool(switchboard, 'mcp__vanilla__get_time');
     await call(page);
     const app = appFrame(page);
     await app.getByRole('button', { name: 'Get Server Time' }).click({ timeout: 30_000 });
@@ -191,205 +181,248 @@ test.describe('published MCP App servers', () => {
   });
 });
 
-test.describe('a hostile app cannot escape', () => {
-  test.describe.configure({ mode: 'serial' });
-  let host: HeadlessHost;
-  let page: Page;
-  let scripts: Server;
-  let scriptOrigin: string;
-  const hits: string[] = [];
-  const frameRequests: string[] = [];
-  const sockets: string[] = [];
-
-  test.beforeAll(async ({ browser }: { browser: Browser }) => {
-    scripts = createServer((req, res) => {
-      hits.push(req.url ?? '');
-      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end('window.__loaded = true;');
-    });
-    await new Promise<void>((r) => scripts.listen(0, '127.0.0.1', r));
-    scriptOrigin = `http://127.0.0.1:${(scripts.address() as AddressInfo).port}`;
-    host = await startHeadless(tempDataDir());
-    await addServers(host, [
-      {
-        id: 'fx',
-        name: 'Apps fixture',
-        args: ['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/apps-fixture.ts')],
-        env: { APPS_SCRIPT_ORIGIN: scriptOrigin },
-      },
-    ]);
-    // The browser itself would give this page its location: only the sandbox's policy can refuse it.
-    const context = await browser.newContext({
-      viewport: { width: 1400, height: 900 },
-      geolocation: { latitude: 48.85, longitude: 2.35 },
-      permissions: ['geolocation'],
-    });
-    page = await context.newPage();
-    page.on('request', (r) => {
-      if (r.frame() !== page.mainFrame()) frameRequests.push(r.url());
-    });
-    page.on('websocket', (ws) => sockets.push(ws.url()));
-    await page.goto(host.url);
-  });
-  test.afterAll(async () => {
-    await page?.context().close();
-    await host?.stop();
-    await new Promise((r) => scripts?.close(r));
-  });
-
-  /** Runs one attack app and returns its own report lines, after checking none says ESCAPED. */
-  async function runAttack(tool: string, fields: Record<string, string> = {}): Promise<string> {
-    await openTool(page, `mcp__fx__${tool}`);
-    await call(page, fields);
-    const log = appFrame(page).locator('#log');
-    await expect(log).toContainText('done: OK', { timeout: 30_000 });
-    const text = (await log.textContent()) ?? '';
-    expect(text).not.toContain('ESCAPED');
-    // Each step's failure is visible in the Inspector as the app's own report.
-    const rows = await inspectorRows(page);
-    for (const line of text.split('\n').filter((l) => l.includes('BLOCKED'))) {
-      expect(
-        rows.some((r) => r.includes(line.trim())),
-        line,
-      ).toBe(true);
-    }
-    return text;
+/** Runs one attack app and returns its own report lines, after checking none says ESCAPED. */
+async function runAttack(switchboard: Switchboard, tool: string, fields: Record<string, string> = {}): Promise<string> {
+  const page = switchboard.page;
+  await openTool(switchboard, `mcp__fx__${tool}`);
+  await call(page, fields);
+  const log = appFrame(page).locator('#log');
+  await expect(log).toContainText('done: OK', { timeout: 30_000 });
+  const text = (await log.textContent()) ?? '';
+  expect(text).not.toContain('ESCAPED');
+  // Each step's failure is visible in the Inspector as the app's own report.
+  const rows = await inspectorRows(page);
+  for (const line of text.split('\n').filter((l) => l.includes('BLOCKED'))) {
+    expect(
+      rows.some((r) => r.includes(line.trim())),
+      line,
+    ).toBe(true);
   }
+  return text;
+}
 
-  test.afterEach(() => {
-    const bridgePort = `:${host.port}/`;
-    // Nothing from inside an app frame ever reached the bridge's origin, and the only WebSocket is the renderer's own.
-    expect(frameRequests.filter((u) => u.includes(bridgePort))).toEqual([]);
-    expect(sockets.filter((u) => !u.startsWith(`ws://127.0.0.1:${host.port}/bridge`))).toEqual([]);
-    expect(sockets).toHaveLength(1);
-    expect(new URL(page.url()).origin).toBe(new URL(host.url).origin);
-  });
+/** Starts the hello app, presses its Open link button and returns the app and the consent dialog (host shown). */
+async function askToOpenLink(switchboard: Switchboard): Promise<{ app: FrameLocator; dialog: Locator }> {
+  const page = switchboard.page;
+  await openTool(switchboard, 'mcp__fx__hello');
+  await call(page, { name: 'Ada' });
+  const app = appFrame(page);
+  await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+  await app.getByRole('button', { name: 'Open link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
+  await expect(dialog.getByTestId('app-link-host')).toHaveText('example.com');
+  return { app, dialog };
+}
 
-  test('reading window.parent and window.top properties fails', async () => {
-    const text = await runAttack('attack_parent');
+/** The hostile fixture's surroundings: a script server and what it was asked for. */
+interface Hostile {
+  /** Origin of the script server the fixture's CSP declares. */
+  scriptOrigin: string;
+  /** Paths requested from it. */
+  hits: string[];
+}
+
+const hostileTest = test.extend<{ hostile: Hostile }>({
+  // The apps fixture server, connected, with a script server on 127.0.0.1 whose origin its CSP declares. Afterwards:
+  // the page never left Switchboard, and (headless) nothing from inside an app frame ever reached the bridge's
+  // origin, and the only WebSocket is the renderer's own.
+  hostile: [
+    async ({ switchboard, page }, use) => {
+      const hits: string[] = [];
+      const scripts = createServer((req, res) => {
+        hits.push(req.url ?? '');
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end('window.__loaded = true;');
+      });
+      await new Promise<void>((r) => scripts.listen(0, '127.0.0.1', r));
+      try {
+        const scriptOrigin = `http://127.0.0.1:${(scripts.address() as AddressInfo).port}`;
+        await addServers(switchboard, [
+          {
+            id: 'fx',
+            name: 'Apps fixture',
+            args: ['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/apps-fixture.ts')],
+            env: { APPS_SCRIPT_ORIGIN: scriptOrigin },
+          },
+        ]);
+        await page.setViewportSize({ width: 1400, height: 900 });
+        const home = originOf(page.url());
+        const frameRequests: string[] = [];
+        const sockets: string[] = [];
+        if (switchboard.shell === 'headless') {
+          page.on('request', (r) => {
+            if (r.frame() !== page.mainFrame()) frameRequests.push(r.url());
+          });
+          page.on('websocket', (ws) => sockets.push(ws.url()));
+          // Loaded again, so that the renderer's WebSocket is seen from its start.
+          await page.reload();
+          await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+        }
+        await use({ scriptOrigin, hits });
+        expect(originOf(page.url())).toBe(home);
+        if (switchboard.shell === 'headless') {
+          const bridgePort = `:${switchboard.port}/`;
+          expect(frameRequests.filter((u) => u.includes(bridgePort))).toEqual([]);
+          expect(sockets.filter((u) => !u.startsWith(`ws://127.0.0.1:${switchboard.port}/bridge`))).toEqual([]);
+          expect(sockets).toHaveLength(1);
+        }
+      } finally {
+        scripts.closeAllConnections(); // the page, still open, may hold a keep-alive connection
+        await new Promise((r) => scripts.close(r));
+      }
+    },
+    { auto: true },
+  ],
+});
+
+hostileTest.describe('a hostile app cannot escape', () => {
+  // The browser itself would give this page its location: only the sandbox's policy can refuse it.
+  hostileTest.use({ geolocation: { latitude: 48.85, longitude: 2.35 }, permissions: ['geolocation'] });
+
+  hostileTest('reading window.parent and window.top properties fails', async ({ switchboard }) => {
+    const text = await runAttack(switchboard, 'attack_parent');
     expect(text).toContain('top.document: BLOCKED (SecurityError)');
     expect(text).toContain('parent.parent.location: BLOCKED (SecurityError)');
     expect(text).toContain('frameElement: BLOCKED');
   });
 
-  test('navigating the top frame fails', async () => {
-    const text = await runAttack('attack_navigate');
+  hostileTest('navigating the top frame fails', async ({ switchboard, page }) => {
+    const text = await runAttack(switchboard, 'attack_navigate');
     expect(text).toContain('top.location = …: BLOCKED');
     expect(text).toContain('window.open(_top): BLOCKED');
     await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
   });
 
-  test('opening a pop-up fails', async () => {
+  hostileTest('opening a pop-up fails', async ({ switchboard, page }) => {
     const pages = page.context().pages().length;
-    const text = await runAttack('attack_popup');
+    const text = await runAttack(switchboard, 'attack_popup');
     expect(text).toContain('window.open: BLOCKED (PopupBlocked)');
     expect(page.context().pages()).toHaveLength(pages);
   });
 
-  test('fetching the bridge and opening its WebSocket with the real token fails', async () => {
-    const bridgeHttp = `http://127.0.0.1:${host.port}/`;
-    const bridgeWs = `ws://127.0.0.1:${host.port}/bridge?token=${encodeURIComponent(host.token)}`;
-    const text = await runAttack('attack_bridge', { bridgeHttp, bridgeWs });
+  hostileTest('fetching the bridge and opening its WebSocket with the real token fails', async ({ switchboard }) => {
+    test.skip(switchboard.shell === 'electron', 'the headless bridge (its port and token): the Electron window has none');
+    const bridgeHttp = `http://127.0.0.1:${switchboard.port}/`;
+    const bridgeWs = `ws://127.0.0.1:${switchboard.port}/bridge?token=${encodeURIComponent(switchboard.token!)}`;
+    const text = await runAttack(switchboard, 'attack_bridge', { bridgeHttp, bridgeWs });
     expect(text).toContain('fetch bridge: BLOCKED');
     expect(text).toContain('bridge websocket: BLOCKED');
     expect(text).toContain('token from top hash: BLOCKED (SecurityError)');
   });
 
-  test('reading cookies, localStorage and sessionStorage (its own and the renderer’s) fails', async () => {
-    const text = await runAttack('attack_storage');
+  hostileTest('reading cookies, localStorage and sessionStorage (its own and the renderer’s) fails', async ({ switchboard }) => {
+    const text = await runAttack(switchboard, 'attack_storage');
     for (const step of ['document.cookie', 'localStorage', 'sessionStorage', 'top.sessionStorage', 'parent.localStorage']) {
       expect(text).toContain(`${step}: BLOCKED (SecurityError)`);
     }
   });
 
-  test('messages posted around the proxy or forging the sandbox are refused, and the forged call never runs', async () => {
-    const before = await historyCount(page);
-    await runAttack('attack_forge');
-    const rows = await inspectorRows(page);
-    expect(rows.filter((r) => r.includes('A message sent around the sandbox proxy was not accepted'))).toHaveLength(2);
-    expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
-    // The app is still the same one (the forged resource-ready did not replace it).
-    await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
-    await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);
-  });
+  hostileTest(
+    'messages posted around the proxy or forging the sandbox are refused, and the forged call never runs',
+    async ({ switchboard, page }) => {
+      const before = await historyCount(page);
+      await runAttack(switchboard, 'attack_forge');
+      const rows = await inspectorRows(page);
+      expect(rows.filter((r) => r.includes('A message sent around the sandbox proxy was not accepted'))).toHaveLength(2);
+      expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
+      // The app is still the same one (the forged resource-ready did not replace it).
+      await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
+      await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);
+    },
+  );
 
-  test('a script from a domain not in its CSP is not loaded (and one from a declared domain is)', async () => {
-    const text = await runAttack('attack_script', { scriptUrl: `${scriptOrigin}/attack.js` });
-    expect(text).toContain('external script: BLOCKED');
-    expect(hits).toEqual([]);
-    await openTool(page, 'mcp__fx__declared_script');
-    await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
-    await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
-    expect(hits).toEqual(['/declared.js']);
-  });
+  hostileTest(
+    'a script from a domain not in its CSP is not loaded (and one from a declared domain is)',
+    async ({ switchboard, page, hostile }) => {
+      const { scriptOrigin, hits } = hostile;
+      const text = await runAttack(switchboard, 'attack_script', { scriptUrl: `${scriptOrigin}/attack.js` });
+      expect(text).toContain('external script: BLOCKED');
+      expect(hits).toEqual([]);
+      await openTool(switchboard, 'mcp__fx__declared_script');
+      await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
+      await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
+      expect(hits).toEqual(['/declared.js']);
+    },
+  );
 
-  test('camera access fails: denied by the sandbox, and an opaque origin gets no camera even once allowed', async () => {
-    const text = await runAttack('attack_camera');
-    expect(text).toMatch(/camera: BLOCKED \((NotAllowedError|SecurityError)\)/);
-    const prompt = page.getByRole('status', { name: 'The app asks for more access' });
-    await expect(prompt).toContainText('camera');
-    await expect(prompt).toContainText('Chromium does not give the camera or microphone to a page with an opaque origin');
-    await shots(page, 'permission-prompt');
-    await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
-    // Allowed for this server: the sandbox now delegates the camera, yet the app's opaque origin still gets none.
-    const inner = page.frameLocator('iframe.sb-app-frame').locator('iframe');
-    await expect(inner).toHaveAttribute('allow', 'camera');
-    await expect(page.locator('iframe.sb-app-frame')).toHaveAttribute('allow', 'camera');
-    await expect(appFrame(page).locator('#log')).toContainText('camera: BLOCKED (SecurityError)', { timeout: 30_000 });
-    await expect(prompt).toBeHidden();
-  });
+  hostileTest(
+    'camera access fails: denied by the sandbox, and an opaque origin gets no camera even once allowed',
+    async ({ switchboard, page }) => {
+      const text = await runAttack(switchboard, 'attack_camera');
+      expect(text).toMatch(/camera: BLOCKED \((NotAllowedError|SecurityError)\)/);
+      const prompt = page.getByRole('status', { name: 'The app asks for more access' });
+      await expect(prompt).toContainText('camera');
+      await expect(prompt).toContainText('Chromium does not give the camera or microphone to a page with an opaque origin');
+      await shots(page, 'permission-prompt');
+      await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
+      // Allowed for this server: the sandbox now delegates the camera, yet the app's opaque origin still gets none.
+      const inner = page.frameLocator('iframe.sb-app-frame').locator('iframe');
+      await expect(inner).toHaveAttribute('allow', 'camera');
+      await expect(page.locator('iframe.sb-app-frame')).toHaveAttribute('allow', 'camera');
+      await expect(appFrame(page).locator('#log')).toContainText('camera: BLOCKED (SecurityError)', { timeout: 30_000 });
+      await expect(prompt).toBeHidden();
+      // The grant is the server's, shown on its page.
+      await switchboard.goto('#/servers/fx/apps');
+      await expect(page.getByRole('region', { name: 'Apps' }).getByRole('checkbox', { name: 'Use the camera' })).toBeChecked();
+    },
+  );
 
-  test('a requested permission is denied until the person allows it for the server (geolocation)', async () => {
-    const text = await runAttack('geo_app');
+  hostileTest('a requested permission is denied until the person allows it for the server (geolocation)', async ({ switchboard, page }) => {
+    test.skip(
+      switchboard.shell === 'electron',
+      'the browser grants geolocation here (test.use); the app’s own permission handler refuses it',
+    );
+    const text = await runAttack(switchboard, 'geo_app');
     expect(text).toMatch(/geolocation: BLOCKED \(.*permissions policy/);
     const prompt = page.getByRole('status', { name: 'The app asks for more access' });
     await expect(prompt).toContainText('location');
     await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
     await expect(appFrame(page).locator('#log')).toContainText('geolocation: GRANTED (48.85,2.35)', { timeout: 30_000 });
-    // The grant is the server's, shown on its page.
-    await page.goto(`${host.url.split('#')[0]}#/servers/fx/apps`);
+    // The grant is the server's, shown on its page (the camera's, granted in its own test, likewise).
+    await switchboard.goto('#/servers/fx/apps');
     const apps = page.getByRole('region', { name: 'Apps' });
     await expect(apps.getByRole('checkbox', { name: 'Know your location' })).toBeChecked();
-    await expect(apps.getByRole('checkbox', { name: 'Use the camera' })).toBeChecked();
+    await expect(apps.getByRole('checkbox', { name: 'Use the camera' })).not.toBeChecked();
     await expect(apps.getByRole('checkbox', { name: 'Open pop-up windows' })).not.toBeChecked();
   });
 
-  test('a wrong MIME type, an oversized UI and an unserved ui:// URI each show a clear error in place of the app', async () => {
-    for (const [tool, title, message] of [
-      ['bad_mime', 'This is not an MCP App', /served with "text\/html", not text\/html;profile=mcp-app/],
-      ['too_big', 'The app is too large', /over the 4 MiB app budget/],
-      ['not_served', 'The app is not available', /does not serve ui:\/\/apps\/missing\.html/],
-    ] as const) {
-      await openTool(page, `mcp__fx__${tool}`);
-      await call(page);
-      const error = page.getByTestId('app-error');
-      await expect(error).toContainText(title);
-      await expect(error).toContainText(message);
-      await expect(page.locator('iframe.sb-app-frame')).toHaveCount(0);
-      if (tool === 'too_big') await shots(page, 'app-error');
-    }
-  });
+  hostileTest(
+    'a wrong MIME type, an oversized UI and an unserved ui:// URI each show a clear error in place of the app',
+    async ({ switchboard, page }) => {
+      for (const [tool, title, message] of [
+        ['bad_mime', 'This is not an MCP App', /served with "text\/html", not text\/html;profile=mcp-app/],
+        ['too_big', 'The app is too large', /over the 4 MiB app budget/],
+        ['not_served', 'The app is not available', /does not serve ui:\/\/apps\/missing\.html/],
+      ] as const) {
+        await openTool(switchboard, `mcp__fx__${tool}`);
+        await call(page);
+        const error = page.getByTestId('app-error');
+        await expect(error).toContainText(title);
+        await expect(error).toContainText(message);
+        await expect(page.locator('iframe.sb-app-frame')).toHaveCount(0);
+        if (tool === 'too_big') await shots(page, 'app-error');
+      }
+    },
+  );
 
-  test('links open only with consent; messages and model context show beside the app', async () => {
+  hostileTest('a link from the app opens only with consent, through the safe opener', async ({ switchboard, page }) => {
+    test.skip(switchboard.shell === 'electron', 'the app opens the system browser; headless mode opens a tab and prints the address');
     await page
       .context()
       .route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'stub' }));
-    await openTool(page, 'mcp__fx__hello');
-    await call(page, { name: 'Ada' });
-    const app = appFrame(page);
-    await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
-
-    await app.getByRole('button', { name: 'Open link' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
-    await expect(dialog.getByTestId('app-link-host')).toHaveText('example.com');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(app.locator('#log')).toContainText('link: DECLINED');
-
-    await app.getByRole('button', { name: 'Open link' }).click();
+    const { app, dialog } = await askToOpenLink(switchboard);
+    expect(switchboard.output()).not.toContain('opened: https://example.com/docs?from=app');
     const [opened] = await Promise.all([page.context().waitForEvent('page'), dialog.getByRole('button', { name: 'Open link' }).click()]);
     await expect(opened).toHaveURL('https://example.com/docs?from=app');
     await opened.close();
     await expect(app.locator('#log')).toContainText('link: OK');
-    expect(host.stderr()).toContain('opened: https://example.com/docs?from=app');
+    expect(switchboard.output()).toContain('opened: https://example.com/docs?from=app');
+  });
+
+  hostileTest('a declined link stays closed; messages and model context show beside the app', async ({ switchboard, page }) => {
+    const { app, dialog } = await askToOpenLink(switchboard);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(app.locator('#log')).toContainText('link: DECLINED');
+    await expect(dialog).toBeHidden();
 
     await app.getByRole('button', { name: 'Update context' }).click();
     await app.getByRole('button', { name: 'Send message' }).click();

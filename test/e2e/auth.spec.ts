@@ -1,41 +1,35 @@
-// Issue 6 end to end in headless mode: a server that needs authorization shows "Sign-in needed" and never opens
-// anything by itself; Sign in shows the authorization URL as copyable text (and prints it); the test plays the
-// browser on "another machine" and pastes the redirect URL; the server connects. A canary bearer token entered
-// in the panel appears nowhere in the settings file, the host's output, the bridge messages or the DOM.
-import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Sign-in end to end against the test authorization server. In headless mode, a server that needs authorization
+// shows "Sign-in needed" and never opens anything by itself; Sign in shows the authorization URL as copyable text
+// (and prints it); the test plays the browser on "another machine" and pastes the redirect URL; the server connects.
+// A canary bearer token entered in the panel appears nowhere in the settings file, the host's output, the bridge
+// messages or the DOM. Enterprise sign-in (Cross-App Access) opens no browser and runs in either shell.
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
 import { startTestIdp, type TestIdp } from '../fixtures/auth/test-idp';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { addHttpServer, connectionStatus } from './support/ui';
+import { recordBridgeFrames } from './support/bridge-frames';
+import { dataFileTexts } from '../shared/support/data-files';
+import { expect, test } from './support/fixture';
+import { connectionStatus } from './support/ui';
 
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
-test('sign in by pasting the redirect URL; a canary bearer token never leaves the core', async ({ page }) => {
+test('sign in by pasting the redirect URL; a canary bearer token never leaves the core', async ({ switchboard, page }) => {
+  test.skip(
+    switchboard.shell === 'electron',
+    'the app opens the system browser to sign in; pasting the redirect is the headless (SSH) path',
+  );
   let world: World | undefined;
-  let host: HeadlessHost | undefined;
-  const frames: string[] = [];
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
-  });
   try {
+    const frames = await recordBridgeFrames(page);
     world = await startWorld({ tokenPrefix: 'CANARY_AT_' });
-    host = await startHeadless(tempDataDir());
-    await page.goto(host.url);
-    await addHttpServer(page, { name: 'protected', id: 'protected', url: world.mcpUrl });
+    await switchboard.addServer({ id: 'protected', name: 'protected', transport: { type: 'http', url: world.mcpUrl } });
 
     // Connecting without credentials: needs sign-in, nothing opened or printed.
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('tab', { name: 'Sign-in' }).click();
     const panel = page.getByRole('region', { name: 'Sign-in' });
     await expect(panel.getByTestId('auth-state')).toContainText('Sign-in needed', { timeout: 20_000 });
-    expect(host.stderr()).not.toContain('Open this address');
+    expect(switchboard.output()).not.toContain('Open this address');
     expect(world.authorizationRequests).toHaveLength(0);
 
     // Sign in: the URL is shown as text (headless) and printed to stderr.
@@ -43,7 +37,7 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     const urlBox = panel.getByLabel('Authorization URL');
     await expect(urlBox).toHaveValue(/\/authorize\?/, { timeout: 20_000 });
     const authorizationUrl = await urlBox.inputValue();
-    await expect.poll(() => host!.stderr()).toContain(authorizationUrl);
+    await expect.poll(() => switchboard.output()).toContain(authorizationUrl);
     await expect(panel.locator('[data-step="browser"]')).toHaveAttribute('data-state', 'current');
 
     // The browser on another machine: consent, then copy the address bar.
@@ -74,26 +68,24 @@ test('sign in by pasting the redirect URL; a canary bearer token never leaves th
     for (const secret of [canary, 'CANARY_AT_']) {
       expect(dom).not.toContain(secret);
       expect(frames.join('\n')).not.toContain(secret);
-      expect(host.stderr()).not.toContain(secret);
-      expect(filesText(host.dataDir)).not.toContain(secret);
+      expect(switchboard.output()).not.toContain(secret);
+      expect(filesText(switchboard.dataDir)).not.toContain(secret);
     }
   } finally {
-    await host?.stop();
     await world?.close();
   }
 });
 
-test('enterprise sign-in (Cross-App Access): the pasted ID token connects the server and never leaves the core', async ({ page }) => {
+test('enterprise sign-in (Cross-App Access): the pasted ID token connects the server and never leaves the core', async ({
+  switchboard,
+  page,
+}) => {
   const idToken = `eyJhbGciOiJub25lIn0.CANARY_IDT_${Date.now().toString(36)}.sig`;
   let world: World | undefined;
   let idp: TestIdp | undefined;
-  let host: HeadlessHost | undefined;
-  const frames: string[] = [];
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
-    ws.on('framesent', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString()));
-  });
   try {
+    // Both directions over the headless bridge (the Electron window's IPC cannot be watched).
+    const frames = switchboard.shell === 'headless' ? await recordBridgeFrames(page, { sent: true }) : undefined;
     idp = await startTestIdp({ idToken, clientId: 'idp-client' });
     const i = idp;
     const ref: { world?: World } = {};
@@ -106,9 +98,7 @@ test('enterprise sign-in (Cross-App Access): the pasted ID token connects the se
       },
     });
     ref.world = world;
-    host = await startHeadless(tempDataDir());
-    await page.goto(host.url);
-    await addHttpServer(page, { name: 'enterprise', id: 'enterprise', url: world.mcpUrl });
+    await switchboard.addServer({ id: 'enterprise', name: 'enterprise', transport: { type: 'http', url: world.mcpUrl } });
     await page.getByRole('tab', { name: 'Sign-in' }).click();
     const panel = page.getByRole('region', { name: 'Sign-in' });
     await panel.getByText('Client settings').click();
@@ -129,16 +119,15 @@ test('enterprise sign-in (Cross-App Access): the pasted ID token connects the se
 
     // The ID token was typed into the page and sent once to the core (the one outgoing frame that carries it);
     // nothing the core sends back, prints or stores contains it, and the form no longer shows it.
-    const received = frames.filter((f) => !f.includes('"auth.setClient"'));
+    const received = frames?.filter((f) => !f.includes('"auth.setClient"'));
     const dom = await page.content();
     for (const secret of [idToken, 'CANARY_AT_']) {
       expect(dom).not.toContain(secret);
-      expect(received.join('\n')).not.toContain(secret);
-      expect(host.stderr()).not.toContain(secret);
-      expect(filesText(host.dataDir)).not.toContain(secret);
+      if (received) expect(received.join('\n')).not.toContain(secret);
+      expect(switchboard.output()).not.toContain(secret);
+      expect(filesText(switchboard.dataDir)).not.toContain(secret);
     }
   } finally {
-    await host?.stop();
     await world?.close();
     await idp?.close();
   }

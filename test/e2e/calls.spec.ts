@@ -1,36 +1,34 @@
 // Tool calls through the UI against the calls fixture: a generated form with a nested object and an array,
 // validation in plain words, the result, the JSON view, history's "Load into form", and a cancel.
-import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { addStdioServer, approveAndConnect, callResult, goHash, openTool } from './support/ui';
+import { expect, test } from './support/fixture';
+import { callResult, openServerTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Adds the calls fixture through the dialog and approves its launch. */
-async function addFixture(page: Page): Promise<void> {
-  await addStdioServer(page, {
-    name: 'Calls fixture',
-    id: 'fx',
-    command: process.execPath,
-    args: ['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/calls-stdio.ts')],
-    cwd: root,
-  });
-  await approveAndConnect(page);
-}
-
 test.describe('tool calls', () => {
-  let host: HeadlessHost;
-  test.beforeEach(async ({ page }) => {
-    host = await startHeadless(tempDataDir());
-    await page.goto(host.url);
-    await addFixture(page);
+  // The calls fixture, added through the dialog, its launch approved, connected.
+  test.beforeEach(async ({ switchboard }) => {
+    await switchboard.addServer({
+      id: 'fx',
+      name: 'Calls fixture',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: ['--import', join(root, 'node_modules/tsx/dist/loader.mjs'), join(root, 'test/fixtures/servers/calls-stdio.ts')],
+        cwd: root,
+      },
+    });
+    await switchboard.approve('fx');
+    await switchboard.connect('fx');
   });
-  test.afterEach(async () => host?.stop());
 
-  test('fills a generated form with a nested object and an array, calls, sees the result, loads it back from history', async ({ page }) => {
-    const panel = await openTool(page, 'fx', 'mcp__fx__form_demo');
+  test('fills a generated form with a nested object and an array, calls, sees the result, loads it back from history', async ({
+    switchboard,
+    page,
+  }) => {
+    const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__form_demo');
     // Validation before anything is sent, in plain words, with focus on the first invalid field.
     await panel.getByRole('button', { name: 'Call', exact: true }).click();
     await expect(panel.getByText('Enter a value for title')).toBeVisible();
@@ -50,7 +48,7 @@ test.describe('tool calls', () => {
     await expect(panel.getByLabel('Arguments (JSON)')).toHaveValue(/"Quarterly report"/);
 
     // History: "Load into form" opens the tool with the same arguments.
-    await goHash(page, '#/history');
+    await switchboard.goto('#/history');
     const table = page.getByRole('table', { name: 'Recent calls' });
     await expect(table.getByRole('row').nth(1)).toContainText('form_demo');
     await table
@@ -64,8 +62,8 @@ test.describe('tool calls', () => {
     await expect(again.locator('#root_tags_0')).toHaveValue('finance');
   });
 
-  test('cancels a slow call: "Cancelled by you"', async ({ page }) => {
-    const panel = await openTool(page, 'fx', 'mcp__fx__slow');
+  test('cancels a slow call: "Cancelled by you"', async ({ switchboard, page }) => {
+    const panel = await openServerTool(switchboard, 'fx', 'mcp__fx__slow');
     await panel.locator('#root_ms').fill('30000');
     await panel.locator('#root_steps').fill('30');
     await panel.getByRole('button', { name: 'Call', exact: true }).click();

@@ -1,28 +1,17 @@
-// Client features through the real renderer and headless core, against @modelcontextprotocol/server-everything:
+// Client features through the real renderer and core, against @modelcontextprotocol/server-everything:
 // folders shared from the Client features panel reach the server on roots/list; a sampling request opens the dialog
 // with what the server sent and the typed reply reaches the server; the first question from a server asks whether
 // it may ask at all ("Allow" shows the form, whose errors sit beside their fields; "Don't allow" is remembered).
-import { createRequire } from 'node:module';
-import { expect, test, type Page } from '@playwright/test';
-import { SettingsSchema } from '../../shared/config';
-import { launchFingerprint } from '../../electron/core/servers/approval';
-import { confSettingsStore } from '../shared/support/harness';
+import type { Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
-import { contractClient, type ContractClient } from './support/contract-client';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { expect, test } from './support/fixture';
+import { everything, type SeedServer } from './support/seed';
 
-const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const SHOTS = process.env['SHOTS_DIR'];
 
-function seed(dataDir: string, servers: { id: string; name: string; sampling?: boolean; roots?: boolean; tasks?: boolean }[]): void {
-  const transport = { type: 'stdio' as const, command: process.execPath, args: [everything, 'stdio'], env: {}, inheritEnv: false };
-  const settings = SettingsSchema.parse({
-    schemaVersion: 1,
-    servers: servers.map((s) => ({ ...s, transport, lifecycle: 'initialize', startup: 'eager', elicitation: true })),
-    demoOffered: true,
-  });
-  const fp = launchFingerprint(settings.servers[0]!.transport as Parameters<typeof launchFingerprint>[0]);
-  confSettingsStore(dataDir).save({ ...settings, approvals: Object.fromEntries(servers.map((s) => [s.id, fp])) });
+/** server-everything, allowed to ask questions, with the client features asked for. */
+function ev(id: string, name: string, features: { sampling?: boolean; roots?: boolean; tasks?: boolean } = {}): SeedServer {
+  return { ...everything(id, name), extra: { lifecycle: 'initialize', elicitation: true, ...features } };
 }
 
 async function openServer(page: Page, name: string, tab: string | RegExp): Promise<void> {
@@ -33,17 +22,13 @@ async function openServer(page: Page, name: string, tab: string | RegExp): Promi
   await page.getByRole('tab', { name: tab }).click();
 }
 
-test('roots from the Client features panel and sampling answered by hand', async ({ page }) => {
-  test.setTimeout(240_000);
-  const dataDir = tempDataDir();
-  seed(dataDir, [{ id: 'ev', name: 'Everything', sampling: true, roots: true, tasks: true }]);
-  let host: HeadlessHost | undefined;
-  let api: ContractClient | undefined;
-  try {
-    host = await startHeadless(dataDir);
-    api = await contractClient(host);
+test.describe(() => {
+  test.use({ seed: { servers: [ev('ev', 'Everything', { sampling: true, roots: true, tasks: true })] } });
+
+  test('roots from the Client features panel and sampling answered by hand', async ({ switchboard, bridge, page }) => {
+    test.setTimeout(240_000);
+    const dataDir = switchboard.dataDir;
     await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(host.url);
     await openServer(page, 'Everything', 'Client features');
     const panel = page.getByTestId('client-features');
     await expect(panel.getByRole('switch', { name: 'Answer sampling requests' })).toBeChecked();
@@ -59,14 +44,14 @@ test('roots from the Client features panel and sampling answered by hand', async
     await panel.getByRole('button', { name: 'Add folder' }).click();
     await expect(panel.getByText(/Enter a full folder path/)).toBeVisible();
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/features-1400.png`, fullPage: true });
-    await expect.poll(async () => (await api!.call('servers.status', { id: 'ev' })).state, { timeout: 30_000 }).toBe('connected');
-    await api.call('catalog.refresh', { id: 'ev' });
-    const roots = await api.call('tools.call', { name: 'mcp__ev__get_roots_list', arguments: {} });
+    await expect.poll(async () => (await bridge.call('servers.status', { id: 'ev' })).state, { timeout: 30_000 }).toBe('connected');
+    await bridge.call('catalog.refresh', { id: 'ev' });
+    const roots = await bridge.call('tools.call', { name: 'mcp__ev__get_roots_list', arguments: {} });
     expect(roots.presentation.text).toContain(`URI: file://${dataDir}`);
     expect(roots.presentation.text).toContain('1. Data');
 
     // Sampling: the dialog shows what the server sent; the typed reply goes back.
-    const call = api.call('tools.call', {
+    const call = bridge.call('tools.call', {
       name: 'mcp__ev__trigger_sampling_request',
       arguments: { prompt: 'Name a colour', maxTokens: 64 },
     });
@@ -93,7 +78,7 @@ test('roots from the Client features panel and sampling answered by hand', async
 
     // A small window: the dialog fits and its actions stay in view.
     await page.setViewportSize({ width: 1024, height: 700 });
-    const second = api.call('tools.call', { name: 'mcp__ev__trigger_sampling_request', arguments: { prompt: 'Again' } });
+    const second = bridge.call('tools.call', { name: 'mcp__ev__trigger_sampling_request', arguments: { prompt: 'Again' } });
     await expect(dialog).toBeVisible({ timeout: 20_000 });
     await expect(dialog.getByRole('button', { name: 'Decline' })).toBeInViewport();
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/sampling-1024.png` });
@@ -101,31 +86,20 @@ test('roots from the Client features panel and sampling answered by hand', async
     await expect(dialog).toBeHidden();
     expect((await second).status).toBe('error');
     await expectAccessible(page, '[data-testid="client-features"]');
-  } finally {
-    api?.close();
-    await host?.stop();
-  }
+  });
 });
 
-test('the first question from a server asks for consent; Allow shows the form, Don’t allow is remembered', async ({ page }) => {
-  test.setTimeout(240_000);
-  const dataDir = tempDataDir();
-  seed(dataDir, [
-    { id: 'yes', name: 'Everything A' },
-    { id: 'no', name: 'Everything B' },
-  ]);
-  let host: HeadlessHost | undefined;
-  let api: ContractClient | undefined;
-  try {
-    host = await startHeadless(dataDir);
-    api = await contractClient(host);
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.goto(host.url);
-    for (const id of ['yes', 'no'])
-      await expect.poll(async () => (await api!.call('servers.status', { id })).state, { timeout: 30_000 }).toBe('connected');
-    await api.call('catalog.refresh', {});
+test.describe(() => {
+  test.use({ seed: { servers: [ev('yes', 'Everything A'), ev('no', 'Everything B')] } });
 
-    const first = api.call('tools.call', { name: 'mcp__yes__trigger_elicitation_request', arguments: {} });
+  test('the first question from a server asks for consent; Allow shows the form, Don’t allow is remembered', async ({ bridge, page }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    for (const id of ['yes', 'no'])
+      await expect.poll(async () => (await bridge.call('servers.status', { id })).state, { timeout: 30_000 }).toBe('connected');
+    await bridge.call('catalog.refresh', {});
+
+    const first = bridge.call('tools.call', { name: 'mcp__yes__trigger_elicitation_request', arguments: {} });
     const ask = page.getByRole('dialog', { name: 'Allow this server to ask you questions?' });
     await expect(ask).toBeVisible({ timeout: 20_000 });
     await expect(ask).toContainText('Everything A');
@@ -146,37 +120,30 @@ test('the first question from a server asks for consent; Allow shows the form, D
     expect(JSON.stringify((await first).presentation)).toMatch(/decline/i);
 
     // Don't allow: this question and later ones are declined without a dialog.
-    const denied = api.call('tools.call', { name: 'mcp__no__trigger_elicitation_request', arguments: {} });
+    const denied = bridge.call('tools.call', { name: 'mcp__no__trigger_elicitation_request', arguments: {} });
     const askB = page.getByRole('dialog', { name: 'Allow this server to ask you questions?' });
     await expect(askB).toContainText('Everything B', { timeout: 20_000 });
     await askB.getByRole('button', { name: 'Don’t allow' }).click();
     await expect(askB).toBeHidden();
     expect(JSON.stringify((await denied).presentation)).toMatch(/decline/i);
-    const again = await api.call('tools.call', { name: 'mcp__no__trigger_elicitation_request', arguments: {} });
+    const again = await bridge.call('tools.call', { name: 'mcp__no__trigger_elicitation_request', arguments: {} });
     expect(JSON.stringify(again.presentation)).toMatch(/decline/i);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    expect((await api.call('protocol.features', { id: 'no' })).elicitationConsent).toBe('deny');
-    expect((await api.call('protocol.features', { id: 'yes' })).elicitationConsent).toBe('allow');
-  } finally {
-    api?.close();
-    await host?.stop();
-  }
+    expect((await bridge.call('protocol.features', { id: 'no' })).elicitationConsent).toBe('deny');
+    expect((await bridge.call('protocol.features', { id: 'yes' })).elicitationConsent).toBe('allow');
+  });
 });
 
-test('with sampling and roots off, the Tools tab says that more tools may need them and links to Client features', async ({ page }) => {
-  test.setTimeout(120_000);
-  const dataDir = tempDataDir();
-  seed(dataDir, [{ id: 'ev', name: 'Everything' }]);
-  const host = await startHeadless(dataDir);
-  try {
-    await page.goto(host.url);
+test.describe(() => {
+  test.use({ seed: { servers: [ev('ev', 'Everything')] } });
+
+  test('with sampling and roots off, the Tools tab says that more tools may need them and links to Client features', async ({ page }) => {
+    test.setTimeout(120_000);
     await openServer(page, 'Everything', /Tools/);
     const hint = page.getByTestId('tools-features-hint');
     await expect(hint).toContainText('answer sampling, roots', { timeout: 30_000 });
     await hint.getByRole('link', { name: 'Client features' }).click();
     await expect(page.getByRole('tab', { name: 'Client features', selected: true })).toBeVisible();
     await expect(page.getByTestId('client-features').getByRole('switch', { name: 'Answer sampling requests' })).not.toBeChecked();
-  } finally {
-    await host.stop();
-  }
+  });
 });

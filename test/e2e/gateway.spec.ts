@@ -1,11 +1,11 @@
-// The Gateway view in headless mode: turn the gateway on, add a client (its token shown once), and answer the
-// ask policy: a real SDK client calls a tool that is not read-only through the gateway, Switchboard shows the
-// client, tool and arguments, and the person clicks Allow (the call runs) or Deny (a tool-level error).
+// The Gateway view: turn the gateway on, add a client (its token shown once), and answer the ask policy: a real SDK
+// client calls a tool that is not read-only through the gateway, Switchboard shows the client, tool and arguments,
+// and the person clicks Allow (the call runs) or Deny (a tool-level error).
 import AxeBuilder from '@axe-core/playwright';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expect, test, type Page } from '@playwright/test';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
-import { seedFixtureServers } from './support/seed-servers';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixture';
+import { fixture } from './support/seed';
 
 /** Serious accessibility problems in the page (axe), the app header aside (not this view's). */
 async function axeProblems(page: Page): Promise<string[]> {
@@ -18,20 +18,13 @@ async function axeProblems(page: Page): Promise<string[]> {
 }
 
 test.describe('gateway', () => {
-  let host: HeadlessHost;
+  test.use({ seed: { servers: [fixture('calls-stdio.ts', 'fx', 'fx')] } });
   const clients: Client[] = [];
-  test.beforeEach(async () => {
-    const dir = tempDataDir();
-    seedFixtureServers(dir, { fx: 'calls-stdio.ts' });
-    host = await startHeadless(dir);
-  });
   test.afterEach(async () => {
     for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-    await host?.stop();
   });
 
   test('turn on, add a client, and Allow or Deny its call of a tool that is not read-only', async ({ page }) => {
-    await page.goto(host.url);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Gateway' }).click();
     await expect(page).toHaveURL(/#\/gateway/);
     await expect(page.getByRole('heading', { name: 'Gateway', level: 1 })).toBeVisible();

@@ -33,8 +33,21 @@ test('the switchboard fixture: own data folder, page, bridge, restart', async ({
   const outcome = await bridge['tools.call']({ name: 'mcp__echo__echo', arguments: { text: 'hi' } });
   expect(outcome.presentation.text).toBe('hi');
 
-  // A restart keeps the data folder; the same bridge and page follow the new process.
+  // A restart keeps the data folder; the same bridge follows the new process, and `switchboard.page` shows it (the
+  // same page in headless mode, the new window in Electron).
   await switchboard.restart();
   expect((await bridge['servers.list']({})).map((s) => s.id)).toEqual(['echo']);
-  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+  if (switchboard.shell === 'headless') expect(switchboard.page).toBe(page);
+  await expect(switchboard.page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+});
+
+test.describe(() => {
+  test.use({ viewport: { width: 1024, height: 700 }, colorScheme: 'dark', locale: 'de-DE' });
+
+  test('the page opens with the Playwright context options of the test', async ({ switchboard, page }) => {
+    test.skip(switchboard.shell === 'electron', 'context options shape the headless page; the Electron window is the app’s own');
+    expect(page.viewportSize()).toEqual({ width: 1024, height: 700 });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { language: string } }).navigator.language)).toBe('de-DE');
+  });
 });

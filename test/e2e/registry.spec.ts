@@ -1,125 +1,126 @@
-// Issue 16 end to end in headless mode, against the fixture registry on 127.0.0.1:
+// Issue 16 end to end, against the fixture registry on 127.0.0.1:
 // - install from the registry: search, pick, fill the env form (the secret goes to the credential store and never to
 //   the settings file or the page), approve the exact launch, connect to a real stdio server (the fixture entry's npm
 //   identifier @modelcontextprotocol/server-everything is mapped to the copy in node_modules through the test-only
-//   SWITCHBOARD_TEST_LOCAL_PACKAGES setting of the headless host, so nothing is fetched from npm);
+//   SWITCHBOARD_TEST_LOCAL_PACKAGES setting, so nothing is fetched from npm);
 // - an install link that differs from an existing server: preview with the differences, no overwrite without
 //   confirmation; a link carrying a javascript: URL is refused;
 // - the connection doctor's walk in the Add dialog: the exact command is shown and runs once only when approved;
 // - device sign-in against the test authorization server's device endpoint.
-import { expect, test, type Page } from '@playwright/test';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorld, type World } from '../fixtures/auth/oauth-world';
 import { EVERYTHING_ENTRY } from '../fixtures/registry/entries';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry-server';
-import { startHeadless, tempDataDir, type HeadlessHost } from './support/headless-host';
+import { dataFileTexts } from '../shared/support/data-files';
+import { expect, test as base } from './support/fixture';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const echoFixture = join(root, 'test/fixtures/servers/echo-stdio.ts');
 
-function filesText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+/** Every file in the data folder, as one text. */
+const filesText = (dir: string): string => dataFileTexts(dir).join('\n');
 
-/** A data folder whose only registry source is the fixture (so the official registry is never contacted). */
-function dataDirFor(registry: FixtureRegistry): string {
-  const dir = tempDataDir();
-  writeFileSync(join(dir, 'registry-sources.json'), JSON.stringify({ v: 1, sources: [registry.url] }));
-  return dir;
-}
+const test = base.extend<{ registry: FixtureRegistry }>({
+  // The fixture registry: up before Switchboard starts, closed after it stopped.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its parameter list
+  registry: async ({}, use) => {
+    const registry = await startFixtureRegistry();
+    try {
+      await use(registry);
+    } finally {
+      await registry.close();
+    }
+  },
+  // The data folder's only registry source is the fixture (so the official registry is never contacted).
+  switchboardDataDir: async ({ switchboardDataDir, registry }, use) => {
+    writeFileSync(join(switchboardDataDir, 'registry-sources.json'), JSON.stringify({ v: 1, sources: [registry.url] }));
+    await use(switchboardDataDir);
+  },
+});
 
-async function openBrowse(page: Page, host: HeadlessHost): Promise<void> {
-  await page.goto(host.url);
+async function openBrowse(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Browse' }).click();
   await expect(page.getByRole('heading', { name: 'Browse servers' })).toBeVisible();
 }
 
-let registry: FixtureRegistry | undefined;
-let host: HeadlessHost | undefined;
-let world: World | undefined;
-test.afterEach(async () => {
-  await host?.stop();
-  await registry?.close();
-  await world?.close();
-  host = undefined;
-  registry = undefined;
-  world = undefined;
-});
-
-test('installs from the registry: search, fill the form, approve, connect; the secret stays in the credential store', async ({ page }) => {
-  registry = await startFixtureRegistry();
-  const dataDir = dataDirFor(registry);
-  host = await startHeadless(dataDir, {
-    SWITCHBOARD_TEST_LOCAL_PACKAGES: JSON.stringify({
-      '@modelcontextprotocol/server-everything': { command: process.execPath, args: [everythingBin] },
-    }),
+test.describe(() => {
+  test.use({
+    switchboardEnv: {
+      SWITCHBOARD_TEST_LOCAL_PACKAGES: JSON.stringify({
+        '@modelcontextprotocol/server-everything': { command: process.execPath, args: [everythingBin] },
+      }),
+    },
   });
-  await openBrowse(page, host);
-  // The first page lists fixture entries, with statuses and what can run here.
-  const everything = page.getByRole('article', { name: 'Everything (fixture)' });
-  await expect(everything).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Removed' }).getByText('Deleted', { exact: true })).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Removed' }).getByRole('button', { name: 'Install Removed' })).toBeDisabled();
 
-  // Search as you type.
-  await page.getByRole('searchbox', { name: 'Search' }).fill('everything');
-  await expect(page.getByRole('status').filter({ hasText: /1 server on page 1 for “everything”/ })).toBeVisible();
-  await expect(page).toHaveURL(/#\/browse\?q=everything/);
-  await expect(everything.getByText(EVERYTHING_ENTRY)).toBeVisible();
-  await expect(everything.getByRole('link', { name: 'Repository' })).toHaveAttribute(
-    'href',
-    'https://github.com/modelcontextprotocol/servers',
-  );
+  test('installs from the registry: search, fill the form, approve, connect; the secret stays in the credential store', async ({
+    switchboard,
+    registry,
+    page,
+  }) => {
+    const dataDir = switchboard.dataDir;
+    await openBrowse(page);
+    // The first page lists fixture entries, with statuses and what can run here.
+    const everything = page.getByRole('article', { name: 'Everything (fixture)' });
+    await expect(everything).toBeVisible();
+    await expect(page.getByRole('article', { name: 'Removed' }).getByText('Deleted', { exact: true })).toBeVisible();
+    await expect(page.getByRole('article', { name: 'Removed' }).getByRole('button', { name: 'Install Removed' })).toBeDisabled();
 
-  await everything.getByRole('button', { name: 'Install Everything (fixture)' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Install Everything (fixture)' });
-  await expect(dialog.getByLabel('EVERYTHING_API_KEY')).toHaveAttribute('type', 'password');
-  await expect(dialog.getByRole('button', { name: 'Install' })).toBeDisabled();
-  await expect(dialog.getByText('Still to fill in: EVERYTHING_API_KEY')).toBeVisible();
-  // The exact launch: the local program, each argument on its own line, the env names (the secret marked).
-  await expect(dialog.getByTestId('launch-command')).toHaveText(process.execPath);
-  await expect(dialog.getByTestId('launch-args').getByRole('listitem')).toHaveText([everythingBin, 'stdio']);
-  await expect(dialog.getByTestId('launch-env')).toContainText('EVERYTHING_API_KEY (secret)');
-  await dialog.getByLabel('EVERYTHING_API_KEY').fill('CANARY_registry_secret_e2e');
-  await dialog.getByRole('combobox', { name: 'EVERYTHING_LOG_LEVEL' }).click();
-  await page.getByRole('option', { name: 'debug' }).click();
-  await dialog.getByRole('button', { name: 'Install' }).click();
-  await expect(dialog).toBeHidden();
+    // Search as you type.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('everything');
+    await expect(page.getByRole('status').filter({ hasText: /1 server on page 1 for “everything”/ })).toBeVisible();
+    await expect(page).toHaveURL(/#\/browse\?q=everything/);
+    await expect(everything.getByText(EVERYTHING_ENTRY)).toBeVisible();
+    await expect(everything.getByRole('link', { name: 'Repository' })).toHaveAttribute(
+      'href',
+      'https://github.com/modelcontextprotocol/servers',
+    );
 
-  // Installed, not running: the approval panel shows the exact launch first.
-  await expect(page).toHaveURL(/#\/servers\/everything-fixture/);
-  const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
-  await expect(approval).toBeVisible();
-  await expect(page.getByTestId('approval-command')).toHaveText(process.execPath);
-  await expect(approval.getByRole('list', { name: 'Arguments' }).getByRole('listitem')).toHaveText([everythingBin, 'stdio']);
-  await approval.getByRole('button', { name: 'Approve and allow to run' }).click();
-  await expect(page.getByTestId('protocol-version')).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('tab', { name: 'Tools' }).click();
-  await expect(page.getByText('mcp__everything_fixture__get_env')).toBeVisible();
+    await everything.getByRole('button', { name: 'Install Everything (fixture)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Install Everything (fixture)' });
+    await expect(dialog.getByLabel('EVERYTHING_API_KEY')).toHaveAttribute('type', 'password');
+    await expect(dialog.getByRole('button', { name: 'Install' })).toBeDisabled();
+    await expect(dialog.getByText('Still to fill in: EVERYTHING_API_KEY')).toBeVisible();
+    // The exact launch: the local program, each argument on its own line, the env names (the secret marked).
+    await expect(dialog.getByTestId('launch-command')).toHaveText(process.execPath);
+    await expect(dialog.getByTestId('launch-args').getByRole('listitem')).toHaveText([everythingBin, 'stdio']);
+    await expect(dialog.getByTestId('launch-env')).toContainText('EVERYTHING_API_KEY (secret)');
+    await dialog.getByLabel('EVERYTHING_API_KEY').fill('CANARY_registry_secret_e2e');
+    await dialog.getByRole('combobox', { name: 'EVERYTHING_LOG_LEVEL' }).click();
+    await page.getByRole('option', { name: 'debug' }).click();
+    await dialog.getByRole('button', { name: 'Install' }).click();
+    await expect(dialog).toBeHidden();
 
-  // The secret is nowhere but the (memory) credential store: not in any file, not in the page.
-  expect(filesText(dataDir)).not.toContain('CANARY_registry_secret_e2e');
-  expect(await page.content()).not.toContain('CANARY_registry_secret_e2e');
-  const installs = JSON.parse(readFileSync(join(dataDir, 'registry-installs.json'), 'utf8')) as { installs: Record<string, unknown> };
-  expect(installs.installs['everything-fixture']).toMatchObject({ name: EVERYTHING_ENTRY, version: '2026.8.31', source: registry.url });
+    // Installed, not running: the approval panel shows the exact launch first.
+    await expect(page).toHaveURL(/#\/servers\/everything-fixture/);
+    const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
+    await expect(approval).toBeVisible();
+    await expect(page.getByTestId('approval-command')).toHaveText(process.execPath);
+    await expect(approval.getByRole('list', { name: 'Arguments' }).getByRole('listitem')).toHaveText([everythingBin, 'stdio']);
+    await approval.getByRole('button', { name: 'Approve and allow to run' }).click();
+    await expect(page.getByTestId('protocol-version')).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Tools' }).click();
+    await expect(page.getByText('mcp__everything_fixture__get_env')).toBeVisible();
 
-  // Back in Browse, the entry says it is installed.
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Browse' }).click();
-  await expect(page.getByRole('article', { name: 'Everything (fixture)' }).getByText('Installed as everything-fixture')).toBeVisible();
+    // The secret is nowhere but the (memory) credential store: not in any file, not in the page.
+    expect(filesText(dataDir)).not.toContain('CANARY_registry_secret_e2e');
+    expect(await page.content()).not.toContain('CANARY_registry_secret_e2e');
+    const installs = JSON.parse(readFileSync(join(dataDir, 'registry-installs.json'), 'utf8')) as { installs: Record<string, unknown> };
+    expect(installs.installs['everything-fixture']).toMatchObject({ name: EVERYTHING_ENTRY, version: '2026.8.31', source: registry.url });
+
+    // Back in Browse, the entry says it is installed.
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Browse' }).click();
+    await expect(page.getByRole('article', { name: 'Everything (fixture)' }).getByText('Installed as everything-fixture')).toBeVisible();
+  });
 });
 
 test('an install link that differs from an existing server is previewed and never overwrites it without confirmation; javascript: is refused', async ({
   page,
 }) => {
-  registry = await startFixtureRegistry();
-  host = await startHeadless(dataDirFor(registry));
-  await openBrowse(page, host);
+  await openBrowse(page);
   const link = (entry: Record<string, unknown>) =>
     `switchboard://install?name=Notes&config=${Buffer.from(JSON.stringify(entry)).toString('base64url')}`;
 
@@ -167,9 +168,6 @@ test('an install link that differs from an existing server is previewed and neve
 });
 
 test('the doctor walk in the Add dialog shows the exact command and runs it once only when approved', async ({ page }) => {
-  registry = await startFixtureRegistry();
-  host = await startHeadless(dataDirFor(registry));
-  await page.goto(host.url);
   await page.getByRole('button', { name: 'Add your first server' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add server' });
   await dialog.getByLabel('Command').fill('definitely-not-installed-sb');
@@ -198,30 +196,32 @@ test('the doctor walk in the Add dialog shows the exact command and runs it once
 });
 
 test('device sign-in shows the code, and the server connects once it is entered', async ({ page }) => {
-  world = await startWorld({ device: { clientId: 'tv-client', interval: 1, expiresIn: 300 } });
-  registry = await startFixtureRegistry();
-  host = await startHeadless(dataDirFor(registry));
-  await page.goto(host.url);
-  await page.getByRole('button', { name: 'Add your first server' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add server' });
-  await dialog.getByLabel('Name').fill('tv');
-  await dialog.getByLabel('Id').fill('tv');
-  await dialog.getByLabel('Transport').selectOption('http');
-  await dialog.getByLabel('URL').fill(world.mcpUrl);
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await expect(dialog).toBeHidden();
-  await page.getByRole('tab', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Get a code to enter on another device' }).click();
-  const panel = page.getByRole('region', { name: 'Device sign-in' });
-  await expect(panel).toBeVisible();
-  const code = (await page.getByTestId('device-user-code').textContent()) ?? '';
-  expect(code).toMatch(/^[0-9A-F]{4}-[0-9A-F]{4}$/);
-  await expect(page.getByTestId('device-page')).toHaveText(`${world.issuer}/device`);
-  await expect(panel.getByText(/expires in \d+:\d\d · checking every 1 s/)).toBeVisible();
-  // The person enters the code on another device.
-  world.as.decideDevice(code, true);
-  await expect(page.getByTestId('auth-state')).toContainText('Signed in', { timeout: 30_000 });
-  await expect(panel).toBeHidden();
-  await page.getByRole('tab', { name: 'Overview' }).click();
-  await expect(page.getByTestId('protocol-version')).toBeVisible({ timeout: 30_000 });
+  let world: World | undefined;
+  try {
+    world = await startWorld({ device: { clientId: 'tv-client', interval: 1, expiresIn: 300 } });
+    await page.getByRole('button', { name: 'Add your first server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add server' });
+    await dialog.getByLabel('Name').fill('tv');
+    await dialog.getByLabel('Id').fill('tv');
+    await dialog.getByLabel('Transport').selectOption('http');
+    await dialog.getByLabel('URL').fill(world.mcpUrl);
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('tab', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Get a code to enter on another device' }).click();
+    const panel = page.getByRole('region', { name: 'Device sign-in' });
+    await expect(panel).toBeVisible();
+    const code = (await page.getByTestId('device-user-code').textContent()) ?? '';
+    expect(code).toMatch(/^[0-9A-F]{4}-[0-9A-F]{4}$/);
+    await expect(page.getByTestId('device-page')).toHaveText(`${world.issuer}/device`);
+    await expect(panel.getByText(/expires in \d+:\d\d · checking every 1 s/)).toBeVisible();
+    // The person enters the code on another device.
+    world.as.decideDevice(code, true);
+    await expect(page.getByTestId('auth-state')).toContainText('Signed in', { timeout: 30_000 });
+    await expect(panel).toBeHidden();
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await expect(page.getByTestId('protocol-version')).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await world?.close();
+  }
 });

@@ -1,5 +1,5 @@
-// Writes a settings file with stdio servers already approved, so the headless host connects them at start-up
-// (a test that is not about adding or approving skips those steps).
+// Writes a settings file with stdio servers already approved, so Switchboard connects them at start-up (a test that
+// is not about adding or approving skips those steps). Specs use it through the `seed` option of support/fixture.ts.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SettingsSchema } from '../../../shared/config';
