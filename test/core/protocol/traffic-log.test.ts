@@ -57,7 +57,11 @@ describe('traffic log', () => {
     const sent = pushed[0]!.entries;
     expect(sent).toHaveLength(TRAFFIC_PER_SERVER);
     expect(sent[0]!.seq).toBe(TRAFFIC_PER_SERVER * 3 + 1);
-    expect(JSON.parse(sent.at(-1)!.payload)).toEqual({ jsonrpc: '2.0', method: 'notifications/x', params: { i: TRAFFIC_PER_SERVER * 4 - 1 } });
+    expect(JSON.parse(sent.at(-1)!.payload)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/x',
+      params: { i: TRAFFIC_PER_SERVER * 4 - 1 },
+    });
   });
 
   it('pairs responses with their requests in both directions and batches events', async () => {
