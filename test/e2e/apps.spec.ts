@@ -420,6 +420,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
 
   hostileTest('a declined link stays closed; messages and model context show beside the app', async ({ switchboard, page }) => {
     const { app, dialog } = await askToOpenLink(switchboard);
+    await shots(page, 'link-consent');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(app.locator('#log')).toContainText('link: DECLINED');
     await expect(dialog).toBeHidden();

@@ -24,9 +24,12 @@ export class CatalogRoutes implements CatalogPort {
   async route(localName: string, signal?: AbortSignal): Promise<ToolRoute> {
     let entry = this.#state.entryForName(localName);
     if (!entry) {
-      // The tool may be new on a dirty server whose id normalizes to the name's server segment.
+      // The tool may be new on a server whose id normalizes to the name's server segment and whose listing is due
+      // (dirty) or under way (a first listing that connected the server: a call right after "connected" waits for it).
       const segment = /^mcp__(.+?)__/.exec(localName)?.[1];
-      const candidates = this.#state.sortedEntries().filter((e) => e.dirty && segment !== undefined && normalizeSegment(e.id) === segment);
+      const candidates = this.#state
+        .sortedEntries()
+        .filter((e) => (e.dirty || e.inflight !== undefined) && segment !== undefined && normalizeSegment(e.id) === segment);
       const outcomes = await Promise.all(candidates.map((e) => this.#refresher.awaitRefresh(e, signal)));
       const cancelled = outcomes.find((o) => o.cancelled);
       if (cancelled) throw cancelled.error ?? new AppError('cancelled', 'Cancelled');

@@ -46,6 +46,16 @@ describe('catalog refresh', () => {
     expect(h.catalog.stats('shared').listings - listings).toBe(1);
   });
 
+  it('a call made while the first listing is under way waits for it instead of finding no tool', async () => {
+    h = new CatalogHarness();
+    h.add('first', { env: { CATALOG_TOOLS: '2' }, config: deny });
+    // The listing connects the server itself (as at start-up); the route is asked for before it is published.
+    const listing = h.catalog.refresh('first');
+    const route = await h.catalog.route('mcp__first__tool_0001');
+    expect(route.originalName).toBe('tool_0001');
+    await listing;
+  });
+
   it('keeps local names across reorder, add and remove', async () => {
     h = new CatalogHarness();
     h.add('id', { env: { CATALOG_TOOLS: '4' }, config: deny });
