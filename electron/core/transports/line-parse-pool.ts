@@ -48,6 +48,8 @@ const LOST: ParsedLine = { kind: 'not_json', quote: '(a large line was lost: the
 export class LineParsePool {
   #worker: Worker | undefined;
   #broken = false;
+  /** The worker has answered a line (it loaded). */
+  #answered = false;
   readonly #pending = new Map<number, Pending>();
   #next = 1;
   readonly #locate: () => WorkerStart | undefined;
@@ -62,13 +64,15 @@ export class LineParsePool {
   }
 
   /**
-   * Parses one line. A line that owns its whole buffer (as a large line does, joined from its chunks) is handed
-   * over without a copy and must not be used afterwards; any other is copied.
+   * Parses one line. Once the worker has answered, a line that owns its whole buffer (as a large line does, joined
+   * from its chunks) is handed over without a copy and must not be used afterwards; any other is copied.
    */
   parse(bytes: Buffer): Promise<ParsedLine> {
     const worker = this.#ensure();
     if (!worker) return Promise.resolve(parseLine(bytes));
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    // Handed over only once the worker has answered: a worker that fails to load then loses no line.
+    const owned =
+      this.#answered && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const id = this.#next++;
     return new Promise<ParsedLine>((resolve) => {
       this.#pending.set(id, { resolve, bytes: owned ? undefined : bytes });
@@ -85,6 +89,7 @@ export class LineParsePool {
     const deadline = Date.now() + waitMs;
     while (this.#pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     this.#worker = undefined;
+    this.#answered = false;
     await worker.terminate();
     this.#settleAll();
   }
@@ -111,6 +116,7 @@ export class LineParsePool {
         const p = this.#pending.get(msg.id);
         if (!p) return;
         this.#pending.delete(msg.id);
+        this.#answered = true;
         if (this.#pending.size === 0) worker.unref();
         p.resolve(msg.parsed);
       });
@@ -118,6 +124,7 @@ export class LineParsePool {
         if (this.#worker !== worker) return;
         this.#worker = undefined;
         this.#broken = true;
+        this.#answered = false;
         this.#settleAll();
       };
       worker.on('error', fail);

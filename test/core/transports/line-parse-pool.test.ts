@@ -60,8 +60,14 @@ describe('LineParsePool', () => {
 
   it('parses on the calling thread when the worker cannot start', async () => {
     const p = pool(() => ({ file: `${REPO_ROOT}/test/fixtures/does-not-exist.mjs` }));
-    const parsed = await p.parse(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'));
+    // A large line that owns its buffer, given before the worker ever answered, is not lost with it.
+    const big = bigNote(2, OFF_THREAD_BYTES);
+    const [parsed, bigParsed] = await Promise.all([
+      p.parse(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}')),
+      p.parse(Buffer.from(big)),
+    ]);
     expect(parsed).toMatchObject({ kind: 'json', value: { id: 1 } });
+    expect(bigParsed).toEqual(parseLine(Buffer.from(big)));
     // The missing file is found out when the worker fails to load; later lines are parsed here.
     for (let i = 0; p.offThread && i < 200; i++) await sleep(25);
     expect(p.offThread).toBe(false);
