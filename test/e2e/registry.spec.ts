@@ -91,6 +91,7 @@ test.describe(() => {
     await dialog.getByLabel('EVERYTHING_API_KEY').fill('CANARY_registry_secret_e2e');
     await dialog.getByRole('combobox', { name: 'EVERYTHING_LOG_LEVEL' }).click();
     await page.getByRole('option', { name: 'debug' }).click();
+    if (process.env['SHOTS_DIR']) await page.screenshot({ path: `${process.env['SHOTS_DIR']}/install-1400.png` });
     await dialog.getByRole('button', { name: 'Install' }).click();
     await expect(dialog).toBeHidden();
 
