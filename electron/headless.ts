@@ -87,7 +87,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
   });
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
-  host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id) });
+  host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id), warmUrl: sandbox.warmUrl });
   host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
   host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
   host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => lock.release() });

@@ -62,6 +62,8 @@ export interface AppInfo {
   credentialStore: { kind: 'keychain' | 'safeStorage' | 'memory'; persistent: boolean };
   /** Whether the first-run demo server offer should be shown. */
   offerDemo: boolean;
+  /** The MCP Apps sandbox's warm-up page (loaded ahead of an app so it opens sooner), or null without a sandbox. */
+  appsWarmUrl: string | null;
 }
 
 /** Connection states a server can be in. */

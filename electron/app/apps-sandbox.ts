@@ -4,7 +4,7 @@
 // "open in its own window" opens a window in a separate session partition with the same sandbox and its own
 // permission handler. The renderer's policy frames exactly the sandbox origin.
 import { BrowserWindow, session, type CustomScheme, type Session, type WebFrameMain } from 'electron';
-import { SANDBOX_PAGE_PATH, SANDBOX_SCRIPT, SANDBOX_SCRIPT_PATH, SANDBOX_HEADERS, sandboxPage } from '../core/apps/sandbox-page.js';
+import { answerSandbox, SANDBOX_PAGE_PATH, SANDBOX_WARM_PATH, sandboxText } from '../core/apps/sandbox-page.js';
 import type { Host } from '../core/host.js';
 import { loadStaticAsset } from '../headless/static-files.js';
 import { rendererCsp } from '../renderer-csp.js';
@@ -44,23 +44,22 @@ export interface AppsSandbox {
 function fromAppFrame(permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean {
   if (details.isMainFrame || !APP_PERMISSIONS.has(permission)) return false;
   const url = details.requestingUrl ?? '';
-  return url === 'about:srcdoc' || url.startsWith(`${APPS_SANDBOX_ORIGIN}/`);
+  return url.startsWith(`${APPS_SANDBOX_ORIGIN}/`);
 }
 
-/** Serves the sandbox page and script on a session. */
+/** Serves the sandbox's pages on a session. */
 function handleSandboxProtocol(ses: Session, host: Host): void {
   ses.protocol.handle(APPS_SANDBOX_SCHEME.scheme, (request) => {
     const url = new URL(request.url);
-    if (url.host !== 'apps' || request.method !== 'GET') return new Response('Not found', { status: 404 });
-    if (url.pathname === SANDBOX_SCRIPT_PATH) {
-      return new Response(SANDBOX_SCRIPT, {
-        headers: { ...SANDBOX_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Security-Policy': "default-src 'none'" },
-      });
-    }
-    const launch = url.pathname === SANDBOX_PAGE_PATH ? host.apps.sandboxInput(url.searchParams.get('launch') ?? '') : undefined;
-    if (!launch) return new Response('This app is closed', { status: 404, headers: { ...SANDBOX_HEADERS, 'Content-Type': 'text/plain' } });
-    const page = sandboxPage(launch, { hostOrigins: [RENDERER_ORIGIN], frameAncestors: [RENDERER_ORIGIN] });
-    return new Response(page.body, { headers: page.headers });
+    const answer =
+      url.host !== 'apps' || request.method !== 'GET'
+        ? sandboxText(404, 'Not found')
+        : answerSandbox(url, (id) => host.apps.sandboxInput(id), {
+            hostOrigins: [RENDERER_ORIGIN],
+            frameAncestors: [RENDERER_ORIGIN],
+            sandboxOrigin: APPS_SANDBOX_ORIGIN,
+          });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
 }
 
@@ -92,7 +91,10 @@ export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
     return new Response(asset.body, { status: asset.status, headers: asset.headers });
   });
 
-  host.apps.setSandbox({ pageUrl: (launchId) => `${APPS_SANDBOX_ORIGIN}${SANDBOX_PAGE_PATH}?launch=${encodeURIComponent(launchId)}` });
+  host.apps.setSandbox({
+    pageUrl: (launchId) => `${APPS_SANDBOX_ORIGIN}${SANDBOX_PAGE_PATH}?launch=${encodeURIComponent(launchId)}`,
+    warmUrl: `${APPS_SANDBOX_ORIGIN}${SANDBOX_WARM_PATH}`,
+  });
   host.apps.setWindowOpener(async (callId) => {
     const win = new BrowserWindow({
       width: 1000,

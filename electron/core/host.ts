@@ -322,6 +322,7 @@ export class Host {
       notices: [...this.#notices],
       credentialStore: { kind: this.credentials.kind, persistent: this.credentials.persistent },
       offerDemo: !this.#settings.demoOffered && this.#settings.servers.length === 0 && this.#opts.demoServer !== undefined,
+      appsWarmUrl: this.apps.warmUrl(),
     };
   }
 

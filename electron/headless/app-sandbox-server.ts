@@ -1,16 +1,10 @@
 // Headless mode's MCP Apps sandbox: a second loopback listener (its own port, so its own origin) that serves only the
-// sandbox proxy page of an open launch and the proxy's script. The app never shares an origin with the renderer, so
-// it can reach neither the bridge nor its token; the page's policy comes from the core's launch record.
+// sandbox's pages (an open launch's proxy page and app document, the proxy's script, the warm-up pages). The app never
+// shares an origin with the renderer, so it can reach neither the bridge nor its token; its policy comes from the
+// core's launch record.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  SANDBOX_HEADERS,
-  SANDBOX_PAGE_PATH,
-  SANDBOX_SCRIPT,
-  SANDBOX_SCRIPT_PATH,
-  sandboxPage,
-  type SandboxPageInput,
-} from '../core/apps/sandbox-page.js';
+import { answerSandbox, sandboxText, SANDBOX_PAGE_PATH, SANDBOX_WARM_PATH, type SandboxPageInput } from '../core/apps/sandbox-page.js';
 import { hostAllowed } from './guards.js';
 
 /** What the sandbox server needs. */
@@ -33,46 +27,32 @@ export interface AppSandboxServer {
   origin: string;
   /** The proxy page URL of a launch. */
   pageUrl(launchId: string): string;
+  /** The warm-up page's URL. */
+  warmUrl: string;
   /** Stops the listener. */
   close(): Promise<void>;
 }
-
-const text = (status: number, body: string): { status: number; headers: Record<string, string>; body: string } => ({
-  status,
-  headers: { ...SANDBOX_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': "default-src 'none'" },
-  body,
-});
 
 /** Starts the sandbox listener on 127.0.0.1. */
 export async function startAppSandboxServer(opts: AppSandboxServerOptions): Promise<AppSandboxServer> {
   let port = 0;
   const http: Server = createServer((req, res) => {
     const answer = (() => {
-      if (!hostAllowed(req.headers.host, port)) return text(421, 'Misdirected request');
-      if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method not allowed');
+      if (!hostAllowed(req.headers.host, port)) return sandboxText(421, 'Misdirected request');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sandboxText(405, 'Method not allowed');
       let url: URL;
       try {
         url = new URL(req.url ?? '/', 'http://x');
       } catch {
-        return text(400, 'Bad request');
+        return sandboxText(400, 'Bad request');
       }
       opts.onRequest?.(url.pathname);
-      if (url.pathname === SANDBOX_SCRIPT_PATH) {
-        return {
-          status: 200,
-          headers: {
-            ...SANDBOX_HEADERS,
-            'Content-Type': 'text/javascript; charset=utf-8',
-            'Content-Security-Policy': "default-src 'none'",
-          },
-          body: SANDBOX_SCRIPT,
-        };
-      }
-      if (url.pathname !== SANDBOX_PAGE_PATH) return text(404, 'Not found');
-      const launch = opts.launch(url.searchParams.get('launch') ?? '');
-      if (!launch) return text(404, 'This app is closed');
       const origins = opts.rendererOrigins();
-      return { status: 200, ...sandboxPage(launch, { hostOrigins: origins, frameAncestors: origins }) };
+      return answerSandbox(url, opts.launch, {
+        hostOrigins: origins,
+        frameAncestors: origins,
+        sandboxOrigin: `http://${req.headers.host}`,
+      });
     })();
     res.writeHead(answer.status, answer.headers);
     res.end(req.method === 'HEAD' ? undefined : answer.body);
@@ -89,6 +69,7 @@ export async function startAppSandboxServer(opts: AppSandboxServerOptions): Prom
     port,
     origin,
     pageUrl: (launchId) => `${origin}${SANDBOX_PAGE_PATH}?launch=${encodeURIComponent(launchId)}`,
+    warmUrl: `${origin}${SANDBOX_WARM_PATH}`,
     close: async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

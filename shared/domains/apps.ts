@@ -76,8 +76,6 @@ export interface AppLaunch {
   toolInfo: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> };
   /** The `ui://` resource. */
   resourceUri: string;
-  /** The app's HTML (never rendered outside the sandbox). */
-  html: string;
   /** Size of the HTML in bytes. */
   htmlBytes: number;
   /** SHA-256 of the HTML (hex), so an author can tell versions apart. */

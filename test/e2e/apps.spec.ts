@@ -307,6 +307,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
     expect(text).toContain('fetch bridge: BLOCKED');
     expect(text).toContain('bridge websocket: BLOCKED');
     expect(text).toContain('token from top hash: BLOCKED (SecurityError)');
+    expect(text).toContain('fetch sandbox page: BLOCKED');
   });
 
   hostileTest('reading cookies, localStorage and sessionStorage (its own and the renderer’s) fails', async ({ switchboard }) => {

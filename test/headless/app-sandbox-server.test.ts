@@ -1,14 +1,17 @@
-// Headless mode's MCP Apps sandbox on a real loopback socket: it serves only an open launch's proxy page (with the
-// launch's policy, framed only by the renderer) and the proxy script; and the bridge refuses its origin outright.
+// Headless mode's MCP Apps sandbox on a real loopback socket: it serves only an open launch's proxy page (framed only
+// by the renderer) and app document (with the launch's policy, framed only by the proxy inside the renderer), the
+// proxy script and the warm-up pages; and the bridge refuses its origin outright.
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { buildCspPolicy } from '../../electron/core/apps/csp.js';
-import { SANDBOX_SCRIPT } from '../../electron/core/apps/sandbox-page.js';
+import { SANDBOX_SCRIPT, scriptHash } from '../../electron/core/apps/sandbox-page.js';
 import { startAppSandboxServer, type AppSandboxServer } from '../../electron/headless/app-sandbox-server.js';
 import { startBridgeServer } from '../../electron/headless/bridge-server.js';
 import { cleanup, makeHost, tempDir } from '../shared/support/harness.js';
 
+const APP_HTML = '<!doctype html><h1>The app</h1>';
+const RENDERER = 'http://127.0.0.1:4000 http://localhost:4000';
 const policy = buildCspPolicy({ connectDomains: [], resourceDomains: ['https://cdn.example.com'], frameDomains: [], baseUriDomains: [] });
 let sandbox: AppSandboxServer;
 let paths: string[];
@@ -17,7 +20,7 @@ beforeEach(async () => {
   paths = [];
   sandbox = await startAppSandboxServer({
     rendererOrigins: () => ['http://127.0.0.1:4000', 'http://localhost:4000'],
-    launch: (id) => (id === 'open-launch' ? { cspPolicy: policy, permissions: ['camera'], popups: false } : undefined),
+    launch: (id) => (id === 'open-launch' ? { cspPolicy: policy, permissions: ['camera'], popups: false, html: APP_HTML } : undefined),
     onRequest: (p) => paths.push(p),
   });
 });
@@ -48,10 +51,12 @@ function get(
 }
 
 describe('app sandbox server', () => {
-  it('serves an open launch’s page with its policy, framed only by the renderer', async () => {
+  it('serves an open launch’s proxy page, framed only by the renderer, naming the app document', async () => {
     const res = await get('/proxy.html?launch=open-launch');
     expect(res.status).toBe(200);
-    expect(res.headers['content-security-policy']).toBe(`${policy}; frame-ancestors http://127.0.0.1:4000 http://localhost:4000`);
+    expect(res.headers['content-security-policy']).toBe(
+      `default-src 'none'; script-src '${scriptHash()}'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${RENDERER}`,
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     const config = JSON.parse(/<script type="application\/json" id="sandbox-config">(.*?)<\/script>/.exec(res.body)![1]!) as unknown;
@@ -59,25 +64,60 @@ describe('app sandbox server', () => {
       hosts: ['http://127.0.0.1:4000', 'http://localhost:4000'],
       sandbox: 'allow-scripts allow-forms',
       allow: 'camera',
+      app: '/app.html?launch=open-launch',
     });
     expect(res.body).not.toContain('allow-same-origin');
+    expect(res.body).not.toContain('The app');
+    // The proxy's script is inline, allowed by its hash alone.
+    expect(res.body).toContain(`<script>${SANDBOX_SCRIPT}</script>`);
+    expect(scriptHash()).toMatch(/^sha256-[A-Za-z0-9+/]{43}=$/);
     expect(sandbox.pageUrl('open-launch')).toBe(`${sandbox.origin}/proxy.html?launch=open-launch`);
   });
 
-  it('serves the proxy script and nothing else', async () => {
-    const script = await get('/proxy.js');
-    expect(script.status).toBe(200);
-    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(script.body).toBe(SANDBOX_SCRIPT);
-    for (const path of ['/', '/index.html', '/bridge', '/proxy.html', '/proxy.html?launch=closed', '/../etc/passwd']) {
+  it('serves the app’s document under its policy, framed only by the sandbox origin (as reached) and the renderer', async () => {
+    for (const host of [`127.0.0.1:${sandbox.port}`, `localhost:${sandbox.port}`]) {
+      const res = await get('/app.html?launch=open-launch', { host });
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(APP_HTML);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe(`${policy}; frame-ancestors http://${host} ${RENDERER}`);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('serves the warm-up pages: no script, no app, framed like the real ones', async () => {
+    expect(sandbox.warmUrl).toBe(`${sandbox.origin}/warm.html`);
+    const warm = await get('/warm.html');
+    expect(warm.status).toBe(200);
+    expect(warm.body).toContain('<iframe sandbox="allow-scripts allow-forms"');
+    expect(warm.body).not.toContain('<script');
+    expect(warm.headers['content-security-policy']).toContain(`frame-ancestors ${RENDERER}`);
+    const inner = /src="([^"]+)"/.exec(warm.body)![1]!;
+    const innerRes = await get(inner);
+    expect(innerRes.status).toBe(200);
+    expect(innerRes.headers['content-security-policy']).toBe(`default-src 'none'; frame-ancestors ${sandbox.origin} ${RENDERER}`);
+  });
+
+  it('serves nothing else', async () => {
+    for (const path of [
+      '/proxy.js',
+      '/',
+      '/index.html',
+      '/bridge',
+      '/proxy.html',
+      '/proxy.html?launch=closed',
+      '/app.html',
+      '/app.html?launch=closed',
+      '/../etc/passwd',
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
-    expect((await get('/proxy.js', { method: 'POST' })).status).toBe(405);
+    expect((await get('/warm.html', { method: 'POST' })).status).toBe(405);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
-    expect((await get('/proxy.js', { host: 'evil.example.com' })).status).toBe(421);
-    expect((await get('/proxy.js', { host: `localhost:${sandbox.port}` })).status).toBe(200);
+    expect((await get('/warm.html', { host: 'evil.example.com' })).status).toBe(421);
+    expect((await get('/warm.html', { host: `localhost:${sandbox.port}` })).status).toBe(200);
   });
 
   it('upgrades nothing to a WebSocket', async () => {

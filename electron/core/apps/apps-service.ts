@@ -38,6 +38,8 @@ export interface AppsCatalog {
 export interface SandboxLocation {
   /** The proxy page URL of a launch (a distinct origin from the renderer). */
   pageUrl(launchId: string): string;
+  /** The warm-up page, loaded ahead of an app so the sandbox's browser processes are already running. */
+  warmUrl: string;
 }
 
 /** What the apps service needs from the host. */
@@ -73,6 +75,11 @@ export class AppsService {
     this.#sandbox = location;
   }
 
+  /** The sandbox's warm-up page, or null when this shell serves no sandbox. */
+  warmUrl(): string | null {
+    return this.#sandbox?.warmUrl ?? null;
+  }
+
   /** The shell can open a call's app in a window of its own (Electron). */
   setWindowOpener(open: ((callId: string) => Promise<void>) | undefined): void {
     this.#windowOpener = open;
@@ -81,7 +88,7 @@ export class AppsService {
   /** The policy of an open launch, for the sandbox page; undefined when it is not open. */
   sandboxInput(launchId: string): SandboxPageInput | undefined {
     const l = this.#launches.find(launchId);
-    return l ? { cspPolicy: l.cspPolicy, permissions: [...l.permissions], popups: l.popups } : undefined;
+    return l ? { cspPolicy: l.cspPolicy, permissions: [...l.permissions], popups: l.popups, html: l.html } : undefined;
   }
 
   /** apps.open: reads and checks the app of a finished call's tool and opens a launch for it. */
@@ -105,6 +112,7 @@ export class AppsService {
       cspPolicy,
       permissions: granted,
       popups: grants.popups,
+      html: ui.html,
     });
     return {
       launchId: launch.launchId,
@@ -113,7 +121,6 @@ export class AppsService {
       tool: route.localName,
       toolInfo: toolInfo(route.tool),
       resourceUri,
-      html: ui.html,
       htmlBytes: ui.bytes,
       htmlSha256: ui.sha256,
       csp: ui.csp,

@@ -1,6 +1,6 @@
-// One app in its sandbox: an iframe on the sandbox origin (the proxy), an AppBridge over a logged PostMessageTransport
-// to it, and the bridge's handlers routed to the core through the store. The app's HTML goes to the proxy once it
-// is ready; tool input and result go to the app once it is initialized; size changes resize the frame within bounds.
+// One app in its sandbox: an iframe on the sandbox origin (the proxy, which loads the app's document from that origin
+// itself), an AppBridge over a logged PostMessageTransport to it, and the bridge's handlers routed to the core through
+// the store. Tool input and result go to the app once it is initialized; size changes resize the frame within bounds.
 import {
   AppBridge,
   buildAllowAttribute,
@@ -8,7 +8,7 @@ import {
   type McpUiResourcePermissions,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import type { AppLaunch } from '../../../shared/domains/apps';
 import { useStore } from '../store';
 import type { AppDisplayMode } from './host-context';
@@ -81,7 +81,9 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
     },
   }));
 
-  useEffect(() => {
+  // A layout effect: the bridge listens before the browser can deliver anything from the frame just inserted (the
+  // proxy says it is ready, and the app may ask to initialize, as soon as they load).
+  useLayoutEffect(() => {
     const frame = iframe.current;
     const target = frame?.contentWindow;
     if (!frame || !target) return;
@@ -129,14 +131,7 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       () => p().onFailed(`The app did not start: no ui/notifications/initialized within ${INITIALIZED_MS / 1000} s.`),
       INITIALIZED_MS,
     );
-    bridge.addEventListener('sandboxready', () => {
-      clearTimeout(sandboxTimer);
-      void bridge.sendSandboxResourceReady({
-        html: launch.html,
-        csp: launch.csp,
-        permissions: permissionsObject(launch.permissions.granted),
-      });
-    });
+    bridge.addEventListener('sandboxready', () => clearTimeout(sandboxTimer));
     bridge.addEventListener('initialized', () => {
       if (initialized.current) return;
       initialized.current = true;

@@ -4,6 +4,7 @@
 import { Alert, Box, Button, Group, Loader, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { SandboxWarmer } from '../apps/SandboxWarmer';
 import { useStore } from '../store';
 import { cleanText } from '../ui/text';
 import { ResultView } from './ResultView';
@@ -67,6 +68,7 @@ export function ToolCallPanel({
   const shown = running !== undefined || outcome !== undefined || state?.error !== undefined;
   return (
     <Stack gap="md" aria-label="Call tool" role="region">
+      {tool.hasApp && <SandboxWarmer />}
       <SchemaForm
         key={`${tool.name}:${formKey ?? ''}`}
         inputSchema={tool.inputSchema}

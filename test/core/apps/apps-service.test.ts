@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { GRANTS_FILE, GrantsStore } from '../../../electron/core/apps/grants-store.js';
-import { APPS_FIXTURE, appError, appsHarness, countedStdio, TEST_SANDBOX, type AppsHarness } from './helpers.js';
+import { APPS_FIXTURE, appError, appsHarness, countedStdio, TEST_SANDBOX, TEST_WARM, type AppsHarness } from './helpers.js';
 
 let t: AppsHarness;
 
@@ -71,8 +71,9 @@ describe('opening an app', () => {
   it('reads the checked resource through the session and gives the call’s input and result', async () => {
     const callId = await personCall('mcp__fx__hello', { name: 'Ada' });
     const launch = await t.call('apps.open', { callId });
-    expect(launch.html).toContain('<h1>Hello app</h1>');
-    expect(launch.htmlBytes).toBe(Buffer.byteLength(launch.html));
+    expect(launch).not.toHaveProperty('html'); // the sandbox serves it; the renderer never holds it
+    expect(t.html(launch)).toContain('<h1>Hello app</h1>');
+    expect(launch.htmlBytes).toBe(Buffer.byteLength(t.html(launch)));
     expect(launch.resourceUri).toBe('ui://apps/hello.html');
     expect(launch.prefersBorder).toBe(true);
     expect(launch.sandboxUrl).toBe(`${TEST_SANDBOX}?launch=${launch.launchId}`);
@@ -85,14 +86,20 @@ describe('opening an app', () => {
       result: { structuredContent: { greeting: 'Hello, Ada!' } },
     });
     expect(launch.toolInfo).toMatchObject({ name: 'hello', title: 'Hello app' });
-    expect(t.h.host.apps.sandboxInput(launch.launchId)).toEqual({ cspPolicy: launch.cspPolicy, permissions: [], popups: false });
+    expect(t.h.host.apps.sandboxInput(launch.launchId)).toEqual({
+      cspPolicy: launch.cspPolicy,
+      permissions: [],
+      popups: false,
+      html: expect.stringContaining('<h1>Hello app</h1>'),
+    });
+    expect((await t.call('app.info', {})).appsWarmUrl).toBe(TEST_WARM);
     await t.call('apps.close', { launchId: launch.launchId });
     expect(t.h.host.apps.sandboxInput(launch.launchId)).toBeUndefined();
   });
 
   it('decodes an app served as a base64 blob', async () => {
     const launch = await t.call('apps.open', { callId: await personCall('mcp__fx__blob_app') });
-    expect(launch.html).toContain('<h1>Blob app</h1>');
+    expect(t.html(launch)).toContain('<h1>Blob app</h1>');
   });
 
   it('builds the policy from the declared, checked domains', async () => {
@@ -251,7 +258,7 @@ describe('prefetch and cache', () => {
     // A restart is a new server process (its counter starts again) and a new session: the app is read again.
     await t.call('servers.restart', { id: 'fx' });
     await t.call('catalog.refresh', { id: 'fx' });
-    expect((await t.call('apps.open', { callId })).html).toContain('Hello app');
+    expect(t.html(await t.call('apps.open', { callId }))).toContain('Hello app');
     expect(await reads()).toBe(1);
   });
 

@@ -13,6 +13,9 @@ import { cleanup, tempDir } from '../../shared/support/harness.js';
 /** Where the test sandbox "serves" proxy pages (nothing listens: these tests never render). */
 export const TEST_SANDBOX = 'http://127.0.0.1:9/proxy.html';
 
+/** Where the test sandbox "serves" its warm-up page. */
+export const TEST_WARM = 'http://127.0.0.1:9/warm.html';
+
 /** Absolute path of a published package's file. */
 export const published = (path: string): string => createRequire(import.meta.url).resolve(path);
 
@@ -48,6 +51,8 @@ export interface AppsHarness {
   dispatch: Dispatch;
   /** Calls a contract method; throws the AppError it failed with. */
   call<K extends InvokeKey>(method: K, args: InvokeArgs<K>): Promise<InvokeResult<K>>;
+  /** The HTML the sandbox serves for an open launch (it never goes to the renderer). */
+  html(launch: { launchId: string }): string;
   /** Shuts the host down, removes the folder and asserts every spawned server process is gone. */
   close(): Promise<void>;
 }
@@ -56,7 +61,7 @@ export interface AppsHarness {
 export async function appsHarness(server: (spawnLog: string) => ServerConfigInput): Promise<AppsHarness> {
   const dir = tempDir('sb-apps-');
   const h = makeSessionHost(dir);
-  h.host.apps.setSandbox({ pageUrl: (id) => `${TEST_SANDBOX}?launch=${id}` });
+  h.host.apps.setSandbox({ pageUrl: (id) => `${TEST_SANDBOX}?launch=${id}`, warmUrl: TEST_WARM });
   const log = join(dir, 'spawns.log');
   await addApproved(h.host, server(log));
   const dispatch = createDispatcher(createHandlers(h.host));
@@ -70,6 +75,11 @@ export async function appsHarness(server: (spawnLog: string) => ServerConfigInpu
     dir,
     dispatch,
     call,
+    html: (launch) => {
+      const input = h.host.apps.sandboxInput(launch.launchId);
+      if (!input) throw new Error(`launch ${launch.launchId} is not open`);
+      return input.html;
+    },
     close: async () => {
       await h.host.shutdown();
       const pids = spawns(log);

@@ -29,7 +29,7 @@ for (const s of SERVERS) {
       expect(outcome.status).toBe('ok');
       const launch = await t.call('apps.open', { callId: outcome.callId });
       expect(launch.htmlBytes).toBeGreaterThan(100_000);
-      expect(launch.html).toMatch(/^<!doctype html>/i);
+      expect(t.html(launch)).toMatch(/^<!doctype html>/i);
       expect(launch.cspPolicy).toContain("connect-src 'none'");
       expect(launch.call.result?.['content']).toBeDefined();
       expect(launch.toolInfo.name).toBe(s.tool);
