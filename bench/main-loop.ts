@@ -113,10 +113,13 @@ console.log(
     `p99 ratio to baseline ${(loaded.p99 / Math.max(idle.p99, 0.001)).toFixed(1)}×, max ${ms(loaded.max)}`,
 );
 
-// Where the time goes for one 8 MiB response, step by step, in this same process: what the line-parse worker now
-// does off the main thread, and what is left on it.
+// Where the time goes for one 8 MiB response, step by step, in this same process: what the line-parse worker does off
+// the main thread, and what is left on it (copying the line's pieces into reused slabs as they arrive, spread over
+// many turns; taking the worker's parsed result, whose 8 MiB string lands in fresh memory).
 const { parseJSONRPCMessage } = await import('@modelcontextprotocol/client');
 const { jsonByteLength } = await import('../electron/core/calls/result-size.js');
+const { BoundedLineReader } = await import('../electron/core/transports/line-reader.js');
+const { SlabPool } = await import('../electron/core/transports/slab-pool.js');
 const line = Buffer.from(
   JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(RESULT_BYTES) }] } }),
 );
@@ -133,11 +136,28 @@ const step = (f: () => unknown): [number, unknown] => {
 };
 const [decodeMs, str] = step(() => line.toString('utf8'));
 const [parseMs, obj] = step(() => JSON.parse(str as string));
-const [joinMs] = step(() => Buffer.concat([line.subarray(0, line.length >> 1), line.subarray(line.length >> 1)]));
+const slabs = new SlabPool();
+const [copyMs] = step(() => {
+  const reader = new BoundedLineReader(
+    RESULT_BYTES * 2,
+    {
+      line: (l) => 'slabs' in l && slabs.give(l.slabs.map((s) => s.buffer as ArrayBuffer)),
+      oversized: () => undefined,
+      oversizedEnd: () => undefined,
+    },
+    { slabFrom: 256 * 1024, slabPool: slabs },
+  );
+  for (let at = 0; at < line.length; at += 16 * 1024) reader.push(line.subarray(at, at + 16 * 1024));
+  reader.flush();
+});
+const { serialize, deserialize } = await import('node:v8');
+const cloned = serialize(obj);
+const [takeMs] = step(() => deserialize(cloned));
 const [validateMs, msg] = step(() => parseJSONRPCMessage(obj));
 const [countMs] = step(() => jsonByteLength((msg as { result: unknown }).result));
 console.log(
   `one 8 MiB response (fastest of 3): on the worker, decode ${ms(decodeMs)} and JSON.parse ${ms(parseMs)}; ` +
-    `on the main thread, joining the line ${ms(joinMs)}, JSON-RPC check ${ms(validateMs)}, size count ${ms(countMs)}`,
+    `on the main thread, its 512 pieces copied into reused slabs ${ms(copyMs)} in all, taking the parsed result ` +
+    `from the worker (deserialising it) ${ms(takeMs)}, JSON-RPC check ${ms(validateMs)}, size count ${ms(countMs)}`,
 );
 await host.shutdown();

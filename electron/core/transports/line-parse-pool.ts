@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseLine, type ParsedLine } from './line-parse.js';
+import { SlabLine, type LineBytes } from './line-reader.js';
+import { sharedSlabPool, type SlabPool } from './slab-pool.js';
 
 /** Lines at least this long are parsed off the main thread; shorter ones cost less than the hand-over. */
 export const OFF_THREAD_BYTES = 256 * 1024;
@@ -37,8 +39,16 @@ export function lineParseWorker(moduleUrl: string = import.meta.url): WorkerStar
 
 interface Pending {
   resolve: (parsed: ParsedLine) => void;
-  /** A line lent by copy is kept, so a worker that dies loses it not; a handed-over one is gone with the worker. */
-  bytes: Buffer | undefined;
+  /** The line while this thread still has it (waiting for the worker, or lent by copy), so a worker that dies or never
+   * loads loses it not; a handed-over line is gone with the worker. */
+  bytes: LineBytes | undefined;
+}
+
+/** What the worker answers: the parsed line, and the slabs it was handed (back for reuse). */
+interface Answer {
+  id: number;
+  parsed: ParsedLine;
+  slabs?: ArrayBuffer[];
 }
 
 /** What a line that went down with a stopped worker is reported as. */
@@ -50,12 +60,25 @@ export class LineParsePool {
   #broken = false;
   /** The worker has answered a line (it loaded). */
   #answered = false;
+  #warming = false;
+  /** Lines given before the worker answered, in order: they wait for it here (a worker that fails to load loses none). */
+  #waiting: number[] = [];
   readonly #pending = new Map<number, Pending>();
   #next = 1;
   readonly #locate: () => WorkerStart | undefined;
+  readonly #slabs: SlabPool;
 
-  constructor(locate: () => WorkerStart | undefined = () => lineParseWorker()) {
+  constructor(locate: () => WorkerStart | undefined = () => lineParseWorker(), slabs: SlabPool = sharedSlabPool) {
     this.#locate = locate;
+    this.#slabs = slabs;
+  }
+
+  /** Parses a line on this thread; its slabs go back to the pool. */
+  #parseHere(bytes: LineBytes): ParsedLine {
+    if (!(bytes instanceof SlabLine)) return parseLine(bytes);
+    const parsed = parseLine(bytes.join());
+    this.#slabs.give(bytes.slabs.map((s) => s.buffer as ArrayBuffer));
+    return parsed;
   }
 
   /** Whether lines currently go to a worker. */
@@ -63,23 +86,56 @@ export class LineParsePool {
     return !this.#broken;
   }
 
-  /**
-   * Parses one line. Once the worker has answered, a line that owns its whole buffer (as a large line does, joined
-   * from its chunks) is handed over without a copy and must not be used afterwards; any other is copied.
-   */
-  parse(bytes: Buffer): Promise<ParsedLine> {
+  /** Whether a line that owns its buffers is now handed to the worker without a copy (it has answered). */
+  get handsOver(): boolean {
+    return this.#answered && this.#worker !== undefined;
+  }
+
+  /** Starts the worker and has it answer once, ahead of a large line, so the line is handed over at once. */
+  warm(): void {
     const worker = this.#ensure();
-    if (!worker) return Promise.resolve(parseLine(bytes));
-    // Handed over only once the worker has answered: a worker that fails to load then loses no line.
-    const owned =
-      this.#answered && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    if (!worker || this.#answered || this.#warming) return;
+    this.#warming = true;
+    const id = this.#next++;
+    this.#track(worker, id, { resolve: () => (this.#warming = false), bytes: undefined });
+    worker.postMessage({ id, slabs: [] });
+  }
+
+  /**
+   * Parses one line. A line that owns its buffers (a SlabLine, or one buffer of its own) is handed over without a
+   * copy and must not be used afterwards; any other is copied. Until the worker has answered once, lines wait for it
+   * rather than being handed to a thread that may never load.
+   */
+  parse(bytes: LineBytes): Promise<ParsedLine> {
+    const worker = this.#ensure();
+    if (!worker) return Promise.resolve(this.#parseHere(bytes));
     const id = this.#next++;
     return new Promise<ParsedLine>((resolve) => {
-      this.#pending.set(id, { resolve, bytes: owned ? undefined : bytes });
-      if (this.#pending.size === 1) worker.ref();
-      if (owned) worker.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]);
-      else worker.postMessage({ id, bytes });
+      this.#track(worker, id, { resolve, bytes });
+      if (this.#answered) this.#post(worker, id);
+      else {
+        this.#waiting.push(id);
+        this.warm();
+      }
     });
+  }
+
+  #track(worker: Worker, id: number, pending: Pending): void {
+    this.#pending.set(id, pending);
+    if (this.#pending.size === 1) worker.ref();
+  }
+
+  /** Sends a waiting line to the worker: its buffers handed over when it owns them (then only the worker has it). */
+  #post(worker: Worker, id: number): void {
+    const p = this.#pending.get(id);
+    if (!p?.bytes) return;
+    const bytes = p.bytes;
+    const slabs = bytes instanceof SlabLine ? bytes.slabs : [bytes];
+    const buffers = ownBuffers(bytes);
+    if (buffers) {
+      p.bytes = undefined;
+      worker.postMessage({ id, slabs }, buffers);
+    } else worker.postMessage({ id, slabs });
   }
 
   /** Stops the worker once the lines it was given are parsed (at most `waitMs`). A later line starts a new one. */
@@ -90,15 +146,18 @@ export class LineParsePool {
     while (this.#pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     this.#worker = undefined;
     this.#answered = false;
+    this.#warming = false;
     await worker.terminate();
     this.#settleAll();
   }
 
   /** Answers every line still waiting: a copy is parsed here; a handed-over line is reported lost. */
   #settleAll(): void {
+    this.#waiting = [];
+    this.#warming = false;
     for (const [id, p] of this.#pending) {
       this.#pending.delete(id);
-      p.resolve(p.bytes ? parseLine(p.bytes) : LOST);
+      p.resolve(p.bytes ? this.#parseHere(p.bytes) : LOST);
     }
   }
 
@@ -112,11 +171,15 @@ export class LineParsePool {
     try {
       const worker = where.bootstrap === undefined ? new Worker(where.file) : new Worker(where.bootstrap, { eval: true });
       worker.unref();
-      worker.on('message', (msg: { id: number; parsed: ParsedLine }) => {
+      worker.on('message', (msg: Answer) => {
+        if (msg.slabs) this.#slabs.give(msg.slabs);
         const p = this.#pending.get(msg.id);
         if (!p) return;
         this.#pending.delete(msg.id);
-        this.#answered = true;
+        if (!this.#answered) {
+          this.#answered = true;
+          for (const id of this.#waiting.splice(0)) this.#post(worker, id);
+        }
         if (this.#pending.size === 0) worker.unref();
         p.resolve(msg.parsed);
       });
@@ -136,6 +199,13 @@ export class LineParsePool {
       return undefined;
     }
   }
+}
+
+/** The buffers to hand over with a line, when it owns them outright; undefined when it must be copied. */
+function ownBuffers(bytes: LineBytes): ArrayBuffer[] | undefined {
+  if (bytes instanceof SlabLine) return bytes.slabs.map((s) => s.buffer as ArrayBuffer);
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? [bytes.buffer as ArrayBuffer] : undefined;
 }
 
 /** The process's shared pool. */

@@ -1,11 +1,37 @@
 // Bounded newline-delimited reader for stdio: keeps the pieces of the current line in a list and joins them
 // only when the newline arrives (one copy per line, never a re-concatenation per chunk), and discards a line
-// longer than the limit as it streams, so memory stays bounded by the limit whatever the child writes.
+// longer than the limit as it streams, so memory stays bounded by the limit whatever the child writes. A line that
+// grows large is copied piece by piece, as it arrives, into slabs it owns: no single step ever copies the whole
+// line, and the slabs can be handed to another thread without a copy.
+
+import { SLAB_BYTES, type SlabPool } from './slab-pool.js';
+
+export { SLAB_BYTES };
+
+/** A large line: its bytes in slabs of its own (each on a buffer nobody else uses), in order. */
+export class SlabLine {
+  readonly slabs: Uint8Array[];
+  /** Total bytes. */
+  readonly length: number;
+  constructor(slabs: Uint8Array[], length: number) {
+    this.slabs = slabs;
+    this.length = length;
+  }
+  /** The bytes in one buffer (a copy: for the calling thread's own parse). */
+  join(): Buffer {
+    return Buffer.concat(this.slabs, this.length);
+  }
+}
+
+/** A complete line: one buffer, or slabs once it grew large. */
+export type LineBytes = Buffer | SlabLine;
 
 /** What the reader reports to its owner. */
 export interface LineReaderSink {
   /** A complete line (without its trailing newline). */
-  line(bytes: Buffer): void;
+  line(bytes: LineBytes): void;
+  /** The current line just reached the slab size (optional; called once per such line, before it ends). */
+  large?(): void;
   /** The current line just went over the limit; its bytes are being discarded. Called once per such line. */
   oversized(limit: number): void;
   /**
@@ -22,7 +48,12 @@ const EDGE_BYTES = 256;
 export class BoundedLineReader {
   readonly #limit: number;
   readonly #sink: LineReaderSink;
+  readonly #slabFrom: number;
+  readonly #slabPool: SlabPool | undefined;
   #parts: Buffer[] = [];
+  /** Slabs of the current line once it reached `slabFrom` bytes; the last one is filled up to #slabUsed. */
+  #slabs: Uint8Array[] | undefined;
+  #slabUsed = 0;
   #size = 0;
   #peak = 0;
   #discarding = false;
@@ -30,9 +61,15 @@ export class BoundedLineReader {
   #head: Buffer = Buffer.alloc(0);
   #tail: Buffer = Buffer.alloc(0);
 
-  constructor(limit: number, sink: LineReaderSink) {
+  /**
+   * `slabFrom`: a line reaching this many bytes is kept in slabs and delivered as a SlabLine (default: never);
+   * `slabPool`: where slabs come from (default: new ones).
+   */
+  constructor(limit: number, sink: LineReaderSink, opts: { slabFrom?: number; slabPool?: SlabPool } = {}) {
     this.#limit = limit;
     this.#sink = sink;
+    this.#slabFrom = opts.slabFrom ?? Infinity;
+    this.#slabPool = opts.slabPool;
   }
 
   /** Feeds one chunk. */
@@ -75,18 +112,45 @@ export class BoundedLineReader {
     if (this.#size + piece.length > this.#limit) {
       this.#discarding = true;
       this.#discarded = this.#size + piece.length;
-      const first = this.#parts[0] ?? piece;
-      this.#head = Buffer.from(first.subarray(0, EDGE_BYTES));
+      const first = this.#slabs?.[0] ?? this.#parts[0] ?? piece;
+      this.#head = Buffer.from(first.subarray(0, Math.min(EDGE_BYTES, this.#size > 0 ? this.#size : piece.length)));
       this.#tail = Buffer.alloc(0);
       this.#keepTail(piece);
       this.#parts = [];
+      if (this.#slabs) this.#slabPool?.give(this.#slabs.map((s) => s.buffer as ArrayBuffer));
+      this.#slabs = undefined;
       this.#size = 0;
       this.#sink.oversized(this.#limit);
       return;
     }
-    this.#parts.push(piece);
+    if (this.#slabs) this.#copyIn(piece);
+    else this.#parts.push(piece);
     this.#size += piece.length;
     if (this.#size > this.#peak) this.#peak = this.#size;
+    if (!this.#slabs && this.#size >= this.#slabFrom) {
+      this.#slabs = [];
+      for (const part of this.#parts) this.#copyIn(part);
+      this.#parts = [];
+      this.#sink.large?.();
+    }
+  }
+
+  /** Copies a piece into the current line's slabs, starting a new slab when the last one is full. */
+  #copyIn(piece: Buffer): void {
+    const slabs = this.#slabs!;
+    let at = 0;
+    while (at < piece.length) {
+      let slab = slabs[slabs.length - 1];
+      if (!slab || this.#slabUsed === slab.length) {
+        slab = this.#slabPool?.take() ?? new Uint8Array(SLAB_BYTES);
+        slabs.push(slab);
+        this.#slabUsed = 0;
+      }
+      const n = Math.min(piece.length - at, slab.length - this.#slabUsed);
+      slab.set(piece.subarray(at, at + n), this.#slabUsed);
+      this.#slabUsed += n;
+      at += n;
+    }
   }
 
   #keepTail(piece: Buffer): void {
@@ -107,9 +171,18 @@ export class BoundedLineReader {
       return;
     }
     const parts = this.#parts;
+    const slabs = this.#slabs;
     const size = this.#size;
     this.#parts = [];
+    this.#slabs = undefined;
     this.#size = 0;
+    if (slabs) {
+      const last = slabs.length - 1;
+      slabs[last] = slabs[last]!.subarray(0, this.#slabUsed);
+      this.#slabUsed = 0;
+      this.#sink.line(new SlabLine(slabs, size));
+      return;
+    }
     const line = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
     this.#sink.line(line);
   }

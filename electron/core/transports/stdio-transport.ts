@@ -14,12 +14,16 @@ import { buildChildEnv, searchedPath } from './child-env.js';
 import { parseLine, type ParsedLine } from './line-parse.js';
 import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
 import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './line-parse-pool.js';
-import { BoundedLineReader, ByteRing, responseIdFromEdges } from './line-reader.js';
+import { BoundedLineReader, ByteRing, responseIdFromEdges, type LineBytes } from './line-reader.js';
+import { sharedSlabPool } from './slab-pool.js';
 import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 import type { ProcessSink } from '../sessions/process-record.js';
+
+/** Resolves with `value` in a later turn of the event loop. */
+const afterTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(() => resolve(value)));
 
 /** Bytes of stderr kept per transport. */
 export const STDERR_RING_BYTES = 64 * 1024;
@@ -121,11 +125,18 @@ export class StdioTransport implements Transport {
     this.#timings = { ...DEFAULT_RELEASE_TIMINGS, ...opts.release };
     this.#pool = opts.lineParser ?? sharedLineParsePool;
     this.#reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
-    this.#reader = new BoundedLineReader(opts.messageBytes, {
-      line: (bytes) => this.#onLine(bytes),
-      oversized: (limit) => this.#onOversized(limit),
-      oversizedEnd: (total, head, tail) => this.#onOversizedEnd(total, head, tail),
-    });
+    // A line reaching the off-thread size is gathered in slabs (handed to the worker without a copy), and the worker
+    // is readied while the rest of the line streams in.
+    this.#reader = new BoundedLineReader(
+      opts.messageBytes,
+      {
+        line: (bytes) => this.#onLine(bytes),
+        large: () => this.#pool.warm(),
+        oversized: (limit) => this.#onOversized(limit),
+        oversizedEnd: (total, head, tail) => this.#onOversizedEnd(total, head, tail),
+      },
+      { slabFrom: OFF_THREAD_BYTES, slabPool: sharedSlabPool },
+    );
   }
 
   /** The child's pid once spawned (its process group id on Unix). The SDK also uses this to recognize a stdio transport. */
@@ -441,14 +452,16 @@ export class StdioTransport implements Transport {
     });
   }
 
-  #onLine(bytes: Buffer): void {
+  #onLine(bytes: LineBytes): void {
     // A large line is parsed on the worker; lines after it wait their turn, so messages keep their order.
-    if (this.#parsing === undefined && bytes.length < OFF_THREAD_BYTES) {
+    if (this.#parsing === undefined && Buffer.isBuffer(bytes)) {
       this.#deliver(parseLine(bytes));
       return;
     }
     const previous = this.#parsing ?? Promise.resolve();
-    const parsed = bytes.length < OFF_THREAD_BYTES ? parseLine(bytes) : this.#pool.parse(bytes);
+    // A line back from the worker is delivered in a turn of its own: taking its result from the worker (a large
+    // string landing in fresh memory) and handling the message are then two shorter stalls instead of one long one.
+    const parsed = Buffer.isBuffer(bytes) ? parseLine(bytes) : this.#pool.parse(bytes).then(afterTurn);
     const turn = previous.then(async () => this.#deliver(await parsed));
     this.#parsing = turn;
     void turn.then(() => {

@@ -5,6 +5,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLine } from '../../../electron/core/transports/line-parse.js';
 import { LineParsePool, lineParseWorker, OFF_THREAD_BYTES } from '../../../electron/core/transports/line-parse-pool.js';
+import { SlabLine } from '../../../electron/core/transports/line-reader.js';
+import { SLAB_BYTES, SlabPool } from '../../../electron/core/transports/slab-pool.js';
 import { StdioTransport } from '../../../electron/core/transports/stdio-transport.js';
 import { collectLog, pidGone, REPO_ROOT } from './helpers.js';
 
@@ -15,8 +17,8 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
 
-function pool(locate?: ConstructorParameters<typeof LineParsePool>[0]): LineParsePool {
-  const p = new LineParsePool(locate);
+function pool(locate?: ConstructorParameters<typeof LineParsePool>[0], slabs = new SlabPool()): LineParsePool {
+  const p = new LineParsePool(locate, slabs);
   pools.push(p);
   return p;
 }
@@ -72,6 +74,51 @@ describe('LineParsePool', () => {
     for (let i = 0; p.offThread && i < 200; i++) await sleep(25);
     expect(p.offThread).toBe(false);
     expect(await p.parse(Buffer.from('{"b":2}'))).toMatchObject({ kind: 'json', value: { b: 2 } });
+  });
+
+  it('hands a slab line to the worker without a copy, once the worker has answered (a line given earlier waits)', async () => {
+    const line = Buffer.from(bigNote(5, 3 * OFF_THREAD_BYTES));
+    const slabsOf = (): SlabLine => {
+      const slabs = [0, 1, 2, 3].map((i) => Uint8Array.from(line.subarray((i * line.length) >> 2, ((i + 1) * line.length) >> 2)));
+      return new SlabLine(slabs, line.length);
+    };
+    const p = pool();
+    expect(p.handsOver).toBe(false);
+    // Given before the worker ever answered: it waits for the worker's first answer, then goes over without a copy.
+    const first = slabsOf();
+    const parsed = p.parse(first);
+    expect(first.slabs.every((s) => s.byteLength > 0)).toBe(true);
+    expect(await parsed).toEqual(parseLine(line));
+    expect(first.slabs.every((s) => s.byteLength === 0)).toBe(true);
+    // From then on, at once.
+    expect(p.handsOver).toBe(true);
+    const next = slabsOf();
+    const nextParsed = p.parse(next);
+    expect(next.slabs.every((s) => s.byteLength === 0)).toBe(true);
+    expect(await nextParsed).toEqual(parseLine(line));
+    // A line on a buffer it shares is lent by copy and stays usable here.
+    const shared = Buffer.from(`${bigNote(6, OFF_THREAD_BYTES)}\nmore`).subarray(0, -5);
+    expect(await p.parse(shared)).toEqual(parseLine(shared));
+    expect(shared.byteLength).toBeGreaterThan(OFF_THREAD_BYTES);
+
+    // The worker hands whole slabs back for the next large line.
+    const slabs = new SlabPool();
+    const r = pool(undefined, slabs);
+    const whole = (): SlabLine => {
+      const a = new Uint8Array(SLAB_BYTES);
+      const text = Buffer.from('{"jsonrpc":"2.0","id":9,"result":{}}');
+      a.set(text);
+      return new SlabLine([a.subarray(0, text.length)], text.length);
+    };
+    expect(await r.parse(whole())).toMatchObject({ kind: 'json', value: { id: 9 } });
+    await r.parse(whole());
+    expect(slabs.idle).toBe(2);
+
+    // warm() readies a fresh worker before its first large line.
+    const q = pool();
+    q.warm();
+    for (let i = 0; !q.handsOver && i < 400; i++) await sleep(10);
+    expect(q.handsOver).toBe(true);
   });
 
   it('loses no line when the worker is stopped while parsing', async () => {

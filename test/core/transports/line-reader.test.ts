@@ -1,6 +1,13 @@
 // Unit tests for the bounded line reader and the stderr byte ring.
 import { describe, expect, it } from 'vitest';
-import { BoundedLineReader, ByteRing, responseIdFromEdges } from '../../../electron/core/transports/line-reader.js';
+import {
+  BoundedLineReader,
+  ByteRing,
+  responseIdFromEdges,
+  SLAB_BYTES,
+  SlabLine,
+  type LineBytes,
+} from '../../../electron/core/transports/line-reader.js';
 
 function reader(limit: number) {
   const lines: string[] = [];
@@ -48,6 +55,71 @@ describe('BoundedLineReader', () => {
     r.push(Buffer.from('last'));
     r.flush();
     expect(lines).toEqual(['last']);
+  });
+});
+
+describe('BoundedLineReader: large lines in slabs', () => {
+  function slabReader(limit: number, slabFrom: number) {
+    const lines: LineBytes[] = [];
+    const events: string[] = [];
+    const heads: string[] = [];
+    const r = new BoundedLineReader(
+      limit,
+      {
+        line: (b) => lines.push(b),
+        large: () => events.push('large'),
+        oversized: (l) => events.push(`over:${l}`),
+        oversizedEnd: (n, head) => (events.push(`end:${n}`), heads.push(head.toString())),
+      },
+      { slabFrom },
+    );
+    return { r, lines, events, heads };
+  }
+
+  /** `bytes` pseudo-random printable bytes, so a misplaced piece shows. */
+  const text = (bytes: number): Buffer => Buffer.from(Array.from({ length: bytes }, (_, i) => 33 + ((i * 7919) % 90)));
+
+  it('copies a line that reaches the slab size into slabs of its own as it streams, byte for byte', () => {
+    const big = text(2 * SLAB_BYTES + 12_345);
+    const { r, lines, events } = slabReader(8 * SLAB_BYTES, 1000);
+    // Odd chunk sizes, the newline inside a chunk, then a short line in the same chunk.
+    for (let at = 0; at < big.length; at += 65_521) r.push(big.subarray(at, Math.min(big.length, at + 65_521)));
+    r.push(Buffer.from('\nshort\n'));
+    expect(events).toEqual(['large']);
+    expect(lines).toHaveLength(2);
+    const line = lines[0] as SlabLine;
+    expect(line).toBeInstanceOf(SlabLine);
+    expect(line.length).toBe(big.length);
+    expect(line.join().equals(big)).toBe(true);
+    // Each slab is on a buffer of its own (it can be handed to another thread), none larger than a slab.
+    expect(new Set(line.slabs.map((s) => s.buffer)).size).toBe(line.slabs.length);
+    expect(line.slabs.every((s) => s.byteOffset === 0 && s.buffer.byteLength === SLAB_BYTES)).toBe(true);
+    expect(line.slabs.map((s) => s.length)).toEqual([SLAB_BYTES, SLAB_BYTES, 12_345]);
+    expect(Buffer.isBuffer(lines[1]) && lines[1].toString()).toBe('short');
+    expect(r.pendingBytes).toBe(0);
+  });
+
+  it('keeps a line below the slab size as one buffer, and says "large" once per large line', () => {
+    const { r, lines, events } = slabReader(1_000_000, 100);
+    r.push(Buffer.from(`${'a'.repeat(99)}\n${'b'.repeat(100)}\n${'c'.repeat(250)}\n`));
+    expect(events).toEqual(['large', 'large']);
+    expect(lines.map((l) => (l instanceof SlabLine ? `slab:${l.join().toString()}` : l.toString()))).toEqual([
+      'a'.repeat(99),
+      `slab:${'b'.repeat(100)}`,
+      `slab:${'c'.repeat(250)}`,
+    ]);
+  });
+
+  it('discards a large line that goes over the limit, keeping its head, and reads on', () => {
+    const { r, lines, events, heads } = slabReader(5000, 100);
+    r.push(Buffer.from('{"id":7,'));
+    r.push(Buffer.alloc(3000, 0x61));
+    r.push(Buffer.alloc(3000, 0x62));
+    r.push(Buffer.from('}\n{"ok":1}\n'));
+    expect(events).toEqual(['large', 'over:5000', `end:${8 + 6000 + 1}`]);
+    expect(heads[0]).toBe(`{"id":7,${'a'.repeat(248)}`);
+    expect(lines.map((l) => l.toString())).toEqual(['{"ok":1}']);
+    expect(r.peakPendingBytes).toBeLessThanOrEqual(5000);
   });
 });
 
