@@ -63,6 +63,10 @@ export interface SandboxAnswer {
 const ancestors = (sources: string[] | undefined): string =>
   sources && sources.length > 0 ? `; frame-ancestors ${sources.join(' ')}` : '';
 
+/** Who may frame a document the proxy (or warm-up page) holds: the sandbox origin inside the renderer. */
+const innerFramers = (shell: SandboxShell): string[] | undefined =>
+  shell.frameAncestors ? [shell.sandboxOrigin, ...shell.frameAncestors] : undefined;
+
 /** The policy of the proxy and warm-up pages: the proxy's own inline script (by hash), same-origin frames, nothing else. */
 const shellPagePolicy = (): string =>
   `default-src 'none'; script-src '${scriptHash()}'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none'; form-action 'none'`;
@@ -95,8 +99,7 @@ export function sandboxPage(launchId: string, input: SandboxPageInput, shell: Sa
 
 /** The app's own document: its HTML under its policy, framed only by the proxy inside the renderer. */
 export function sandboxAppPage(input: SandboxPageInput, shell: SandboxShell): SandboxAnswer {
-  const framers = shell.frameAncestors ? [shell.sandboxOrigin, ...shell.frameAncestors] : undefined;
-  return html(input.html, `${input.cspPolicy}${ancestors(framers)}`);
+  return html(input.html, `${input.cspPolicy}${ancestors(innerFramers(shell))}`);
 }
 
 /** A plain-text answer of the sandbox origin (errors). */
@@ -117,10 +120,8 @@ export function answerSandbox(url: URL, launch: (launchId: string) => SandboxPag
         `<!doctype html><title>App sandbox</title><iframe sandbox="allow-scripts allow-forms" title="" src="${SANDBOX_WARM_INNER_PATH}"></iframe>`,
         `${shellPagePolicy()}${ancestors(shell.frameAncestors)}`,
       );
-    case SANDBOX_WARM_INNER_PATH: {
-      const framers = shell.frameAncestors ? [shell.sandboxOrigin, ...shell.frameAncestors] : undefined;
-      return html('<!doctype html><title>App sandbox</title>', `default-src 'none'${ancestors(framers)}`);
-    }
+    case SANDBOX_WARM_INNER_PATH:
+      return html('<!doctype html><title>App sandbox</title>', `default-src 'none'${ancestors(innerFramers(shell))}`);
     case SANDBOX_PAGE_PATH:
     case SANDBOX_APP_PATH: {
       const launchId = url.searchParams.get('launch') ?? '';
