@@ -26,9 +26,11 @@ export const TRAFFIC_BATCH_MS = 100;
 /** Messages up to this size are kept whole until their payload text is made; larger ones as a bounded preview. */
 const KEEP_WHOLE_BYTES = 16 * 1024;
 
-/** What an entry's payload text is made from. */
+/** What an entry's payload text is made from: the message, or already its bounded preview. */
 interface PayloadSource {
   value: unknown;
+  /** `value` is a preview: it was cut (true) or not (false); undefined: the message as it came, not yet previewed. */
+  cut?: boolean;
   secrets: readonly string[];
   bytes: number;
 }
@@ -39,8 +41,8 @@ function keepChars(secrets: readonly string[]): number {
 }
 
 /** The payload text: strings cut past what is shown, then redacted, printed and sanitised, then cut to PAYLOAD_CHARS. */
-function payloadText({ value, secrets, bytes }: PayloadSource): { payload: string; truncated: boolean } {
-  const preview = previewValue(value, keepChars(secrets));
+function payloadText({ value, cut, secrets, bytes }: PayloadSource): { payload: string; truncated: boolean } {
+  const preview = cut === undefined ? previewValue(value, keepChars(secrets)) : { value, cut };
   let text: string;
   try {
     text = JSON.stringify(redactValue(preview.value, secrets), null, bytes > PRETTY_LIMIT ? undefined : 2) ?? '';
@@ -115,7 +117,7 @@ export class TrafficLog implements TrafficSink {
     };
     const secrets = this.#secrets.get(serverId) ?? [];
     this.#unformatted.set(entry, {
-      value: bytes <= KEEP_WHOLE_BYTES ? message : previewValue(message, keepChars(secrets)),
+      ...(bytes <= KEEP_WHOLE_BYTES ? { value: message } : previewValue(message, keepChars(secrets))),
       secrets,
       bytes,
     });

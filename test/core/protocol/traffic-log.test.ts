@@ -49,6 +49,15 @@ describe('traffic log', () => {
     expect(entry!.payload).toContain('xxxx');
   });
 
+  it('says a payload is cut when only a long array was shortened (a message previewed when recorded)', () => {
+    const { log } = makeLog();
+    // Over the size kept whole (so previewed when recorded), yet short once its array is cut to the preview's items.
+    log.record('a', 'in', msg({ id: 3, result: { items: Array.from({ length: 10_000 }, () => 7) } }));
+    const [entry] = log.entries({ serverId: 'a' }).entries;
+    expect(entry!.payload.length).toBeLessThan(PAYLOAD_CHARS);
+    expect(entry!.truncated).toBe(true);
+  });
+
   it('under a flood, sends only what is still in the ring, its payload made when sent', () => {
     const { log, pushed } = makeLog();
     for (let i = 0; i < TRAFFIC_PER_SERVER * 4; i++) log.record('a', 'in', msg({ method: 'notifications/x', params: { i } }));
