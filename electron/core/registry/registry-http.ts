@@ -2,7 +2,7 @@
 // the body capped while it streams (a 50 MiB answer is cut off at the cap, never buffered whole), and a timeout.
 import { AppError } from '../../../shared/errors.js';
 import { displayUrl } from '../transports/http-guards.js';
-import { formatBytes } from '../transports/stdio-transport.js';
+import { formatBytes } from '../transports/stdout-messages.js';
 
 /** Largest registry response read, in bytes. */
 export const REGISTRY_MAX_BYTES = 8 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { depthReporter } from '../ingress/depth-stage.js';
 import { JsonDepthCutter } from '../ingress/depth-text.js';
 import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { responseIdFromEdges } from './line-reader.js';
-import { formatBytes, LIMIT_EXCEEDED_RPC_CODE } from './stdio-transport.js';
+import { formatBytes, LIMIT_EXCEEDED_RPC_CODE } from './stdout-messages.js';
 import type { TransportLog } from './transport-factory.js';
 
 /** The SSE event type a discarded over-limit event is turned into; neither SDK transport dispatches it. */

@@ -1,29 +1,22 @@
 // Our own stdio transport implementing the SDK's Transport interface. Compared with the SDK's
 // StdioClientTransport it: spawns an argv array in its own process group with a minimal environment; reads
-// stdout with a bounded line reader (an over-limit line is discarded and reported as `limit_exceeded`
-// without ending the session, and large lines cost one copy instead of a re-concatenation per chunk); skips
-// and logs non-JSON stdout lines; keeps stderr in a 64 KiB ring; and releases the whole process group.
+// stdout in shared time slices into bounded, ordered messages (stdout-messages.ts: an over-limit line is discarded
+// and reported as `limit_exceeded` without ending the session, large lines are parsed on a worker, non-JSON lines
+// are skipped and logged); keeps stderr in a 64 KiB ring; and releases the whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
-import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
-import { depthReporter, describeMessage } from '../ingress/depth-stage.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
-import { parseLine, type ParsedLine } from './line-parse.js';
-import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
-import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './line-parse-pool.js';
-import { BoundedLineReader, ByteRing, responseIdFromEdges, type LineBytes } from './line-reader.js';
-import { sharedSlabPool } from './slab-pool.js';
+import type { LineParsePool } from './line-parse-pool.js';
+import { BoundedLineReader, ByteRing } from './line-reader.js';
+import { StdoutMessages } from './stdout-messages.js';
 import { PacedReader } from './paced-reader.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.js';
 import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 import type { ProcessSink } from '../sessions/process-record.js';
-
-/** Resolves with `value` in a later turn of the event loop. */
-const afterTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(() => resolve(value)));
 
 /** Bytes of stderr kept per transport. */
 export const STDERR_RING_BYTES = 64 * 1024;
@@ -31,8 +24,6 @@ export const STDERR_RING_BYTES = 64 * 1024;
 export const STDERR_TAIL_LINES = 20;
 /** A stderr line longer than this is logged in pieces. */
 const STDERR_LOG_LINE_BYTES = 8 * 1024;
-/** JSON-RPC error code of the synthetic answer to a request whose response was too large (implementation range). */
-export const LIMIT_EXCEEDED_RPC_CODE = -32050;
 /**
  * How long an end of stdout may precede the child's exit and still count as an ordinary exit: a child that keeps
  * running longer after closing its output is treated as broken.
@@ -89,7 +80,7 @@ export class StdioTransport implements Transport {
   readonly #opts: StdioTransportOptions;
   readonly #timings: ReleaseTimings;
   readonly #stderrRing = new ByteRing(STDERR_RING_BYTES);
-  readonly #reader: BoundedLineReader;
+  readonly #stdoutMessages: StdoutMessages;
   #stderrLine = new BoundedLineReader(STDERR_LOG_LINE_BYTES, {
     line: (bytes) => this.#opts.log('stderr', 'info', bytes.toString('utf8').replace(/\r$/, '')),
     oversized: () => undefined,
@@ -110,33 +101,18 @@ export class StdioTransport implements Transport {
   #spawnError: AppError | undefined;
   #stdinBroken = false;
   #protocolVersion: string | undefined;
-  #oversizedLines = 0;
-  #skippedLines = 0;
   #outputClosed = false;
   /** Resolves when the full stdin pipe drains (shared by every send waiting for it). */
   #drained: Promise<void> | undefined;
-  /** The last line being parsed off the main thread, or undefined when every line read was delivered. */
-  #parsing: Promise<void> | undefined;
-  readonly #pool: LineParsePool;
-  readonly #reportDeep: (what: string) => void;
 
   constructor(opts: StdioTransportOptions) {
     this.#opts = opts;
     this.#timings = { ...DEFAULT_RELEASE_TIMINGS, ...opts.release };
-    this.#pool = opts.lineParser ?? sharedLineParsePool;
-    this.#reportDeep = depthReporter((level, text) => opts.log('protocol', level, text));
-    // A line reaching the off-thread size is gathered in slabs (handed to the worker without a copy), and the worker
-    // is readied while the rest of the line streams in.
-    this.#reader = new BoundedLineReader(
-      opts.messageBytes,
-      {
-        line: (bytes) => this.#onLine(bytes),
-        large: () => this.#pool.warm(),
-        oversized: (limit) => this.#onOversized(limit),
-        oversizedEnd: (total, head, tail) => this.#onOversizedEnd(total, head, tail),
-      },
-      { slabFrom: OFF_THREAD_BYTES, slabPool: sharedSlabPool },
-    );
+    this.#stdoutMessages = new StdoutMessages(opts, {
+      message: (message) => this.onmessage?.(message),
+      error: (error) => this.#emitError(error),
+      closed: () => this.#closeFired,
+    });
   }
 
   /** The child's pid once spawned (its process group id on Unix). The SDK also uses this to recognize a stdio transport. */
@@ -161,12 +137,7 @@ export class StdioTransport implements Transport {
 
   /** Counters for diagnostics and tests. */
   get stats(): { oversizedLines: number; skippedLines: number; stderrBytes: number; peakLineBytes: number } {
-    return {
-      oversizedLines: this.#oversizedLines,
-      skippedLines: this.#skippedLines,
-      stderrBytes: this.#stderrRing.size,
-      peakLineBytes: this.#reader.peakPendingBytes,
-    };
+    return { ...this.#stdoutMessages.stats, stderrBytes: this.#stderrRing.size };
   }
 
   /** Evidence for the connection doctor. */
@@ -254,7 +225,7 @@ export class StdioTransport implements Transport {
           void this.#afterExit();
         });
       });
-      if (child.stdout) this.#stdout = new PacedReader(child.stdout, (piece) => this.#reader.push(piece));
+      if (child.stdout) this.#stdout = new PacedReader(child.stdout, (piece) => this.#stdoutMessages.push(piece));
       child.stdout?.on('end', () => void this.#onStdoutEnd());
       child.stdout?.on('error', (error) => this.#emitError(error));
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -381,9 +352,9 @@ export class StdioTransport implements Transport {
       !s || s.readableEnded || s.destroyed ? Promise.resolve() : new Promise<void>((r) => s.once('close', () => r()));
     await Promise.race([Promise.all([drained(child?.stdout), drained(child?.stderr)]), delay(250)]);
     this.#stdout?.drainAll();
-    this.#reader.flush();
+    this.#stdoutMessages.flush();
     this.#stderrLine.flush();
-    await this.#delivered();
+    await this.#stdoutMessages.delivered();
     if (!this.#releasing) {
       const how = this.#signal !== null ? `was killed by ${this.#signal}` : `exited with code ${String(this.#exitCode)}`;
       this.#opts.log('protocol', 'warning', `The server process ${how}`);
@@ -404,8 +375,8 @@ export class StdioTransport implements Transport {
     await Promise.race([this.#exitPromise, delay(STDOUT_EOF_GRACE_MS)]);
     if (this.#releasing || this.#exited) return;
     this.#stdout?.drainAll();
-    this.#reader.flush();
-    await this.#delivered();
+    this.#stdoutMessages.flush();
+    await this.#stdoutMessages.delivered();
     if (this.#releasing || this.#exited) return;
     this.#outputClosed = true;
     const message = 'The server closed its output (stdout) while still running, so it can no longer answer';
@@ -452,83 +423,6 @@ export class StdioTransport implements Transport {
     });
   }
 
-  #onLine(bytes: LineBytes): void {
-    // A large line is parsed on the worker; lines after it wait their turn, so messages keep their order.
-    if (this.#parsing === undefined && Buffer.isBuffer(bytes)) {
-      this.#deliver(parseLine(bytes));
-      return;
-    }
-    const previous = this.#parsing ?? Promise.resolve();
-    // A line back from the worker is delivered in a turn of its own: taking its result from the worker (a large
-    // string landing in fresh memory) and handling the message are then two shorter stalls instead of one long one.
-    const parsed = Buffer.isBuffer(bytes) ? parseLine(bytes) : this.#pool.parse(bytes).then(afterTurn);
-    const turn = previous.then(async () => this.#deliver(await parsed));
-    this.#parsing = turn;
-    void turn.then(() => {
-      if (this.#parsing === turn) this.#parsing = undefined;
-    });
-  }
-
-  /** Resolves once every line read so far has been delivered. */
-  #delivered(): Promise<void> {
-    return this.#parsing ?? Promise.resolve();
-  }
-
-  #deliver(parsed: ParsedLine): void {
-    if (parsed.kind === 'blank' || this.#closeFired) return;
-    if (parsed.kind === 'not_json') {
-      this.#skip(parsed.quote);
-      return;
-    }
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(parsed.value);
-    } catch {
-      this.#skip(parsed.quote);
-      return;
-    }
-    if (parsed.cut) this.#reportDeep(describeMessage(message));
-    else if (parsed.bytes >= NOTED_WIRE_BYTES) noteWireBytes(message, parsed.bytes);
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      this.#emitError(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  #skip(quote: string): void {
-    this.#skippedLines++;
-    this.#opts.log('stdout', 'warning', `Skipped a stdout line that is not a JSON-RPC message: ${quote}`);
-  }
-
-  #onOversized(limit: number): void {
-    this.#oversizedLines++;
-    this.#emitError(
-      new AppError(
-        'limit_exceeded',
-        `A message from the server is larger than the ${formatBytes(limit)} limit (limits.messageBytes) and was discarded`,
-        { serverId: this.#opts.serverId },
-      ),
-    );
-  }
-
-  /** Fails the request the discarded response answered, so it does not wait for its timeout. */
-  #onOversizedEnd(total: number, head: Buffer, tail: Buffer): void {
-    this.#opts.log('protocol', 'warning', `Discarded a ${total}-byte stdout line (limit ${formatBytes(this.#opts.messageBytes)})`);
-    const id = responseIdFromEdges(head, tail);
-    if (id === undefined) return;
-    const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(this.#opts.messageBytes)} limit (limits.messageBytes) and was discarded`;
-    try {
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id,
-        error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } },
-      });
-    } catch {
-      // a throwing handler must not break the read loop
-    }
-  }
-
   #emitError(error: Error): void {
     try {
       this.onerror?.(error);
@@ -540,13 +434,6 @@ export class StdioTransport implements Transport {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Formats a byte count for messages ("8 MiB", "512 KiB", "100 bytes"). */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }
 
 /** Opens a stdio transport for a server whose transport type is stdio. */

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonDepth } from '../../../electron/core/ingress/depth.js';
 import { WIRE_MAX_DEPTH } from '../../../electron/core/ingress/limits.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
-import { LIMIT_EXCEEDED_RPC_CODE } from '../../../electron/core/transports/stdio-transport.js';
+import { LIMIT_EXCEEDED_RPC_CODE } from '../../../electron/core/transports/stdout-messages.js';
 import type { OpenedTransport } from '../../../electron/core/transports/transport-factory.js';
 import { collectLog, firstText, legacyClient, remoteConfig, startHttpFixture, type LogLine } from './helpers.js';
 
