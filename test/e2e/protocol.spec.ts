@@ -97,7 +97,7 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
   const rows = view.getByTestId('traffic-row');
   await expect(rows).toHaveCount(6);
   const response = rows.filter({ hasText: 'Received' }).filter({ hasText: 'Echo auth' });
-  await expect(response.getByTestId('traffic-size')).toHaveText(/^\d+(\.\d)? (B|KB)$/);
+  await expect(response.getByTestId('traffic-size')).toHaveText(/^\d+(\.\d)? (bytes|KiB)$/);
   await expect(response.getByTestId('traffic-duration')).toHaveText(/^\d+ ms$|^\d+\.\d+ s$/);
   await response.click();
   const payload = view.getByTestId('traffic-payload');

@@ -1,6 +1,6 @@
 // Bounds for server data handed to an app (tool results, resource contents): size and nesting depth are checked
 // before anything crosses into the renderer; over the bound, the app gets a plain tool error instead.
-import { formatSize } from '../resources/resource-view.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** Deepest nesting of objects and arrays passed to an app. */
 export const APP_DATA_DEPTH = 64;

@@ -13,7 +13,6 @@ import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js'
 import type { EventBus } from '../event-bus.js';
 import { isObject } from '../json.js';
 import { requestError } from '../resources/request-error.js';
-import { formatSize } from '../resources/resource-view.js';
 import { base64Bytes } from '../resources/image-check.js';
 import { sanitizeText, truncate } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
@@ -25,6 +24,7 @@ import type { SandboxPageInput } from './sandbox-page.js';
 import { toolResourceUri, toolVisibility } from './tool-ui.js';
 import { UiCache } from './ui-cache.js';
 import { readUiResource, type UiResource } from './ui-resource.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** The catalog operations apps use. */
 export interface AppsCatalog {

@@ -10,9 +10,9 @@ import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
 import { base64Bytes } from '../resources/image-check.js';
 import { requestError } from '../resources/request-error.js';
-import { formatSize } from '../resources/resource-view.js';
 import { sanitizeText, truncate } from '../text.js';
 import { parseCsp } from './csp.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** Largest app HTML rendered (further capped by the server's `limits.resourceBytes`). */
 export const APP_HTML_BYTES = 4 * 1024 * 1024;

@@ -4,6 +4,7 @@
 import { cutUtf8 } from '../calls/presentation.js';
 import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** Occurrences whose `data` is larger than this on the wire are skipped with an error entry. */
 export const MAX_EVENT_BYTES = 256 * 1024;
@@ -171,11 +172,4 @@ export function checkOccurrence(raw: unknown, fallbackName: string, now: number)
 /** True for a refused occurrence. */
 export function isRefused(o: CheckedOccurrence | RefusedOccurrence): o is RefusedOccurrence {
   return 'reason' in o;
-}
-
-/** Bytes in plain words (KiB / MiB). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

@@ -2,7 +2,7 @@
 // the body capped while it streams (a 50 MiB answer is cut off at the cap, never buffered whole), and a timeout.
 import { AppError } from '../../../shared/errors.js';
 import { displayUrl } from '../transports/http-guards.js';
-import { formatBytes } from '../transports/stdout-messages.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** Largest registry response read, in bytes. */
 export const REGISTRY_MAX_BYTES = 8 * 1024 * 1024;
@@ -136,7 +136,7 @@ function safeUrl(location: string, base: string): URL | undefined {
 /** Reads the body as text, refusing it as soon as it passes `maxBytes` (declared or streamed). */
 async function readCapped(response: Response, maxBytes: number, shown: string): Promise<string> {
   const tooBig = () =>
-    new AppError('limit_exceeded', `The registry's answer from ${shown} is larger than ${formatBytes(maxBytes)} and was refused`, {
+    new AppError('limit_exceeded', `The registry's answer from ${shown} is larger than ${formatSize(maxBytes)} and was refused`, {
       evidence: { url: shown },
     });
   const declared = Number(response.headers.get('content-length') ?? 'NaN');

@@ -8,6 +8,7 @@ import { jsonDepth } from '../ingress/depth.js';
 import { VIEW_MAX_DEPTH } from '../ingress/limits.js';
 import { sanitizeText, truncate } from '../text.js';
 import { base64Bytes, checkImage } from './image-check.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** The budgets a read is held to. */
 export interface ReadBudget {
@@ -15,13 +16,6 @@ export interface ReadBudget {
   resourceBytes: number;
   /** Bytes of one image shown inline (limits.mediaBytes). */
   mediaBytes: number;
-}
-
-/** Formats a byte count for messages. */
-export function formatSize(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(n % 1024 === 0 ? 0 : 1)} KiB`;
-  return `${n} bytes`;
 }
 
 function ext(uri: string): string {

@@ -8,8 +8,9 @@ import { depthReporter } from '../ingress/depth-stage.js';
 import { JsonDepthCutter } from '../ingress/depth-text.js';
 import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
 import { responseIdFromEdges } from './line-reader.js';
-import { formatBytes, LIMIT_EXCEEDED_RPC_CODE } from './stdout-messages.js';
+import { LIMIT_EXCEEDED_RPC_CODE } from './stdout-messages.js';
 import type { TransportLog } from './transport-factory.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** The SSE event type a discarded over-limit event is turned into; neither SDK transport dispatches it. */
 export const DISCARDED_EVENT_TYPE = 'switchboard-discarded';
@@ -134,7 +135,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
       refuse(
         new AppError(
           'limit_exceeded',
-          `The response from ${shown} is ${declared} bytes, over the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
+          `The response from ${shown} is ${declared} bytes, over the ${formatSize(opts.messageBytes)} limit (limits.messageBytes)`,
           {
             ...ids,
             evidence,
@@ -181,7 +182,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
             onDiscarded: () => {
               const error = new AppError(
                 'limit_exceeded',
-                `An event from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
+                `An event from ${shown} is larger than the ${formatSize(opts.messageBytes)} limit (limits.messageBytes) and was discarded`,
                 { ...ids, evidence },
               );
               opts.log('protocol', 'warning', error.message);
@@ -193,7 +194,7 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
         : limitBody(response.body, opts.messageBytes, onDeep, () => {
             const error = new AppError(
               'limit_exceeded',
-              `The response from ${shown} is larger than the ${formatBytes(opts.messageBytes)} limit (limits.messageBytes)`,
+              `The response from ${shown} is larger than the ${formatSize(opts.messageBytes)} limit (limits.messageBytes)`,
               { ...ids, evidence },
             );
             refusal = { error, at: Date.now() };
@@ -244,7 +245,7 @@ function oversizedAnswer(
   const headText = head.toString('utf8');
   if (id === undefined && requestIds.length === 1 && /^\s*\{/.test(headText) && !/"method"\s*:/.test(headText)) id = requestIds[0];
   if (id === undefined) return undefined;
-  const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(limit)} limit (limits.messageBytes) and was discarded`;
+  const message = `The server's response (${formatSize(total)}) is larger than the ${formatSize(limit)} limit (limits.messageBytes) and was discarded`;
   const answer = { jsonrpc: '2.0', id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message, data: { code: 'limit_exceeded', bytes: total } } };
   return `event: message\ndata: ${JSON.stringify(answer)}\n\n`;
 }

@@ -12,16 +12,10 @@ import { BoundedLineReader, responseIdFromEdges, type LineBytes } from './line-r
 import { sharedSlabPool } from './slab-pool.js';
 import type { TransportLog } from './transport-factory.js';
 import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
+import { formatSize } from '../../../shared/format-size.js';
 
 /** JSON-RPC error code for a response discarded because it exceeded limits.messageBytes. */
 export const LIMIT_EXCEEDED_RPC_CODE = -32050;
-
-/** Formats a byte count for messages ("8 MiB", "512 KiB", "100 bytes"). */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
 
 /** Resolves with `value` in a later turn of the event loop. */
 const afterTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(() => resolve(value)));
@@ -148,7 +142,7 @@ export class StdoutMessages {
     this.#sink.error(
       new AppError(
         'limit_exceeded',
-        `A message from the server is larger than the ${formatBytes(limit)} limit (limits.messageBytes) and was discarded`,
+        `A message from the server is larger than the ${formatSize(limit)} limit (limits.messageBytes) and was discarded`,
         { serverId: this.#opts.serverId },
       ),
     );
@@ -156,10 +150,10 @@ export class StdoutMessages {
 
   /** Fails the request the discarded response answered, so it does not wait for its timeout. */
   #onOversizedEnd(total: number, head: Buffer, tail: Buffer): void {
-    this.#opts.log('protocol', 'warning', `Discarded a ${total}-byte stdout line (limit ${formatBytes(this.#opts.messageBytes)})`);
+    this.#opts.log('protocol', 'warning', `Discarded a ${total}-byte stdout line (limit ${formatSize(this.#opts.messageBytes)})`);
     const id = responseIdFromEdges(head, tail);
     if (id === undefined) return;
-    const message = `The server's response (${formatBytes(total)}) is larger than the ${formatBytes(this.#opts.messageBytes)} limit (limits.messageBytes) and was discarded`;
+    const message = `The server's response (${formatSize(total)}) is larger than the ${formatSize(this.#opts.messageBytes)} limit (limits.messageBytes) and was discarded`;
     try {
       this.#sink.message({
         jsonrpc: '2.0',

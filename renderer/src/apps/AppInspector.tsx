@@ -6,11 +6,10 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AppLaunch } from '../../../shared/domains/apps';
 import type { MessageEntry, MessageLog } from './message-log';
+import { formatSize } from '../../../shared/format-size';
 
 const ROW_HEIGHT = 30;
 
-const formatBytes = (n: number): string =>
-  n >= 1024 * 1024 ? `${(n / 1048576).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
 const formatTime = (at: number, start: number): string => `+${((at - start) / 1000).toFixed(3)} s`;
 
 const DIRECTION: Record<MessageEntry['direction'], { label: string; icon: typeof IconArrowLeft; color: string }> = {
@@ -128,7 +127,7 @@ export function AppInspector({ log, launch, startedAt, initMs }: AppInspectorPro
                     {e.id !== undefined ? ` #${String(e.id)}` : ''}
                   </Text>
                   <Text span size="xs" className="sb-dim sb-col-size">
-                    {formatBytes(e.bytes)}
+                    {formatSize(e.bytes)}
                   </Text>
                 </UnstyledButton>
               );
@@ -172,7 +171,7 @@ function SandboxFacts({ launch }: { launch: AppLaunch }) {
           <Table.Tr>
             <Table.Th>HTML</Table.Th>
             <Table.Td className="sb-mono">
-              {formatBytes(launch.htmlBytes)} · sha256 {launch.htmlSha256.slice(0, 16)}…
+              {formatSize(launch.htmlBytes)} · sha256 {launch.htmlSha256.slice(0, 16)}…
             </Table.Td>
           </Table.Tr>
           <Table.Tr>

@@ -1,5 +1,6 @@
 // Server-provided text is shown as text only; before that, control and bidirectional-override characters are
 // removed (the core sanitizes too: this is the renderer's own line of defence), line breaks and tabs kept.
+import { formatSize } from '../../../shared/format-size';
 
 // C0 controls except tab and line feed, DEL, C1 controls, bidi embeddings/overrides/isolates, zero-width and BOM.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
@@ -14,12 +15,9 @@ export function oneLine(text: string | undefined | null): string {
   return cleanText(text).replace(/\s+/g, ' ').trim();
 }
 
-/** Bytes in words ("512 bytes", "1.5 KiB", "2.0 MiB"). */
+/** Bytes in words ("512 bytes", "1.5 KiB", "2 MiB"), or "unknown size". */
 export function sizeLabel(n: number | undefined): string {
-  if (n === undefined) return 'unknown size';
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} byte${n === 1 ? '' : 's'}`;
+  return n === undefined ? 'unknown size' : formatSize(n);
 }
 
 /** A duration in words ("85 ms", "1.2 s", "2 min 5 s"). */

@@ -6,12 +6,9 @@ import { IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import type { FeedEntry, SubscriptionView } from '../../../../shared/domains/events';
 import { formatRoute, routes } from '../../router/route';
 import { visible } from './feed-logic';
+import { formatSize } from '../../../../shared/format-size';
 
 const KIND_TITLE = { event: 'Event', gap: 'Gap in the events', error: 'Delivery error', activity: 'Host activity' } as const;
-
-function bytes(n: number): string {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 /** The drawer showing one entry; closed when `entry` is null. */
 export function EntryDetail({
@@ -38,7 +35,7 @@ export function EntryDetail({
     if (entry.timestamp !== undefined) rows.push(['Server timestamp', visible(entry.timestamp)]);
     rows.push(['Happened', new Date(entry.time).toLocaleString()]);
     rows.push(['Received', new Date(entry.receivedAt).toLocaleString()]);
-    if (entry.dataBytes !== undefined) rows.push(['Payload size', bytes(entry.dataBytes)]);
+    if (entry.dataBytes !== undefined) rows.push(['Payload size', formatSize(entry.dataBytes)]);
     if (entry.uri !== undefined) rows.push(['Resource', visible(entry.uri)]);
   }
   const title = entry ? (entry.kind === 'event' ? `${KIND_TITLE.event}: ${visible(entry.name ?? '')}` : KIND_TITLE[entry.kind]) : '';

@@ -22,8 +22,9 @@ import type { TrafficDirection, TrafficEntry } from '../../../../shared/domains/
 import { useStore } from '../../store';
 import { selectTraffic } from '../../store/protocol-slice';
 import { countLabel } from '../../ui/count';
-import { entriesJson, directionLabel, formatBytes, formatClock, formatDuration } from './traffic-format';
+import { entriesJson, directionLabel, formatClock, formatDuration } from './traffic-format';
 import { entryKey, TrafficList } from './TrafficList';
+import { formatSize } from '../../../../shared/format-size';
 
 function CopyJson({ text, label, testId }: { text: string; label: string; testId?: string }) {
   return (
@@ -53,7 +54,7 @@ function EntryDetail({ entry, serverName }: { entry: TrafficEntry; serverName: s
           </Title>
           <Text fz="xs" className="sb-quiet">
             {directionLabel(entry.direction)} · {entry.kind}
-            {entry.id !== undefined ? ` · id ${entry.id}` : ''} · {formatBytes(entry.bytes)}
+            {entry.id !== undefined ? ` · id ${entry.id}` : ''} · {formatSize(entry.bytes)}
             {entry.durationMs !== undefined ? ` · ${formatDuration(entry.durationMs)}` : ''} · {formatClock(entry.time)} · {serverName}
           </Text>
         </div>
@@ -63,7 +64,7 @@ function EntryDetail({ entry, serverName }: { entry: TrafficEntry; serverName: s
       </Group>
       {entry.truncated && (
         <Text fz="xs" c="orange.8" mb="xs">
-          Only the first part of this {formatBytes(entry.bytes)} message is shown.
+          Only the first part of this {formatSize(entry.bytes)} message is shown.
         </Text>
       )}
       <ScrollArea.Autosize mah="100%" type="auto" className="sb-traffic-payload" tabIndex={0} aria-label="Message as JSON">

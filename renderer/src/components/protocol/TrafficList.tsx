@@ -5,7 +5,8 @@ import { IconArrowDownLeft, IconArrowUpRight } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { TrafficEntry } from '../../../../shared/domains/protocol';
-import { directionLabel, formatBytes, formatClock, formatDuration } from './traffic-format';
+import { directionLabel, formatClock, formatDuration } from './traffic-format';
+import { formatSize } from '../../../../shared/format-size';
 
 const KIND_COLOR: Record<TrafficEntry['kind'], string> = { request: 'blue', response: 'teal', notification: 'gray', error: 'red' };
 
@@ -142,8 +143,8 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
               >
                 {e.kind}
               </Badge>
-              <Text component="span" fz="xs" ta="right" w={64} data-testid="traffic-size">
-                {formatBytes(e.bytes)}
+              <Text component="span" fz="xs" ta="right" w={76} data-testid="traffic-size">
+                {formatSize(e.bytes)}
               </Text>
               <Text component="span" fz="xs" ta="right" w={64} className="sb-quiet" data-testid="traffic-duration">
                 {e.durationMs !== undefined ? formatDuration(e.durationMs) : ''}

@@ -1,13 +1,6 @@
 // Display helpers for traffic entries: sizes, times, and the JSON copy of one entry or a list.
 import type { TrafficEntry } from '../../../../shared/domains/protocol';
 
-/** "512 B", "3.4 KB", "1.2 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 /** "14:03:27.512" in local time. */
 export function formatClock(time: number): string {
   const d = new Date(time);
