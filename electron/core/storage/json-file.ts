@@ -20,7 +20,7 @@ import { open, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 /** Characters handed to one write() of a piece-by-piece write. */
-const WRITE_CHUNK = 1024 * 1024;
+const WRITE_CHUNK = 256 * 1024;
 
 let tmpCounter = 0;
 const tmpName = (file: string): string => `${file}.tmp-${process.pid}-${Date.now()}-${(tmpCounter += 1)}`;
