@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
+import { appGatewayLauncher, gatewayStdioArgs } from './app/gateway-launcher.js';
 import { installQuitHandler } from './app/quit.js';
-import { claimSingleInstance } from './app/single-instance.js';
+import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy, permissionAllowed } from './app/window-hardening.js';
@@ -22,6 +23,7 @@ import { SafeStorageCredentialStore } from './platform/safe-storage-credential-s
 import { createSettingsStore } from './platform/settings-store.js';
 import { collectInstallLinks } from './install-links.js';
 import { registryOf } from './core/registry/registry-service.js';
+import { runAndExit } from './gateway-cli/run.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -31,33 +33,51 @@ const isAppUrl = appUrlChecker(RENDERER_ORIGIN);
 let win: BrowserWindow | undefined;
 let logger: Logger | undefined;
 let lock: DataLock | undefined;
+let instance: SingleInstance | undefined;
+/** Opens the main window again (set once the app has started). */
+let reopen: (() => void) | undefined;
 
-// SWITCHBOARD_DATA_DIR picks another data folder (portable use, tests); it must be set before the single-instance
-// lock, which Electron keys on it.
-const dataDirOverride = process.env['SWITCHBOARD_DATA_DIR'];
-if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
-
-// Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
-// and the single-instance claim (a second launch focuses ours).
-registerRendererScheme([APPS_SANDBOX_SCHEME]);
-hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
-const instance = claimSingleInstance(app, () => win);
-if (!instance.acquired) {
-  app.quit();
+// Started by another app as the gateway's stdio entry point (see app/gateway-launcher): serve stdio and nothing else.
+const gatewayArgs = gatewayStdioArgs(process.argv);
+if (gatewayArgs) {
+  app.dock?.hide();
+  runAndExit(gatewayArgs);
 } else {
-  start(collectInstallLinks(app)).catch((err: unknown) =>
-    reportStartFailure(
-      {
-        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
-        exit: (code) => app.exit(code),
-        log: (message) => logger?.error('app', message),
-        release: () => lock?.release(),
-        flushLog: () => logger?.flush() ?? Promise.resolve(),
-      },
-      err,
-      logger?.file ?? null,
-    ),
+  launchApp();
+}
+
+function launchApp(): void {
+  // SWITCHBOARD_DATA_DIR picks another data folder (portable use, tests); it must be set before the single-instance
+  // lock, which Electron keys on it.
+  const dataDirOverride = process.env['SWITCHBOARD_DATA_DIR'];
+  if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
+
+  // Before the app is ready and before any window can exist: the renderer's scheme, hardening of every web contents,
+  // and the single-instance claim (a second launch focuses ours).
+  registerRendererScheme([APPS_SANDBOX_SCHEME]);
+  hardenWebContents(app, isAppUrl, (message) => logger?.warn('window', message));
+  instance = claimSingleInstance(
+    app,
+    () => win,
+    () => reopen?.(),
   );
+  if (!instance.acquired) {
+    app.quit();
+  } else {
+    start(collectInstallLinks(app)).catch((err: unknown) =>
+      reportStartFailure(
+        {
+          showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+          exit: (code) => app.exit(code),
+          log: (message) => logger?.error('app', message),
+          release: () => lock?.release(),
+          flushLog: () => logger?.flush() ?? Promise.resolve(),
+        },
+        err,
+        logger?.file ?? null,
+      ),
+    );
+  }
 }
 
 async function start(installLinks: ReturnType<typeof collectInstallLinks>): Promise<void> {
@@ -90,11 +110,14 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(),
     logger: log,
-    gatewayLauncher: () => ({
-      command: process.execPath,
-      args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')],
-      env: { ELECTRON_RUN_AS_NODE: '1' },
-    }),
+    gatewayLauncher: () =>
+      appGatewayLauncher({
+        isPackaged: app.isPackaged,
+        execPath: process.execPath,
+        appPath: app.getAppPath(),
+        env: process.env,
+        platform: process.platform,
+      }),
   });
   const held = lock;
   host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
@@ -133,9 +156,10 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('activate', () => {
+  reopen = () => {
     if (!win || win.isDestroyed()) void open();
-  });
+  };
+  app.on('activate', reopen);
   await open();
   installLinks.deliver(
     (link) => registryOf(host).receiveLink(link),
@@ -165,7 +189,7 @@ function createWindow(events: EventForwarder): BrowserWindow {
   created.webContents.on('render-process-gone', () => events.reset());
   created.once('ready-to-show', () => {
     created.show();
-    instance.windowReady(created);
+    instance?.windowReady(created);
   });
   return created;
 }

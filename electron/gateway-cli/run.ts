@@ -1,0 +1,111 @@
+// `switchboard-gateway --client NAME [--data-dir DIR]`: the stdio entry point for apps that only launch stdio
+// servers. It finds the running Switchboard's gateway in the endpoint file (mode 0600, in the data folder),
+// authenticates as the named client with a token derived from that launch's key, and serves MCP on stdio by
+// forwarding to it. When Switchboard is not running it says so at once and exits; it never starts anything.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { parseArgs } from 'node:util';
+import { launchToken } from '../core/gateway/client-tokens.js';
+import { readEndpoint } from '../core/gateway/endpoint-file.js';
+import { sanitizeText } from '../core/text.js';
+import { defaultDataDir } from '../paths.js';
+import type { Server } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectGateway, proxyServer } from './proxy.js';
+
+declare const __APP_VERSION__: string;
+const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0';
+const NOT_RUNNING =
+  'Switchboard is not running, or its gateway is off. Start Switchboard, turn the gateway on in its Gateway view, and try again.';
+
+const USAGE = `Usage: switchboard-gateway --client NAME [--data-dir DIR]
+
+Serves the servers Switchboard manages to this app over MCP on stdio, through the running Switchboard.
+  --client NAME    the gateway client (as named in Switchboard's Gateway view)
+  --data-dir DIR   Switchboard's data folder (default: ${defaultDataDir()})`;
+
+function fail(message: string): number {
+  process.stderr.write(`switchboard-gateway: ${sanitizeText(message)}\n`);
+  return 1;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs the entry point; resolves with an exit code when it cannot start, or keeps serving until stdin closes. */
+export async function run(argv: string[]): Promise<number | undefined> {
+  let values: { client?: string; 'data-dir'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { client: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (err) {
+    return fail(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (values.help) {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.client) return fail(`--client NAME is required.\n${USAGE}`);
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  let endpoint;
+  try {
+    endpoint = readEndpoint(dataDir);
+  } catch (err) {
+    return fail(`${(err as Error).message} ${NOT_RUNNING}`);
+  }
+  if (!endpoint || !alive(endpoint.pid)) return fail(NOT_RUNNING);
+  const wanted = values.client.trim().toLowerCase();
+  const client = endpoint.clients.find((c) => c.name.toLowerCase() === wanted || c.id === wanted);
+  if (!client) return fail(`Switchboard has no gateway client named "${values.client}". Add one in Switchboard's Gateway view.`);
+
+  let current: Server | undefined;
+  let upstream: Client;
+  try {
+    upstream = await connectGateway(endpoint.url, launchToken(endpoint.key, client.id), VERSION, (kind) => {
+      const s = current;
+      if (!s) return;
+      const send =
+        kind === 'tools' ? s.sendToolListChanged() : kind === 'prompts' ? s.sendPromptListChanged() : s.sendResourceListChanged();
+      void send.catch(() => undefined);
+    });
+  } catch (err) {
+    const status = (err as { status?: number }).status ?? (err as { data?: { status?: number } }).data?.status;
+    if (status === 401) return fail(`Switchboard refused the client "${client.name}" (was it removed?).`);
+    return fail(NOT_RUNNING);
+  }
+  const handle = serveStdio(
+    () => {
+      current = proxyServer(upstream, VERSION);
+      return current;
+    },
+    { onerror: () => undefined },
+  );
+  const stop = async (): Promise<void> => {
+    await handle.close().catch(() => undefined);
+    await upstream.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.stdin.once('end', () => void stop());
+  process.stdin.once('close', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+  return undefined;
+}
+
+/** Runs the entry point with these arguments and exits when it cannot start (it keeps serving otherwise). */
+export function runAndExit(argv: string[]): void {
+  run(argv).then(
+    (code) => {
+      if (code !== undefined) process.exit(code);
+    },
+    (err: unknown) => process.exit(fail(`unexpected failure: ${err instanceof Error ? err.message : 'unknown'}`)),
+  );
+}
