@@ -1,6 +1,7 @@
 // One app instance: a second launch focuses the existing window, from the first moment (the handler is registered
 // right after the lock is taken, before the window exists; a launch that arrives before the window is shown brings
-// it forward as soon as it is).
+// it forward as soon as it is). Once the app has shown a window, a later launch brings it forward whatever its
+// state (hidden with Cmd+H, minimized), and opens a new one when the person closed it (macOS keeps running).
 
 /** The part of Electron's app this module uses. */
 export interface InstanceApp {
@@ -34,20 +35,30 @@ export function bringForward(win: FocusableWindow): void {
   win.focus();
 }
 
-/** Takes the lock and registers the second-instance handler at once. */
-export function claimSingleInstance(app: InstanceApp, window: () => FocusableWindow | undefined): SingleInstance {
+/**
+ * Takes the lock and registers the second-instance handler at once. `reopen` opens the window again when the app
+ * runs without one (the same as the dock's activate).
+ */
+export function claimSingleInstance(
+  app: InstanceApp,
+  window: () => FocusableWindow | undefined,
+  reopen: () => void = () => undefined,
+): SingleInstance {
   const acquired = app.requestSingleInstanceLock();
   let pending = false;
+  let shown = false;
   if (acquired) {
     app.on('second-instance', () => {
       const win = window();
-      if (win && !win.isDestroyed() && win.isVisible()) bringForward(win);
-      else pending = true;
+      if (win && !win.isDestroyed() && (shown || win.isVisible())) bringForward(win);
+      else if (!shown) pending = true;
+      else reopen();
     });
   }
   return {
     acquired,
     windowReady: (win) => {
+      shown = true;
       if (!pending) return;
       pending = false;
       bringForward(win);

@@ -60,3 +60,34 @@ describe('single instance', () => {
     expect(win.calls).toEqual(['restore', 'focus']);
   });
 });
+
+describe('single instance after the first window', () => {
+  it('shows a hidden window (Cmd+H) and focuses it', () => {
+    const app = new FakeApp(true);
+    const win = fakeWindow();
+    const instance = claimSingleInstance(app, () => win);
+    win.visible = true;
+    instance.windowReady(win);
+    win.visible = false;
+    app.emit('second-instance');
+    expect(win.calls).toEqual(['show', 'focus']);
+  });
+
+  it('opens the window again when the person closed it and the app kept running', () => {
+    const app = new FakeApp(true);
+    let reopened = 0;
+    const win = fakeWindow();
+    let current: FocusableWindow | undefined = win;
+    const instance = claimSingleInstance(
+      app,
+      () => current,
+      () => reopened++,
+    );
+    win.visible = true;
+    instance.windowReady(win);
+    current = undefined;
+    app.emit('second-instance');
+    expect(reopened).toBe(1);
+    expect(win.calls).toEqual([]);
+  });
+});
