@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
 import { appGatewayLauncher, gatewayStdioArgs } from './app/gateway-launcher.js';
+import { firstShow } from './app/first-show.js';
 import { installQuitHandler } from './app/quit.js';
 import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
@@ -145,19 +146,25 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     ipcMain,
     dispatch,
     (frame) => mainFrame(frame) || apps.isAppWindowFrame(frame), // an MCP App's own window shows the renderer too
-    { onListening: () => events.markListening() },
+    // Only the main window's page receives the core's events, so only it releases them (an app window's page
+    // saying it listens must not mark the main window ready while that one reloads).
+    { onListening: (frame) => mainFrame(frame) && events.markListening() },
   );
 
   const open = async (): Promise<void> => {
     const created = createWindow(events);
     win = created;
-    await created.loadURL(`${RENDERER_ORIGIN}/index.html`);
+    const shown = firstShow(created, {
+      onShown: () => instance?.windowReady(created),
+      log: (message) => log.warn('window', message),
+    });
+    await Promise.all([created.loadURL(`${RENDERER_ORIGIN}/index.html`), shown]);
   };
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
   reopen = () => {
-    if (!win || win.isDestroyed()) void open();
+    if (!win || win.isDestroyed()) open().catch((err: unknown) => log.error('window', `the window could not open again: ${String(err)}`));
   };
   app.on('activate', reopen);
   await open();
@@ -187,9 +194,5 @@ function createWindow(events: EventForwarder): BrowserWindow {
     if (details.isMainFrame && !details.isSameDocument) events.reset();
   });
   created.webContents.on('render-process-gone', () => events.reset());
-  created.once('ready-to-show', () => {
-    created.show();
-    instance?.windowReady(created);
-  });
   return created;
 }

@@ -16,8 +16,8 @@ export interface IpcMainLike {
 
 /** What the shell wants to hear about besides the calls themselves. */
 export interface IpcHooks {
-  /** The window's page has attached its event listeners (app.listening succeeded). */
-  onListening?(): void;
+  /** A window's page has attached its event listeners (app.listening succeeded); `frame` is the one that said so. */
+  onListening?(frame: unknown): void;
 }
 
 /** Registers the handlers; `isTrustedFrame` decides whether a sender frame is the app's own top frame. */
@@ -33,7 +33,7 @@ export function registerIpc(
         return { ok: false, error: { code: 'invalid_request', message: 'Calls are only accepted from the Switchboard window' } };
       }
       const envelope = await dispatch(key, args);
-      if (key === 'app.listening' && envelope.ok) hooks.onListening?.();
+      if (key === 'app.listening' && envelope.ok) hooks.onListening?.(event.senderFrame);
       return envelope;
     });
   }

@@ -10,11 +10,19 @@ describe('registerIpc hooks', () => {
     const dispatch: Dispatch = async (method) => ({ ok: true, value: method });
     const top = {};
     let listening = 0;
-    registerIpc(ipcMain, dispatch, (f) => f === top, { onListening: () => (listening += 1) });
+    const frames: unknown[] = [];
+    registerIpc(ipcMain, dispatch, (f) => f === top, {
+      onListening: (frame) => {
+        listening += 1;
+        frames.push(frame);
+      },
+    });
     await handles.get('app.listening')!({ senderFrame: {} }, {});
     await handles.get('app.info')!({ senderFrame: top }, {});
     expect(listening).toBe(0);
     await handles.get('app.listening')!({ senderFrame: top }, {});
     expect(listening).toBe(1);
+    // The shell is told which frame listens (an app window's page must not release the main window's events).
+    expect(frames).toEqual([top]);
   });
 });
