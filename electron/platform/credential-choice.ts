@@ -86,6 +86,9 @@ export async function chooseCredentialStore(opts: CredentialChoiceOptions): Prom
   let stranded = false;
   if (store.kind === 'keychain' && existsSync(fileStore)) {
     const alt = await openFallback();
+    // What opening the file found (moved aside as corrupt, secrets it cannot decrypt) is the person's to know even
+    // though the keychain is in use; that the file itself is weakly protected is not, since new secrets go elsewhere.
+    notices.push(...(alt?.notices.filter((n) => n.id !== 'credentials-unprotected') ?? []));
     if (alt?.store.accounts) {
       const moved = await moveSecrets(alt.store, store);
       if (moved.failed.length > 0) {

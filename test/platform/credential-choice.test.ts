@@ -1,7 +1,7 @@
 // Choosing the credential store: a keychain that fails says why (load vs no answer); the choice is recorded; a later
 // launch with another store says so; secrets left in the fallback file while the keychain was away move into the
 // keychain once it is back; secrets this shell cannot read are named as still being there.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CredentialStore } from '../../electron/core/ports.js';
@@ -106,5 +106,20 @@ describe('credential store choice', () => {
       expect.arrayContaining([expect.objectContaining({ id: 'credentials-store-changed', message: expect.stringMatching(/stay there/) })]),
     );
     expect(record(d)).toMatchObject({ kind: 'keychain' });
+  });
+
+  it('with the keychain back, a corrupt credentials file is moved aside and the person is told, not silently', async () => {
+    const d = dir();
+    writeFileSync(SafeStorageCredentialStore.fileIn(d), '{ not json');
+    const kc = keychain();
+    const { store, notices } = await chooseCredentialStore({
+      dir: d,
+      choice: 'auto',
+      openKeychain: up(kc),
+      fallback: () => SafeStorageCredentialStore.open(d, testSafeStorage(), 'darwin'),
+    });
+    expect(store).toBe(kc);
+    expect(notices).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'credentials-corrupt' })]));
+    expect(readdirSync(d).some((f) => f.includes('corrupt'))).toBe(true);
   });
 });
