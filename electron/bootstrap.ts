@@ -123,7 +123,10 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
       dir: opts.settingsStore.dir,
       loginPath,
       ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
-      onNotice: (message) => logger.warn('registry', message),
+      onNotice: (message) => {
+        logger.warn('registry', message);
+        host.notify({ id: `registry-file-${message.includes('installs') ? 'installs' : 'sources'}`, level: 'warning', message });
+      },
     }),
   );
   attachDoctor(host, {

@@ -170,7 +170,7 @@ export class Host {
     const featuresNotice = this.clientFeatures.notice();
     if (featuresNotice) this.#notices.push(featuresNotice);
     this.calls.setFeatureHooks(this.clientFeatures);
-    this.processes = new ProcessRecord(opts.settingsStore.dir);
+    this.processes = new ProcessRecord(opts.settingsStore.dir, { onNotice: (n) => this.notify(n) });
     const leftovers = this.processes.load();
     if (leftovers > 0) this.#notices.push(leftoversNotice(leftovers));
     this.sessions = opts.createSessions(this);

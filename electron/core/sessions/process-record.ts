@@ -6,7 +6,7 @@
 // other members run on cannot be verified and is not offered. Windows has no process groups: nothing is recorded.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LeftoverProcess } from '../../../shared/contract.js';
+import type { AppNotice, LeftoverProcess } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
 import { processStartToken } from '../storage/data-lock.js';
@@ -87,8 +87,11 @@ export class ProcessRecord implements ProcessSink {
   readonly #enabled = process.platform !== 'win32';
   readonly #bootId = process.platform === 'linux' ? bootId() : undefined;
 
-  constructor(dir: string, opts: { delayMs?: number } = {}) {
+  readonly #onNotice: (notice: AppNotice) => void;
+
+  constructor(dir: string, opts: { delayMs?: number; onNotice?: (notice: AppNotice) => void } = {}) {
     this.#file = join(dir, 'processes.json');
+    this.#onNotice = opts.onNotice ?? (() => undefined);
     // Written soon after each change: the point of the file is to be current when the host is killed.
     this.#writer = new JsonFileWriter(this.#file, { delayMs: opts.delayMs ?? 20 });
   }
@@ -109,6 +112,13 @@ export class ProcessRecord implements ProcessSink {
       read = readJsonFile(this.#file, parseEntries);
     } catch {
       return 0;
+    }
+    if (read.kind === 'quarantined') {
+      this.#onNotice({
+        id: 'processes-file-corrupt',
+        level: 'warning',
+        message: `The record of server processes was unreadable (${read.reason}) and was moved to ${read.backup}; server processes an earlier run left running cannot be listed.`,
+      });
     }
     if (read.kind !== 'ok') return 0;
     for (const entry of read.value) if (this.#stillOurs(entry)) this.#leftovers.set(entry.pgid, entry);

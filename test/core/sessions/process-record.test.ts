@@ -183,13 +183,16 @@ describe('process record', () => {
     expect(recorded(dir).groups).toEqual([]);
   });
 
-  it('moves a corrupt record aside and starts without leftovers', async () => {
+  it('moves a corrupt record aside with a notice and starts without leftovers', async () => {
     const dir = dataDir();
     writeFileSync(join(dir, 'processes.json'), '{"groups": [');
     const h = makeHost(dir);
     expect(await call(h.dispatch, 'app.leftovers', {})).toEqual([]);
     expect(h.host.info().notices.some((n) => n.id === 'leftover-processes')).toBe(false);
     expect(existsSync(join(dir, 'processes.json'))).toBe(false);
+    // Moved aside, and the person is told where (not only the log).
+    const notice = h.host.info().notices.find((n) => n.id === 'processes-file-corrupt');
+    expect(notice?.message).toMatch(/processes\.corrupt-.*\.json/);
     await h.host.shutdown();
   });
 });
