@@ -5,7 +5,7 @@ import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { AppGrants, AppLaunch, AppLinkCheck, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
 import type { ToolSummary } from '../../../shared/domains/catalog.js';
-import type { HistoryEntry } from '../../../shared/domains/calls.js';
+import type { CallOutcome, HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import type { ToolRoute } from '../catalog/catalog-port.js';
 import type { CallService } from '../calls/call-service.js';
@@ -156,10 +156,17 @@ export class AppsService {
   async callTool(launchId: string, name: string, args: Record<string, unknown>): Promise<AppToolResult> {
     const launch = this.#launches.get(launchId);
     const catalog = this.#catalog();
-    const route = await catalog.appRoute(launch.serverId, name);
-    const outcome = await this.#deps.calls.callRoute(route, args, {
-      origin: { kind: 'app', serverId: launch.serverId, tool: launch.tool },
-    });
+    // Counted from the moment it is asked, whatever becomes of it: refused names spend the budget too.
+    launch.calls.admit(launch.serverId);
+    let outcome: CallOutcome;
+    try {
+      const route = await catalog.appRoute(launch.serverId, name);
+      outcome = await this.#deps.calls.callRoute(route, args, {
+        origin: { kind: 'app', serverId: launch.serverId, tool: launch.tool },
+      });
+    } finally {
+      launch.calls.release();
+    }
     const config = this.#deps.config(launch.serverId);
     let result: Record<string, unknown>;
     try {
