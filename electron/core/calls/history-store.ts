@@ -3,7 +3,9 @@
 // to the latest entries. Writes never block a call: changes are coalesced and written a moment later, off the call's
 // path, and each entry is serialised once when it is recorded, so a write joins ready-made text instead of
 // re-serialising the whole history on the main thread. A corrupt file, or entries that cannot be read, are kept aside
-// with a notice, never dropped. Saved calls are kept when the history is trimmed or cleared (unless asked).
+// with a notice, never dropped. Saved calls are kept when the history is trimmed or cleared (unless asked). Calls an
+// MCP App made have a quota of their own within the limit and are trimmed first, so an app's traffic never pushes
+// out a call the person (or a gateway client) made.
 import { z } from 'zod';
 import type { AppNotice } from '../../../shared/contract.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
@@ -12,6 +14,8 @@ import { copyAside, JsonFileWriter, JsonText, readJsonFile } from '../storage/js
 
 /** Entries kept (saved ones count too, and are trimmed last). */
 export const HISTORY_LIMIT = 1000;
+/** Entries of calls made by MCP Apps kept at most (within HISTORY_LIMIT). */
+export const APP_HISTORY_LIMIT = 200;
 
 const PresentationSchema = z
   .object({
@@ -58,6 +62,8 @@ const FileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown(
 export interface HistoryStoreOptions {
   /** Entries kept (default HISTORY_LIMIT). */
   limit?: number;
+  /** Entries of app-made calls kept at most (default APP_HISTORY_LIMIT, never more than `limit`). */
+  appLimit?: number;
   /** Where load and write problems are reported. */
   onNotice?: (notice: AppNotice) => void;
   /** Delay before a change is written; changes in between share one write. */
@@ -68,6 +74,7 @@ export interface HistoryStoreOptions {
 export class HistoryStore {
   readonly #file: string | undefined;
   readonly #limit: number;
+  readonly #appLimit: number;
   readonly #onNotice: (notice: AppNotice) => void;
   readonly #writer: JsonFileWriter | undefined;
   /** Each entry's JSON text, made once when it is recorded (dropped when the entry changes). */
@@ -80,6 +87,7 @@ export class HistoryStore {
   constructor(file: string | undefined, opts: HistoryStoreOptions = {}) {
     this.#file = file;
     this.#limit = opts.limit ?? HISTORY_LIMIT;
+    this.#appLimit = Math.min(opts.appLimit ?? APP_HISTORY_LIMIT, this.#limit);
     this.#onNotice = opts.onNotice ?? (() => undefined);
     this.#writer =
       file === undefined
@@ -169,15 +177,17 @@ export class HistoryStore {
     }
   }
 
+  /**
+   * Keeps the unsaved app-made entries within their quota and everything within the limit: the oldest unsaved
+   * app-made entry goes first, then the oldest unsaved entry of any kind, then the oldest saved one.
+   */
   #trim(all: HistoryEntry[]): void {
-    while (all.length > this.#limit) {
-      let idx = -1;
-      for (let i = all.length - 1; i >= 0; i--) {
-        if (all[i]!.savedAs === undefined) {
-          idx = i;
-          break;
-        }
-      }
+    const unsavedApp = (e: HistoryEntry): boolean => e.savedAs === undefined && e.origin?.kind === 'app';
+    let apps = all.reduce((n, e) => (unsavedApp(e) ? n + 1 : n), 0);
+    while (all.length > this.#limit || apps > this.#appLimit) {
+      let idx = oldestIndex(all, unsavedApp);
+      if (idx >= 0) apps -= 1;
+      else idx = oldestIndex(all, (e) => e.savedAs === undefined);
       all.splice(idx >= 0 ? idx : all.length - 1, 1);
     }
   }
@@ -263,4 +273,10 @@ export class HistoryStore {
       return new JsonText(parts);
     });
   }
+}
+
+/** Index of the oldest entry (entries are newest first) that matches, or -1. */
+function oldestIndex(all: HistoryEntry[], match: (e: HistoryEntry) => boolean): number {
+  for (let i = all.length - 1; i >= 0; i--) if (match(all[i]!)) return i;
+  return -1;
 }

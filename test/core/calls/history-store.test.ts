@@ -109,3 +109,36 @@ describe('call history file', () => {
     expect(readdirSync(join(dir, 'call-history.json'))).toEqual([]);
   });
 });
+
+describe('app-made calls', () => {
+  const fromApp = (n: number): HistoryEntry => ({
+    ...entry(n),
+    callId: `app-${n}`,
+    origin: { kind: 'app', serverId: 'fx', tool: 'mcp__fx__hello' },
+  });
+  const ids = (store: HistoryStore): string[] => store.search({ limit: 100 }).entries.map((e) => e.callId);
+
+  it('stay within their quota, the oldest app call going first, and never push out a person’s call', () => {
+    const store = new HistoryStore(undefined, { limit: 6, appLimit: 3 });
+    store.add(entry(1));
+    store.add(entry(2));
+    for (let i = 1; i <= 10; i++) store.add(fromApp(i));
+    expect(ids(store)).toEqual(['app-10', 'app-9', 'app-8', 'call-2', 'call-1']);
+    // The person's calls fill the rest; when the history is full, an app call gives way before a person's does.
+    for (let i = 3; i <= 5; i++) store.add(entry(i));
+    expect(ids(store)).toEqual(['call-5', 'call-4', 'call-3', 'app-10', 'call-2', 'call-1']);
+    store.add(fromApp(11));
+    expect(ids(store)).toEqual(['app-11', 'call-5', 'call-4', 'call-3', 'call-2', 'call-1']);
+    // The app's last call gives way to the next person's call.
+    store.add(entry(6));
+    expect(ids(store)).toEqual(['call-6', 'call-5', 'call-4', 'call-3', 'call-2', 'call-1']);
+  });
+
+  it('saved by the person, are kept past the quota', () => {
+    const store = new HistoryStore(undefined, { limit: 10, appLimit: 2 });
+    store.add(fromApp(1));
+    store.save('app-1', 'Keep');
+    for (let i = 2; i <= 5; i++) store.add(fromApp(i));
+    expect(ids(store)).toEqual(['app-5', 'app-4', 'app-1']);
+  });
+});
