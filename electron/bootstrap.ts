@@ -140,7 +140,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   // Last of all: the log itself, with the shutdown's own report in it.
   host.onShutdown({
     name: 'close the log',
-    stage: 'flush',
+    stage: 'final',
     run: async () => {
       logger.info('app', 'shutdown finished its steps');
       await logger.close();

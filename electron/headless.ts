@@ -90,7 +90,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id), warmUrl: sandbox.warmUrl });
   host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
   host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
-  host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => lock.release() });
+  host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => lock.release() });
   const url = `${server.origin}/#token=${token}`;
   if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
   else process.stdout.write(`Switchboard is running at ${url}\n`);

@@ -121,7 +121,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       }),
   });
   const held = lock;
-  host.onShutdown({ name: 'release the data folder', stage: 'flush', run: () => held.release() });
+  host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => held.release() });
   installQuitHandler(app, () => host.shutdown(), { log: (level, message) => log.log(level, 'app', message) });
   // MCP Apps: the sandbox scheme, app windows in their own partition, permissions only for what an app was delegated.
   const apps = installAppsSandbox({

@@ -24,15 +24,7 @@ import { applyImport, exportServers, previewImport } from './import/import-servi
 import type { Catalog } from './catalog/catalog.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
 import { JsonFilePinStore, type PinStore } from './catalog/pins.js';
-import {
-  boundedStep,
-  ShutdownHooks,
-  stepBudget,
-  type ShutdownHook,
-  type ShutdownReport,
-  type ShutdownStage,
-  type ShutdownStep,
-} from './lifecycle/shutdown.js';
+import { boundedStep, ShutdownHooks, stepBudget, type ShutdownHook, type ShutdownReport, type ShutdownStep } from './lifecycle/shutdown.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
 import { displayTarget, isLegacyFingerprint } from './servers/approval.js';
 import { LaunchApprovals } from './servers/launch-approvals.js';
@@ -50,9 +42,9 @@ import type { GatewayLauncher } from './gateway/setup-help.js';
 import { ClientFeatures } from './protocol/client-features.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 
-/** How long shutdown() takes at most by default (the Electron shell waits 5 s in all). */
+/** How long shutdown() takes before its writes' grace (FLUSH_GRACE_MS); the Electron shell waits 5 s in all. */
 export const SHUTDOWN_TIMEOUT_MS = 4500;
-/** Time kept for the final writes when sessions are slow to release. */
+/** Time kept for the writes when sessions or release steps are slow. */
 const FLUSH_RESERVE_MS = 500;
 
 const LEFTOVERS_NOTICE = 'leftover-processes';
@@ -263,8 +255,8 @@ export class Host {
     const started = Date.now();
     const deadline = started + timeoutMs;
     const steps: ShutdownStep[] = [];
-    const step = async (name: string, fn: () => Promise<void> | void, own: number, stage: ShutdownStage = 'stop'): Promise<void> => {
-      steps.push(await boundedStep(name, fn, stepBudget(stage, own, deadline)));
+    const step = async (name: string, fn: () => Promise<void> | void, own: number): Promise<void> => {
+      steps.push(await boundedStep(name, fn, stepBudget('stop', own, deadline)));
     };
     steps.push(...(await this.#hooks.run('stop', deadline)));
     // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
@@ -275,10 +267,15 @@ export class Host {
     await step('stop the catalog', () => this.catalog.dispose(), 500);
     // The flushes need their share of the time: sessions get what is left minus a reserve.
     await step('release sessions', () => this.sessions.shutdown(), Math.max(0, deadline - Date.now() - FLUSH_RESERVE_MS));
-    steps.push(...(await this.#hooks.run('release', deadline)));
-    await step('write call history', () => this.calls.flushHistory(), 2000, 'flush');
-    await step('write tool approvals', () => this.pins.flush(), 2000, 'flush');
-    steps.push(...(await this.#hooks.run('flush', deadline)));
+    steps.push(...(await this.#hooks.run('release', deadline - FLUSH_RESERVE_MS)));
+    // Every write side by side (each has its own file), then what must come after all of them.
+    const [history, approvals, hooked] = await Promise.all([
+      boundedStep('write call history', () => this.calls.flushHistory(), stepBudget('flush', 2000, deadline)),
+      boundedStep('write tool approvals', () => this.pins.flush(), stepBudget('flush', 2000, deadline)),
+      this.#hooks.run('flush', deadline),
+    ]);
+    steps.push(history, approvals, ...hooked);
+    steps.push(...(await this.#hooks.run('final', deadline)));
     return { steps, ms: Date.now() - started };
   }
 

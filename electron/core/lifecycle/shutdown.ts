@@ -3,8 +3,9 @@
 // is left) in stages, each step bounded so one stuck step cannot hold the app open.
 
 /** When a hook runs: `stop` before the core releases anything (stop taking work), `release` after the sessions are
- * closed (end what is left), `flush` last (write what is pending). */
-export type ShutdownStage = 'stop' | 'release' | 'flush';
+ * closed (end what is left), `flush` to write what is pending (flush steps run side by side), `final` once every
+ * write is done (release the data folder, close the log). */
+export type ShutdownStage = 'stop' | 'release' | 'flush' | 'final';
 
 /** A step another module adds to the Host's shutdown. */
 export interface ShutdownHook {
@@ -14,7 +15,7 @@ export interface ShutdownHook {
   stage?: ShutdownStage;
   /** The step; the signal aborts when its time is up. */
   run(signal: AbortSignal): Promise<void> | void;
-  /** Longest it may take, in ms (default 2,000; never past the shutdown's deadline, except flush steps get 1 s). */
+  /** Longest it may take, in ms (default 2,000; never past the shutdown's deadline, or its grace for writes). */
   timeoutMs?: number;
 }
 
@@ -40,8 +41,11 @@ export interface ShutdownReport {
 
 /** Default bound of one hook. */
 export const HOOK_TIMEOUT_MS = 2000;
-/** A flush step always gets at least this long, even past the deadline: pending writes matter more than speed. */
-export const FLUSH_MIN_MS = 1000;
+/**
+ * Writes (flush and final steps) may run this far past the deadline: pending writes matter more than speed, and the
+ * deadline plus this grace stays inside the desktop shell's own wait, so a quit never cuts a write short.
+ */
+export const FLUSH_GRACE_MS = 400;
 
 /** Runs `fn` with a time limit; never throws. */
 export async function boundedStep(name: string, fn: (signal: AbortSignal) => Promise<void> | void, ms: number): Promise<ShutdownStep> {
@@ -80,20 +84,23 @@ export class ShutdownHooks {
     };
   }
 
-  /** Runs the stage's hooks one after another, each bounded by its timeout and the deadline. */
+  /**
+   * Runs the stage's hooks, each bounded by its timeout and the deadline: one after another, or all at once for
+   * `flush` (each writes its own file, so one slow write cannot take the others' time).
+   */
   async run(stage: ShutdownStage, deadline: number): Promise<ShutdownStep[]> {
+    const hooks = this.#hooks.filter((h) => (h.stage ?? 'flush') === stage);
+    const runOne = (hook: ShutdownHook): Promise<ShutdownStep> =>
+      boundedStep(hook.name, (signal) => hook.run(signal), stepBudget(stage, hook.timeoutMs ?? HOOK_TIMEOUT_MS, deadline));
+    if (stage === 'flush') return Promise.all(hooks.map(runOne));
     const steps: ShutdownStep[] = [];
-    for (const hook of this.#hooks.filter((h) => (h.stage ?? 'flush') === stage)) {
-      steps.push(
-        await boundedStep(hook.name, (signal) => hook.run(signal), stepBudget(stage, hook.timeoutMs ?? HOOK_TIMEOUT_MS, deadline)),
-      );
-    }
+    for (const hook of hooks) steps.push(await runOne(hook));
     return steps;
   }
 }
 
-/** How long a step of `stage` may take: its own bound, cut at the deadline (flush steps keep a minimum). */
+/** How long a step of `stage` may take: its own bound, cut at the deadline (writes: at the deadline plus grace). */
 export function stepBudget(stage: ShutdownStage, own: number, deadline: number): number {
-  const left = deadline - Date.now();
-  return stage === 'flush' ? Math.min(own, Math.max(left, FLUSH_MIN_MS)) : Math.max(0, Math.min(own, left));
+  const end = stage === 'flush' || stage === 'final' ? deadline + FLUSH_GRACE_MS : deadline;
+  return Math.max(0, Math.min(own, end - Date.now()));
 }

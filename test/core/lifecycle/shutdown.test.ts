@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bootstrap, DISCOVERY_CACHE_FILE, type Bootstrapped } from '../../../electron/bootstrap.js';
+import { QUIT_TIMEOUT_MS } from '../../../electron/app/quit.js';
 import { HISTORY_FILE } from '../../../electron/core/calls/host-calls.js';
+import { SHUTDOWN_TIMEOUT_MS } from '../../../electron/core/host.js';
+import { FLUSH_GRACE_MS } from '../../../electron/core/lifecycle/shutdown.js';
 import { processAlive } from '../../../electron/core/transports/process-group.js';
 import { createSettingsStore } from '../../../electron/platform/settings-store.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
@@ -128,5 +131,31 @@ describe('host shutdown', () => {
     const status = await host.sessions.connect('late');
     expect(status.state).not.toBe('connected');
     expect(spawns(latePids)).toEqual([]);
+  });
+});
+
+describe('shutdown within the desktop shell’s wait', () => {
+  it('with a step stuck in every stage, ends within its deadline plus the writes’ grace, and every write still runs', async () => {
+    const { host } = await start();
+    const never = (): Promise<void> => new Promise<void>(() => undefined);
+    const wrote: string[] = [];
+    host.onShutdown({ name: 'stuck stop', stage: 'stop', timeoutMs: 60_000, run: never });
+    host.onShutdown({ name: 'stuck release', stage: 'release', timeoutMs: 60_000, run: never });
+    host.onShutdown({ name: 'stuck write', stage: 'flush', timeoutMs: 60_000, run: never });
+    for (const name of ['write a', 'write b', 'write c']) {
+      host.onShutdown({ name, stage: 'flush', run: () => void wrote.push(name) });
+    }
+    host.onShutdown({ name: 'after the writes', stage: 'final', run: () => void wrote.push('final') });
+    const timeoutMs = 1500;
+    const started = Date.now();
+    const report = await host.shutdown({ timeoutMs });
+    const took = Date.now() - started;
+    // The desktop shell waits QUIT_TIMEOUT_MS for a deadline of SHUTDOWN_TIMEOUT_MS: the grace must fit between them.
+    expect(SHUTDOWN_TIMEOUT_MS + FLUSH_GRACE_MS).toBeLessThan(QUIT_TIMEOUT_MS);
+    expect(took).toBeLessThanOrEqual(timeoutMs + FLUSH_GRACE_MS + 250);
+    expect(wrote).toEqual(['write a', 'write b', 'write c', 'final']);
+    for (const name of ['stuck stop', 'stuck release', 'stuck write'])
+      expect(report.steps.find((s) => s.name === name)).toMatchObject({ outcome: 'timed out' });
+    expect(report.steps.find((s) => s.name === 'write call history')).toMatchObject({ outcome: 'ok' });
   });
 });
