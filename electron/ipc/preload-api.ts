@@ -129,6 +129,8 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'apps.close': call('apps.close'),
     'apps.callTool': call('apps.callTool'),
     'apps.readResource': call('apps.readResource'),
+    'apps.listResources': call('apps.listResources'),
+    'apps.listResourceTemplates': call('apps.listResourceTemplates'),
     'apps.checkLink': call('apps.checkLink'),
     'apps.openLink': call('apps.openLink'),
     'apps.openWindow': call('apps.openWindow'),

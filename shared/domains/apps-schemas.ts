@@ -28,6 +28,8 @@ export const appsArgSchemas = {
     .object({ launchId, name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()).optional() })
     .strict(),
   'apps.readResource': z.object({ launchId, uri: z.string().min(1).max(8192) }).strict(),
+  'apps.listResources': z.object({ launchId, cursor: z.string().max(65536).optional() }).strict(),
+  'apps.listResourceTemplates': z.object({ launchId }).strict(),
   'apps.checkLink': z.object({ launchId, url: z.string().min(1).max(8192) }).strict(),
   'apps.openLink': z.object({ launchId, url: z.string().min(1).max(8192) }).strict(),
   'apps.openWindow': z.object({ callId: z.string().min(1).max(200) }).strict(),

@@ -1,6 +1,7 @@
 // Contract types for MCP Apps (extension io.modelcontextprotocol/ui): a tool's `ui://` resource rendered in a sandbox,
 // the calls its app makes, and the browser permissions a person grants per server.
 import type { CallStatus } from './calls.js';
+import type { ResourceItem } from './resources.js';
 
 /** Who may use a tool under MCP Apps visibility: the model, the server's own app, or both (the default). */
 export type AppVisibility = 'model' | 'app';
@@ -121,6 +122,20 @@ export interface ServerApps {
 /** The URL policy's verdict on an app's link: the address as it would be opened and shown, with warnings, or why it is refused. */
 export type AppLinkCheck = { ok: true; url: string; display: string; host: string; warnings: string[] } | { ok: false; reason: string };
 
+/** A resource template as an app receives it (`resources/templates/list`): the protocol's fields, sanitized. */
+export interface AppResourceTemplate {
+  /** RFC 6570 template. */
+  uriTemplate: string;
+  /** Name. */
+  name: string;
+  /** Title, when given. */
+  title?: string;
+  /** Description, when given. */
+  description?: string;
+  /** MIME type, when given. */
+  mimeType?: string;
+}
+
 /** Contract methods of the apps domain: name → (argument object) → result. */
 export interface AppsInvokeMap {
   /** Reads and checks the app of a finished call's tool and opens a launch for it. */
@@ -133,6 +148,10 @@ export interface AppsInvokeMap {
   'apps.callTool': (args: { launchId: string; name: string; arguments?: Record<string, unknown> }) => Promise<AppToolResult>;
   /** A `resources/read` from an app, through the session and within the server's read budget. */
   'apps.readResource': (args: { launchId: string; uri: string }) => Promise<{ contents: Record<string, unknown>[] }>;
+  /** A `resources/list` from an app: one page of its own server's resources, bounded like `resources.list`. */
+  'apps.listResources': (args: { launchId: string; cursor?: string }) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
+  /** A `resources/templates/list` from an app: its own server's resource templates, bounded like `resources.templates`. */
+  'apps.listResourceTemplates': (args: { launchId: string }) => Promise<{ resourceTemplates: AppResourceTemplate[] }>;
   /** The URL policy's verdict on a link an app asks to open, for the consent dialog (nothing is opened). */
   'apps.checkLink': (args: { launchId: string; url: string }) => Promise<AppLinkCheck>;
   /** A `ui/open-link` the person consented to: checked and opened through the safe opener. */

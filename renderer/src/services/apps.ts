@@ -10,6 +10,9 @@ export const appsService = {
   callTool: (launchId: string, name: string, args: Record<string, unknown>) =>
     bridge().api['apps.callTool']({ launchId, name, arguments: args }),
   readResource: (launchId: string, uri: string) => bridge().api['apps.readResource']({ launchId, uri }),
+  listResources: (launchId: string, cursor?: string) =>
+    bridge().api['apps.listResources']({ launchId, ...(cursor !== undefined ? { cursor } : {}) }),
+  listResourceTemplates: (launchId: string) => bridge().api['apps.listResourceTemplates']({ launchId }),
   checkLink: (launchId: string, url: string) => bridge().api['apps.checkLink']({ launchId, url }),
   openLink: (launchId: string, url: string) => bridge().api['apps.openLink']({ launchId, url }),
   openWindow: (callId: string) => bridge().api['apps.openWindow']({ callId }),

@@ -1,6 +1,7 @@
 // MCP Apps in the store: a server's apps and grants (server page), and the actions an app frame uses to open,
 // talk to its server through the core, and close.
-import type { AppGrants, AppLaunch, AppLinkCheck, AppToolResult, ServerApps } from '../../../shared/domains/apps';
+import type { AppGrants, AppLaunch, AppLinkCheck, AppResourceTemplate, AppToolResult, ServerApps } from '../../../shared/domains/apps';
+import type { ResourceItem } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
 import { appsService } from '../services/apps';
 import type { SliceCreator, Store } from './types';
@@ -20,6 +21,10 @@ export interface AppsSlice {
   closeApp: (launchId: string) => Promise<void>;
   appCallTool: (launchId: string, name: string, args: Record<string, unknown>) => Promise<AppToolResult>;
   appReadResource: (launchId: string, uri: string) => Promise<{ contents: Record<string, unknown>[] }>;
+  /** An app's resources/list: one page of its own server's resources. */
+  appListResources: (launchId: string, cursor?: string) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
+  /** An app's resources/templates/list: its own server's resource templates. */
+  appListResourceTemplates: (launchId: string) => Promise<{ resourceTemplates: AppResourceTemplate[] }>;
   /** The core's URL policy on a link an app asks to open (what the consent dialog shows). */
   appCheckLink: (launchId: string, url: string) => Promise<AppLinkCheck>;
   appOpenLink: (launchId: string, url: string) => Promise<void>;
@@ -78,6 +83,8 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     return result;
   },
   appReadResource: (launchId, uri) => appsService.readResource(launchId, uri),
+  appListResources: (launchId, cursor) => appsService.listResources(launchId, cursor),
+  appListResourceTemplates: (launchId) => appsService.listResourceTemplates(launchId),
   appCheckLink: (launchId, url) => appsService.checkLink(launchId, url),
   appOpenLink: async (launchId, url) => {
     const opened = await appsService.openLink(launchId, url);
