@@ -1,7 +1,7 @@
 // Electron main process: wiring only. Every rule lives in a module that takes Electron's objects through narrow
 // interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
 // (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
@@ -12,7 +12,7 @@ import { installQuitHandler } from './app/quit.js';
 import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
-import { appUrlChecker, createFrameGuard, hardenWebContents, installPermissionPolicy, permissionAllowed } from './app/window-hardening.js';
+import { appUrlChecker, createFrameGuard, hardenWebContents, permissionAllowed } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
 import { createLogger, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
@@ -94,7 +94,6 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     log.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
   );
 
-  installPermissionPolicy(session.defaultSession, isAppUrl);
   // The renderer comes from app://switchboard through the same asset loader (and policy) as headless mode.
   handleRendererProtocol(rendererRoot, appsRendererCsp);
 

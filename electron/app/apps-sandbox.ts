@@ -1,9 +1,11 @@
 // MCP Apps in the desktop app. The sandbox proxy is served on a privileged scheme of its own (app-sandbox://apps, a
 // distinct origin from the renderer's app://switchboard) with the launch's policy from the core; the only browser
-// permissions ever granted are those an app frame was delegated (its `allow` list comes from the person's grants);
+// permissions ever granted to an app frame are those the person granted its launch's server (app-permissions.ts);
 // "open in its own window" opens a window in a separate session partition with the same sandbox and its own
 // permission handler. The renderer's policy frames exactly the sandbox origin.
 import { BrowserWindow, session, type CustomScheme, type Session, type WebFrameMain } from 'electron';
+import { appFrameAllowed } from './app-permissions.js';
+import { installPermissionPolicy } from './window-hardening.js';
 import { answerSandbox, SANDBOX_PAGE_PATH, SANDBOX_WARM_PATH, sandboxText } from '../core/apps/sandbox-page.js';
 import type { Host } from '../core/host.js';
 import { loadStaticAsset } from '../headless/static-files.js';
@@ -19,9 +21,6 @@ export const APPS_PARTITION = 'mcp-apps';
 
 /** The renderer's policy in the desktop app: it may frame the sandbox origin and nothing else. */
 export const appsRendererCsp = (nonce: string): string => rendererCsp(nonce, { frameSrc: [APPS_SANDBOX_ORIGIN] });
-
-/** Browser permissions an app frame may use once delegated (the `allow` list only carries what the person granted). */
-const APP_PERMISSIONS = new Set(['media', 'geolocation', 'clipboard-sanitized-write']);
 
 /** What the sandbox needs from main. */
 export interface AppsSandboxOptions {
@@ -40,13 +39,6 @@ export interface AppsSandbox {
   isAppWindowFrame(frame: unknown): boolean;
 }
 
-/** A request from an app frame (never the renderer's own top frame) for a permission an app may be delegated. */
-function fromAppFrame(permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean {
-  if (details.isMainFrame || !APP_PERMISSIONS.has(permission)) return false;
-  const url = details.requestingUrl ?? '';
-  return url.startsWith(`${APPS_SANDBOX_ORIGIN}/`);
-}
-
 /** Serves the sandbox's pages on a session. */
 function handleSandboxProtocol(ses: Session, host: Host): void {
   ses.protocol.handle(APPS_SANDBOX_SCHEME.scheme, (request) => {
@@ -63,17 +55,6 @@ function handleSandboxProtocol(ses: Session, host: Host): void {
   });
 }
 
-/**
- * Lets app frames use what they were delegated and nothing else; the renderer's own pages keep their policy;
- * everything else stays denied.
- */
-function guardPermissions(ses: Session, rendererAllows: AppsSandboxOptions['rendererAllows']): void {
-  const allowed = (permission: string, details: { isMainFrame: boolean; requestingUrl?: string }): boolean =>
-    fromAppFrame(permission, details) || rendererAllows(permission, details.requestingUrl);
-  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(allowed(permission, details)));
-  ses.setPermissionCheckHandler((_wc, permission, _origin, details) => allowed(permission, details));
-}
-
 /** Installs the sandbox (call once the app is ready, after the renderer protocol). */
 export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
   const { host } = opts;
@@ -81,7 +62,13 @@ export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
   const appsSession = session.fromPartition(APPS_PARTITION);
   for (const ses of [session.defaultSession, appsSession]) {
     handleSandboxProtocol(ses, host);
-    guardPermissions(ses, opts.rendererAllows);
+    // App frames get what the person granted their launch's server; the renderer's own pages keep their policy.
+    installPermissionPolicy(
+      ses,
+      (permission, details) =>
+        appFrameAllowed(permission, details, APPS_SANDBOX_ORIGIN, (id) => host.apps.sandboxInput(id)?.permissions) ||
+        opts.rendererAllows(permission, details.requestingUrl),
+    );
   }
   // App windows show the same renderer from their own session.
   appsSession.protocol.handle('app', async (request) => {

@@ -2,6 +2,7 @@
 // the app's own page, no redirects, no new windows, no <webview>; a permission policy that allows exactly what the
 // app needs (writing to the clipboard for the Copy buttons) and only for the app's page; and the frame check the IPC
 // layer uses (only the app window's top frame showing the app's page may call the core).
+import type { PermissionDetails } from './app-permissions.js';
 
 /** The app's own pages: anything served from the renderer's origin (`app://switchboard`), whatever its route. */
 export function appUrlChecker(origin: string): (url: string) => boolean {
@@ -64,21 +65,20 @@ export function permissionAllowed(permission: string, requestingUrl: string | un
 /** The part of a Session the permission policy uses. */
 export interface PermissionSession {
   setPermissionRequestHandler(
-    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void,
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void,
   ): void;
   setPermissionCheckHandler(
-    handler: (contents: unknown, permission: string, requestingOrigin: string, details: { requestingUrl?: string }) => boolean,
+    handler: (contents: unknown, permission: string, requestingOrigin: string, details: PermissionDetails) => boolean,
   ): void;
 }
 
-/** Installs the permission policy on a session. */
-export function installPermissionPolicy(session: PermissionSession, isAppUrl: (url: string) => boolean): void {
-  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
-    callback(permissionAllowed(permission, details.requestingUrl, isAppUrl)),
-  );
-  session.setPermissionCheckHandler((_contents, permission, _origin, details) =>
-    permissionAllowed(permission, details.requestingUrl, isAppUrl),
-  );
+/** Installs one permission policy on a session, for requests and checks alike (a session keeps one of each). */
+export function installPermissionPolicy(
+  session: PermissionSession,
+  allowed: (permission: string, details: PermissionDetails) => boolean,
+): void {
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowed(permission, details)));
+  session.setPermissionCheckHandler((_contents, permission, _origin, details) => allowed(permission, details));
 }
 
 /** The part of a WebFrameMain the frame check reads. */

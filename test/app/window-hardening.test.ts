@@ -71,7 +71,9 @@ describe('permissions', () => {
   it('are installed for both requests and checks', () => {
     let request: Parameters<PermissionSession['setPermissionRequestHandler']>[0] | undefined;
     let check: Parameters<PermissionSession['setPermissionCheckHandler']>[0] | undefined;
-    installPermissionPolicy({ setPermissionRequestHandler: (h) => (request = h), setPermissionCheckHandler: (h) => (check = h) }, isAppUrl);
+    installPermissionPolicy({ setPermissionRequestHandler: (h) => (request = h), setPermissionCheckHandler: (h) => (check = h) }, (p, d) =>
+      permissionAllowed(p, d.requestingUrl, isAppUrl),
+    );
     const answers: boolean[] = [];
     request!({}, 'clipboard-sanitized-write', (g) => answers.push(g), { requestingUrl: index });
     request!({}, 'media', (g) => answers.push(g), { requestingUrl: index });
