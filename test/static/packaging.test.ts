@@ -19,6 +19,7 @@ interface LockEntry {
   dev?: boolean;
   optional?: boolean;
   devOptional?: boolean;
+  hasInstallScript?: boolean;
   os?: string[] | string;
   cpu?: string[] | string;
   engines?: { node?: string };
@@ -75,6 +76,16 @@ describe('installs anywhere', () => {
       return e !== undefined && (e.os !== undefined || e.cpu !== undefined);
     });
     expect(tied).toEqual([]);
+  });
+
+  it('a package the app installs that runs an install script (a native build or download) is optional', () => {
+    // keytar downloads a prebuilt binary or compiles against libsecret: where neither works, npm install must still
+    // succeed (the app then reports why the keychain is unavailable and falls back).
+    const scripted = Object.entries(lock.packages)
+      .filter(([path, e]) => path !== '' && e.hasInstallScript === true && e.dev !== true && e.optional !== true)
+      .map(([path]) => path);
+    expect(scripted).toEqual([]);
+    expect(pkg.optionalDependencies?.['keytar']).toBeDefined();
   });
 
   it('the check itself catches a package tied to one platform', () => {
@@ -150,7 +161,7 @@ describe('electron-builder.yml', () => {
   it('unpacks every native module the app ships from the asar archive', () => {
     // Production packages: reachable from dependencies, not dev-only.
     const production = Object.entries(lock.packages)
-      .filter(([path, e]) => path.startsWith('node_modules/') && e.dev !== true && e.optional !== true)
+      .filter(([path, e]) => path.startsWith('node_modules/') && e.dev !== true)
       .map(([path]) => path);
     const native = production.filter((path) => {
       const dir = join(root, path);
