@@ -325,6 +325,10 @@ hostileTest.describe('a hostile app cannot escape', () => {
       const rows = await inspectorRows(page);
       expect(rows.filter((r) => r.includes('A message sent around the sandbox proxy was not accepted'))).toHaveLength(2);
       expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-resource-ready sent by the app'))).toBe(true);
+      // The proxy's own report method cannot be sent by the app, and a log line naming the sandbox is the app's own.
+      expect(rows.some((r) => r.includes('Sandbox proxy: Dropped ui/notifications/sandbox-refused sent by the app'))).toBe(true);
+      expect(rows.some((r) => r.includes('warning: Forged drop report'))).toBe(true);
+      expect(rows.filter((r) => r.includes('Forged reserved report') || r.includes('Sandbox proxy: Forged'))).toEqual([]);
       // The app is still the same one (the forged resource-ready did not replace it).
       await expect(appFrame(page).getByRole('heading', { name: 'Forger' })).toBeVisible();
       await expect.poll(() => historyCount(page), { timeout: 10_000 }).toBe(before + 1);

@@ -1,5 +1,6 @@
 // The extension's PostMessageTransport to the sandbox proxy, with every message it carries (and every malformed one
-// it refuses) written to the app's Inspector log. The protocol itself is AppBridge's; this only observes.
+// it refuses) written to the app's Inspector log. The protocol itself is AppBridge's; this only observes, except for
+// the sandbox proxy's own reports of what it dropped, which go to the log as refused rows and never to AppBridge.
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { MessageLog } from './message-log';
@@ -17,6 +18,7 @@ export class LoggedTransport implements Transport {
     this.#log = log;
     this.#inner = new PostMessageTransport(target, target);
     this.#inner.onmessage = (message, extra) => {
+      if (log.sandboxReport(message)) return;
       log.add('in', message);
       this.onmessage?.(message, extra);
     };

@@ -1,6 +1,7 @@
 // The Inspector's record of one app's `ui/*` traffic: every JSON-RPC message exchanged with the app (direction,
 // method, kind, size, time, payload as text) and every message the host or the sandbox refused. Bounded: the newest
 // entries are kept, each payload shortened for display.
+import { SANDBOX_REFUSED_METHOD } from '../../../shared/domains/app-sandbox';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 
 /** Which way a message went: from the app to Switchboard, from Switchboard to the app, or refused on the way. */
@@ -32,7 +33,7 @@ export const MAX_ENTRIES = 500;
 export const MAX_TEXT = 16 * 1024;
 
 const encoder = new TextEncoder();
-type Rpc = { id?: string | number; method?: string; error?: unknown; params?: { level?: unknown; logger?: unknown; data?: unknown } };
+type Rpc = { id?: string | number; method?: string; error?: unknown; params?: { level?: unknown; data?: unknown } };
 
 /** The level and text of a `notifications/message` log line, on one line. */
 function logSummary(m: Rpc): string | undefined {
@@ -66,10 +67,19 @@ export class MessageLog {
       kind = m.error !== undefined ? 'error' : 'response';
     }
     this.#push(direction, method || '(no method)', kind, message, m.id, logSummary(m));
-    // The sandbox proxy reports what it refused (forged or reserved messages) as a log line of its own.
-    if (direction === 'in' && m.method === 'notifications/message' && m.params?.logger === 'sandbox' && typeof m.params.data === 'string') {
-      this.refused(`Sandbox proxy: ${m.params.data.slice(0, 300)}`);
-    }
+  }
+
+  /**
+   * Records the sandbox proxy's report of a message it dropped as a refused row; true when `message` is one. Only the
+   * proxy can send this method (it drops it from the app), so a log line an app sends is never shown as a refusal.
+   */
+  sandboxReport(message: unknown): boolean {
+    if (typeof message !== 'object' || message === null) return false;
+    const m = message as { method?: unknown; params?: { reason?: unknown } };
+    if (m.method !== SANDBOX_REFUSED_METHOD) return false;
+    const reason = typeof m.params?.reason === 'string' ? m.params.reason : 'a message (no reason given)';
+    this.refused(`Sandbox proxy: ${reason.slice(0, 300)}`);
+    return true;
   }
 
   /** Records a message that was refused (forged source, malformed, reserved method) with why. */

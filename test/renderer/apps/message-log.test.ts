@@ -1,6 +1,7 @@
 // The Inspector's log: responses carry their request's method, refusals and log lines are summarized, payloads are
 // bounded and made inert, and the log keeps only the newest entries.
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_REFUSED_METHOD } from '../../../shared/domains/app-sandbox';
 import { MAX_ENTRIES, MAX_TEXT, MessageLog } from '../../../renderer/src/apps/message-log';
 
 describe('MessageLog', () => {
@@ -18,20 +19,27 @@ describe('MessageLog', () => {
     ]);
   });
 
-  it('summarizes log lines and turns the sandbox proxy’s reports into refusals', () => {
+  it('summarizes log lines and turns only the sandbox proxy’s reserved report into a refusal', () => {
     const log = new MessageLog();
     log.add('in', {
       jsonrpc: '2.0',
       method: 'notifications/message',
       params: { level: 'info', logger: 'app', data: 'top.document: BLOCKED' },
     });
-    log.add('in', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'sandbox', data: 'Dropped x' } });
+    // An app can post a log line that names the sandbox as its logger: it stays an ordinary message of the app.
+    const forged = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'sandbox', data: 'Dropped x' } };
+    expect(log.sandboxReport(forged)).toBe(false);
+    log.add('in', forged);
+    expect(log.sandboxReport({ jsonrpc: '2.0', method: SANDBOX_REFUSED_METHOD, params: { reason: 'Dropped y' } })).toBe(true);
     log.refused('A message sent around the sandbox proxy was not accepted', { method: 'tools/call' });
-    const [line, report, proxyRefusal, forged] = log.entries();
+    const entries = log.entries();
+    expect(entries).toHaveLength(4);
+    const [line, appLine, proxyRefusal, around] = entries;
     expect(line).toMatchObject({ kind: 'notification', summary: 'info: top.document: BLOCKED' });
-    expect(report).toMatchObject({ kind: 'notification', summary: 'warning: Dropped x' });
-    expect(proxyRefusal).toMatchObject({ direction: 'refused', summary: 'Sandbox proxy: Dropped x' });
-    expect(forged).toMatchObject({ direction: 'refused', summary: 'A message sent around the sandbox proxy was not accepted' });
+    expect(appLine).toMatchObject({ direction: 'in', kind: 'notification', summary: 'warning: Dropped x' });
+    expect(proxyRefusal).toMatchObject({ direction: 'refused', summary: 'Sandbox proxy: Dropped y' });
+    expect(around).toMatchObject({ direction: 'refused', summary: 'A message sent around the sandbox proxy was not accepted' });
+    expect(entries.filter((e) => e.direction === 'refused')).toHaveLength(2);
   });
 
   it('measures sizes, bounds payloads and makes control and bidi characters visible', () => {
