@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { buildCspPolicy } from '../../electron/core/apps/csp.js';
-import { SANDBOX_SCRIPT, scriptHash } from '../../electron/core/apps/sandbox-page.js';
+import { innerSandboxFlags, SANDBOX_SCRIPT, sandboxAppPage, scriptHash } from '../../electron/core/apps/sandbox-page.js';
 import { startAppSandboxServer, type AppSandboxServer } from '../../electron/headless/app-sandbox-server.js';
 import { startBridgeServer } from '../../electron/headless/bridge-server.js';
 import { cleanup, makeHost, tempDir } from '../shared/support/harness.js';
@@ -80,9 +80,21 @@ describe('app sandbox server', () => {
       expect(res.status).toBe(200);
       expect(res.body).toBe(APP_HTML);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.headers['content-security-policy']).toBe(`${policy}; frame-ancestors http://${host} ${RENDERER}`);
+      // The sandbox directive keeps the document opaque even when it is loaded outside the proxy's frame.
+      expect(res.headers['content-security-policy']).toBe(
+        `${policy}; sandbox allow-scripts allow-forms; frame-ancestors http://${host} ${RENDERER}`,
+      );
       expect(res.headers['cache-control']).toBe('no-store');
     }
+  });
+
+  it('gives the app’s document the sandbox flags of its frame, pop-ups exactly when they are granted', () => {
+    const shell = { hostOrigins: [RENDERER], frameAncestors: [RENDERER], sandboxOrigin: 'http://127.0.0.1:1' };
+    const csp = (popups: boolean): string =>
+      sandboxAppPage({ cspPolicy: policy, permissions: [], popups, html: APP_HTML }, shell).headers['Content-Security-Policy']!;
+    expect(csp(false).split('; ')).toContain('sandbox allow-scripts allow-forms');
+    expect(csp(true).split('; ')).toContain(`sandbox ${innerSandboxFlags(true)}`);
+    expect(innerSandboxFlags(true)).toBe('allow-scripts allow-forms allow-popups');
   });
 
   it('serves the warm-up pages: no script, no app, framed like the real ones', async () => {

@@ -7,6 +7,7 @@
 // renderer: the browser loads it straight from the sandbox origin while the proxy starts.
 import { buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { createHash } from 'node:crypto';
+import { SANDBOX_REFUSED_METHOD } from '../../../shared/domains/app-sandbox.js';
 import type { AppPermission } from '../../../shared/domains/apps.js';
 
 /** Path of the proxy page (the launch id goes in `?launch=`, the renderer's origin in `#host=`). */
@@ -97,9 +98,12 @@ export function sandboxPage(launchId: string, input: SandboxPageInput, shell: Sa
   return html(body, `${shellPagePolicy()}${ancestors(shell.frameAncestors)}`);
 }
 
-/** The app's own document: its HTML under its policy, framed only by the proxy inside the renderer. */
+/**
+ * The app's own document: its HTML under its policy, framed only by the proxy inside the renderer. The policy carries
+ * the inner frame's sandbox flags too, so the document has an opaque origin however it is loaded (top level included).
+ */
 export function sandboxAppPage(input: SandboxPageInput, shell: SandboxShell): SandboxAnswer {
-  return html(input.html, `${input.cspPolicy}${ancestors(innerFramers(shell))}`);
+  return html(input.html, `${input.cspPolicy}; sandbox ${innerSandboxFlags(input.popups)}${ancestors(innerFramers(shell))}`);
 }
 
 /** A plain-text answer of the sandbox origin (errors). */
@@ -147,11 +151,13 @@ export const SANDBOX_HEADERS: Readonly<Record<string, string>> = {
  * when the parent is the renderer origin named in `#host=` and listed by the core; it loads the app's document (named
  * by the core, never by a message) into the inner frame once, ignores any `ui/notifications/sandbox-*` message from
  * either side (the app's HTML and sandbox are not the renderer's to send), relays everything else between parent and
- * inner frame, and reports what it drops as a `notifications/message` warning the Inspector shows.
+ * inner frame, and reports what it drops with the reserved SANDBOX_REFUSED_METHOD (which no app can send, being a
+ * `ui/notifications/sandbox-*` method), shown by the Inspector as a refused row.
  */
 export const SANDBOX_SCRIPT = `(function () {
   'use strict';
   var READY = 'ui/notifications/sandbox-proxy-ready';
+  var REFUSED = ${JSON.stringify(SANDBOX_REFUSED_METHOD)};
   var config;
   try { config = JSON.parse(document.getElementById('sandbox-config').textContent); } catch (e) { return; }
   if (window.parent === window) { document.body.textContent = 'This page only runs inside Switchboard.'; return; }
@@ -161,7 +167,7 @@ export const SANDBOX_SCRIPT = `(function () {
   var isMessage = function (d) { return d !== null && typeof d === 'object' && !Array.isArray(d) && d.jsonrpc === '2.0'; };
   var reserved = function (d) { return typeof d.method === 'string' && d.method.indexOf('ui/notifications/sandbox-') === 0; };
   var report = function (text) {
-    window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'sandbox', data: text } }, target);
+    window.parent.postMessage({ jsonrpc: '2.0', method: REFUSED, params: { reason: text } }, target);
   };
   var inner = document.createElement('iframe');
   window.addEventListener('message', function (event) {
