@@ -100,7 +100,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
   // for sign-in pages and for URL elicitations the user consented to.
   const opener = createBrowserOpener((url) => shell.openExternal(url));
-  const { host, dispatch } = await bootstrap({
+  const booting = bootstrap({
     mode: 'electron',
     version: __APP_VERSION__,
     settingsStore: createSettingsStore(dataDir),
@@ -119,9 +119,13 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
         platform: process.platform,
       }),
   });
+  // A quit from the first moment waits for the core: while it is still starting, for its start and then its shutdown.
+  installQuitHandler(app, () => booting.then(({ host: started }) => started.shutdown()), {
+    log: (level, message) => log.log(level, 'app', message),
+  });
+  const { host, dispatch } = await booting;
   const held = lock;
   host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => held.release() });
-  installQuitHandler(app, () => host.shutdown(), { log: (level, message) => log.log(level, 'app', message) });
   // MCP Apps: the sandbox scheme, app windows in their own partition, permissions only for what an app was delegated.
   const apps = installAppsSandbox({
     host,
