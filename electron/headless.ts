@@ -87,7 +87,11 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
   });
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
-  host.apps.setSandbox({ pageUrl: (id) => sandbox.pageUrl(id), warmUrl: sandbox.warmUrl });
+  host.apps.setSandbox({
+    pageUrl: (id) => sandbox.pageUrl(id),
+    warmUrl: sandbox.warmUrl,
+    reservedPorts: () => [server.port, sandbox.port],
+  });
   host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
   host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
   host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => lock.release() });

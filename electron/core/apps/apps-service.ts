@@ -17,7 +17,8 @@ import { base64Bytes } from '../resources/image-check.js';
 import { sanitizeText, truncate } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
 import { appDataProblem, appErrorResult } from './app-data.js';
-import { buildCspPolicy } from './csp.js';
+import { serverOnThisMachine } from '../net/server-location.js';
+import { buildCspPolicy, restrictCsp } from './csp.js';
 import { GrantsStore } from './grants-store.js';
 import { Launches, type Launch } from './launches.js';
 import type { SandboxPageInput } from './sandbox-page.js';
@@ -40,6 +41,8 @@ export interface SandboxLocation {
   pageUrl(launchId: string): string;
   /** The warm-up page, loaded ahead of an app so the sandbox's browser processes are already running. */
   warmUrl: string;
+  /** Loopback ports the shell listens on (headless: the bridge and the sandbox); an app may never reach them. */
+  reservedPorts?: () => number[];
 }
 
 /** What the apps service needs from the host. */
@@ -54,6 +57,8 @@ export interface AppsServiceDeps {
   dataDir?: string;
   /** Ids of every server (to find a tool by local name). */
   serverIds?: () => string[];
+  /** Loopback ports the core listens on (the gateway); an app may never reach them. */
+  reservedPorts?: () => number[];
 }
 
 /** The apps feature of one host. */
@@ -104,7 +109,11 @@ export class AppsService {
     const ui = await this.#uiResource(entry.serverId, resourceUri);
     const grants = this.grants.get(entry.serverId);
     const granted = ui.requested.filter((p) => grants.permissions.includes(p));
-    const cspPolicy = buildCspPolicy(ui.csp);
+    const { csp, refused: cspRefused } = restrictCsp(
+      { csp: ui.csp, refused: ui.cspRefused },
+      { serverOnThisMachine: serverOnThisMachine(config.transport), reservedPorts: this.#reservedPorts() },
+    );
+    const cspPolicy = buildCspPolicy(csp);
     const launch = this.#launches.add({
       serverId: entry.serverId,
       tool: route.localName,
@@ -123,8 +132,8 @@ export class AppsService {
       resourceUri,
       htmlBytes: ui.bytes,
       htmlSha256: ui.sha256,
-      csp: ui.csp,
-      cspRefused: ui.cspRefused,
+      csp,
+      cspRefused,
       cspPolicy,
       permissions: { requested: ui.requested, granted },
       popups: grants.popups,
@@ -332,6 +341,10 @@ export class AppsService {
       if (found) return found.route;
     }
     return undefined;
+  }
+
+  #reservedPorts(): number[] {
+    return [...(this.#deps.reservedPorts?.() ?? []), ...(this.#sandbox?.reservedPorts?.() ?? [])];
   }
 
   #serverIds(): string[] {

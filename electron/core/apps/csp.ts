@@ -1,8 +1,12 @@
 // The Content-Security-Policy an app runs under, built from its `_meta.ui.csp`. Every declared domain is checked as an
 // origin (scheme://host[:port], nothing else; https or wss, plain http/ws only on loopback; a `*.` wildcard only
-// over a registrable-looking name); anything else is refused and reported. Nothing declared means nothing external.
+// over a registrable domain, never directly over a public suffix); then, for the server that declared it, loopback
+// origins are kept only when that server runs on this machine, and Switchboard's own ports are never allowed. Anything
+// else is refused and reported. Nothing declared means nothing external.
+import { getDomain } from 'tldts';
 import type { AppCsp, AppCspRefusal } from '../../../shared/domains/apps.js';
 import { isObject } from '../json.js';
+import { hostReach } from '../net/private-host.js';
 import { sanitizeText, truncate } from '../text.js';
 
 /** Most entries kept per list. */
@@ -16,11 +20,6 @@ const ORIGIN = /^(https|wss|http|ws):\/\/(\*\.)?(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?:
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-/** True for a loopback host name or address (localhost, 127.0.0.0/8, ::1). */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
-}
-
 /** Checks one declared domain; returns the normalized origin or the reason it is refused. */
 export function checkOrigin(value: unknown): { origin: string } | { reason: string } {
   if (typeof value !== 'string') return { reason: 'not text' };
@@ -33,12 +32,14 @@ export function checkOrigin(value: unknown): { origin: string } | { reason: stri
   if (IPV4.test(host) && host.split('.').some((o) => Number(o) > 255)) return { reason: 'not a valid address' };
   if (!ip && !host.split('.').every((l) => LABEL.test(l))) return { reason: 'not a valid host name' };
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return { reason: 'not a valid port' };
-  const loopback = isLoopbackHost(host);
+  const loopback = hostReach(host) === 'loopback';
   if ((scheme === 'http' || scheme === 'ws') && !loopback)
     return { reason: 'only https and wss origins are allowed (http only on loopback)' };
   if (wildcard) {
     if (ip || loopback) return { reason: 'a wildcard needs a domain name' };
-    if (host.split('.').length < 2) return { reason: 'the wildcard is too broad (*.<name>.<tld> at least)' };
+    // Private suffixes count too: *.github.io would cover every site under it.
+    if (host.split('.').length < 2 || getDomain(host, { allowPrivateDomains: true }) === null)
+      return { reason: `the wildcard is too broad: ${host} is a public suffix (*.<name>.${host} at least)` };
   }
   return { origin: `${scheme}://${wildcard ?? ''}${host}${port !== undefined ? `:${Number(port)}` : ''}` };
 }
@@ -68,6 +69,42 @@ export function parseCsp(raw: unknown): { csp: AppCsp; refused: AppCspRefusal[] 
       const checked = checkOrigin(value);
       if ('reason' in checked) refused.push({ list, value: shown, reason: checked.reason });
       else if (!csp[list].includes(checked.origin)) csp[list].push(checked.origin);
+    }
+  }
+  return { csp, refused };
+}
+
+/** Who declared a CSP and what this Switchboard itself listens on. */
+export interface CspContext {
+  /** The declaring MCP server runs on this machine (stdio, or an http(s) URL on loopback). */
+  serverOnThisMachine: boolean;
+  /** Ports Switchboard itself listens on (the headless bridge, the sandbox, the gateway). */
+  reservedPorts: readonly number[];
+}
+
+const DEFAULT_PORT: Readonly<Record<string, number>> = { http: 80, ws: 80, https: 443, wss: 443 };
+
+/** Why a checked origin is refused for this server and this Switchboard, or undefined when it is kept. */
+function contextProblem(origin: string, ctx: CspContext): string | undefined {
+  const url = new URL(origin.replace('://*.', '://'));
+  // The unspecified address reaches this machine too when a browser connects to it.
+  const here = hostReach(url.hostname) === 'loopback' || url.hostname === '0.0.0.0' || url.hostname === '[::]';
+  if (!here) return undefined;
+  const port = url.port === '' ? DEFAULT_PORT[url.protocol.slice(0, -1)] : Number(url.port);
+  if (port !== undefined && ctx.reservedPorts.includes(port)) return `port ${port} on this computer is Switchboard's own`;
+  if (!ctx.serverOnThisMachine) return 'an address on this computer is allowed only for a server that runs on this computer';
+  return undefined;
+}
+
+/** Applies the server's and this Switchboard's rules to a checked CSP: what stays, and every refusal with why. */
+export function restrictCsp(parsed: { csp: AppCsp; refused: AppCspRefusal[] }, ctx: CspContext): { csp: AppCsp; refused: AppCspRefusal[] } {
+  const csp: AppCsp = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+  const refused = [...parsed.refused];
+  for (const list of LISTS) {
+    for (const origin of parsed.csp[list]) {
+      const reason = contextProblem(origin, ctx);
+      if (reason === undefined) csp[list].push(origin);
+      else refused.push({ list, value: origin, reason });
     }
   }
   return { csp, refused };

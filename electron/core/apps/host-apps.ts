@@ -1,5 +1,6 @@
 // Wires the apps service to the Host: definitions, events, session clients, the catalog, the call service, the
-// safe URL opener and a grants file next to the settings. Removing a server ends its launches and grants.
+// safe URL opener, the gateway's port (which no app may reach) and a grants file next to the settings. Removing a
+// server ends its launches and grants.
 import type { Client } from '@modelcontextprotocol/client';
 import { AppError } from '../../../shared/errors.js';
 import type { Host } from '../host.js';
@@ -21,6 +22,10 @@ export function createHostApps(host: Host, dataDir: string | undefined): AppsSer
     calls: host.calls,
     opener: () => host.interaction.urlOpener,
     serverIds: () => host.configs().map((c) => c.id),
+    reservedPorts: () => {
+      const port = host.gateway.status().port;
+      return port !== undefined && port > 0 ? [port] : [];
+    },
     ...(dataDir !== undefined ? { dataDir } : {}),
   });
   host.sessionEvents.subscribe((event) => {

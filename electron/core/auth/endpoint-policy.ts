@@ -3,6 +3,7 @@
 // could aim the host's own requests at this machine or the private network (cloud metadata services, routers, admin
 // consoles). Every OAuth request is checked against the MCP server's own address before it is sent.
 import { hostReach } from '../net/private-host.js';
+import { urlOnThisMachine } from '../net/server-location.js';
 import { displayUrl } from '../transports/http-guards.js';
 
 /**
@@ -22,7 +23,7 @@ export function oauthEndpointProblem(target: string, serverUrl: string, trustedO
   if (url.origin === server.origin || trustedOrigins.includes(url.origin)) return null;
   const reach = hostReach(url.hostname);
   if (reach !== 'public') {
-    if (hostReach(server.hostname) === 'loopback') return null;
+    if (urlOnThisMachine(server)) return null;
     const where = reach === 'loopback' ? 'on this computer' : 'on a private network';
     return (
       `The authorization server's metadata points to ${displayUrl(url.href)}, ${where}; ` +

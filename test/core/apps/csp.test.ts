@@ -1,6 +1,7 @@
 // The app policy from _meta.ui.csp: each declared domain checked as an origin; nothing declared, nothing external.
 import { describe, expect, it } from 'vitest';
-import { buildCspPolicy, checkOrigin, MAX_CSP_ENTRIES, parseCsp } from '../../../electron/core/apps/csp.js';
+import { buildCspPolicy, checkOrigin, MAX_CSP_ENTRIES, parseCsp, restrictCsp } from '../../../electron/core/apps/csp.js';
+import { serverOnThisMachine } from '../../../electron/core/net/server-location.js';
 
 describe('checkOrigin', () => {
   it.each([
@@ -8,6 +9,7 @@ describe('checkOrigin', () => {
     ['HTTPS://CDN.Example.com/', 'https://cdn.example.com'],
     ['wss://rt.example.com:8443', 'wss://rt.example.com:8443'],
     ['https://*.cdn.example.com', 'https://*.cdn.example.com'],
+    ['https://*.example.co.uk', 'https://*.example.co.uk'],
     ['http://127.0.0.1:4000', 'http://127.0.0.1:4000'],
     ['http://localhost:5173', 'http://localhost:5173'],
     ['ws://[::1]:9000', 'ws://[::1]:9000'],
@@ -26,6 +28,9 @@ describe('checkOrigin', () => {
     ['data:', /not an origin/],
     ['blob:', /not an origin/],
     ['https://*.com', /too broad/],
+    ['https://*.co.uk', /too broad: co\.uk is a public suffix/],
+    ['https://*.github.io', /too broad: github\.io is a public suffix/],
+    ['wss://*.com.au', /too broad/],
     ['https://*.127.0.0.1', /wildcard needs a domain/],
     ['https://a.example.com; script-src *', /not an origin/],
     ['https://exa mple.com', /not an origin/],
@@ -103,5 +108,57 @@ describe('buildCspPolicy', () => {
     expect(directive('img-src')).toContain('https://cdn.example.com');
     expect(directive('connect-src')).not.toContain('cdn');
     expect(directive('frame-src')).toBe('frame-src https://www.youtube.com');
+  });
+});
+
+describe('restrictCsp', () => {
+  const declared = (origins: string[]) => parseCsp({ connectDomains: origins });
+  const LOOPBACK = ['http://127.0.0.1:4000', 'ws://localhost:5173', 'http://app.localhost:8080', 'ws://[::1]:9000', 'https://127.1.2.3'];
+
+  it('refuses addresses on this computer from a server that does not run on it, and reports each', () => {
+    const { csp, refused } = restrictCsp(declared([...LOOPBACK, 'https://0.0.0.0:8443', 'https://api.example.com']), {
+      serverOnThisMachine: false,
+      reservedPorts: [],
+    });
+    expect(csp.connectDomains).toEqual(['https://api.example.com']);
+    expect(refused.map((r) => r.value)).toEqual([...LOOPBACK, 'https://0.0.0.0:8443']);
+    for (const r of refused)
+      expect(r).toMatchObject({ list: 'connectDomains', reason: expect.stringMatching(/only for a server that runs on this computer/) });
+  });
+
+  it('keeps them for a server on this computer, except Switchboard’s own ports (default ports included)', () => {
+    const { csp, refused } = restrictCsp(declared([...LOOPBACK, 'http://localhost', 'https://api.example.com:4000']), {
+      serverOnThisMachine: true,
+      reservedPorts: [4000, 9000, 80],
+    });
+    expect(csp.connectDomains).toEqual([
+      'ws://localhost:5173',
+      'http://app.localhost:8080',
+      'https://127.1.2.3',
+      'https://api.example.com:4000',
+    ]);
+    expect(refused).toEqual([
+      { list: 'connectDomains', value: 'http://127.0.0.1:4000', reason: "port 4000 on this computer is Switchboard's own" },
+      { list: 'connectDomains', value: 'ws://[::1]:9000', reason: "port 9000 on this computer is Switchboard's own" },
+      { list: 'connectDomains', value: 'http://localhost', reason: "port 80 on this computer is Switchboard's own" },
+    ]);
+  });
+
+  it('keeps the syntax refusals it was given', () => {
+    const { refused } = restrictCsp(declared(['https://*.com']), { serverOnThisMachine: true, reservedPorts: [] });
+    expect(refused).toEqual([expect.objectContaining({ value: 'https://*.com', reason: expect.stringMatching(/too broad/) })]);
+  });
+});
+
+describe('serverOnThisMachine', () => {
+  it.each([
+    [{ type: 'stdio' as const, command: 'node', args: [] }, true],
+    [{ type: 'http' as const, url: 'http://127.0.0.1:3000/mcp' }, true],
+    [{ type: 'http' as const, url: 'http://localhost:3000/mcp' }, true],
+    [{ type: 'sse' as const, url: 'http://[::1]:3000/sse' }, true],
+    [{ type: 'http' as const, url: 'https://mcp.example.com/mcp' }, false],
+    [{ type: 'http' as const, url: 'http://192.168.1.20:3000/mcp' }, false],
+  ])('%o: %s', (transport, local) => {
+    expect(serverOnThisMachine(transport as Parameters<typeof serverOnThisMachine>[0])).toBe(local);
   });
 });
