@@ -1,14 +1,17 @@
 // One app in its sandbox: an iframe on the sandbox origin (the proxy, which loads the app's document from that origin
 // itself), an AppBridge over a logged PostMessageTransport to it, and the bridge's handlers routed to the core through
 // the store. Tool input and result go to the app once it is initialized; size changes resize the frame within bounds.
+// A frame that closes (its view unmounts, is replaced or the person closes it) asks the app to wind down and stays
+// alive, parked out of sight, until the app answers or TEARDOWN_MS pass; only then is its bridge closed.
 import {
   AppBridge,
   buildAllowAttribute,
   type McpUiHostContext,
   type McpUiResourcePermissions,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import { parkFrame } from './frame-parking';
 import type { AppLaunch } from '../../../shared/domains/apps';
 import { useStore } from '../store';
 import type { AppDisplayMode } from './host-context';
@@ -22,8 +25,8 @@ export const MIN_APP_HEIGHT = 48;
 const SANDBOX_READY_MS = 15_000;
 /** The app must send ui/notifications/initialized within this time. */
 const INITIALIZED_MS = 20_000;
-/** How long a closing app may take to answer ui/resource-teardown. */
-const TEARDOWN_MS = 2_000;
+/** How long a closing app may take to answer ui/resource-teardown before its frame is removed anyway. */
+export const TEARDOWN_MS = 1_000;
 
 /** Something the app said that the view shows (side panel). */
 export type AppEvent =
@@ -54,7 +57,7 @@ export interface AppFrameProps {
 
 /** What a view can do with its frame. */
 export interface AppFrameHandle {
-  /** Asks the app to wind down (ui/resource-teardown), waiting a moment for its answer. */
+  /** Asks the app to wind down (ui/resource-teardown) once, settling when it answers or TEARDOWN_MS pass. */
   teardown(): Promise<void>;
 }
 
@@ -64,29 +67,35 @@ const permissionsObject = (granted: AppLaunch['permissions']['granted']): McpUiR
 /** The sandboxed app frame. */
 export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFrame(props, ref) {
   const { launch, log } = props;
-  const iframe = useRef<HTMLIFrameElement>(null);
+  const slot = useRef<HTMLDivElement>(null);
+  const iframe = useRef<HTMLIFrameElement | null>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
+  const windDown = useRef<(() => Promise<void>) | null>(null);
   const initialized = useRef(false);
   const latest = useRef(props);
   latest.current = props;
   const [reported, setReported] = useState<number | null>(null);
   const callTool = useStore((s) => s.appCallTool);
   const readResource = useStore((s) => s.appReadResource);
+  const listResources = useStore((s) => s.appListResources);
+  const listTemplates = useStore((s) => s.appListResourceTemplates);
 
-  useImperativeHandle(ref, () => ({
-    teardown: async () => {
-      const bridge = bridgeRef.current;
-      if (!bridge || !initialized.current) return;
-      await bridge.teardownResource({}, { timeout: TEARDOWN_MS }).catch(() => undefined);
-    },
-  }));
+  useImperativeHandle(ref, () => ({ teardown: () => windDown.current?.() ?? Promise.resolve() }));
 
   // A layout effect: the bridge listens before the browser can deliver anything from the frame just inserted (the
-  // proxy says it is ready, and the app may ask to initialize, as soon as they load).
+  // proxy says it is ready, and the app may ask to initialize, as soon as they load). The frame is this effect's
+  // own element (not React's), so that closing can keep it running after its place on the page is gone.
   useLayoutEffect(() => {
-    const frame = iframe.current;
-    const target = frame?.contentWindow;
-    if (!frame || !target) return;
+    const host = slot.current;
+    if (!host) return;
+    const frame = createFrame(launch);
+    host.appendChild(frame);
+    const target = frame.contentWindow;
+    if (!target) {
+      frame.remove();
+      return;
+    }
+    iframe.current = frame;
     const started = performance.now();
     const p = () => latest.current;
     const bridge = new AppBridge(
@@ -107,6 +116,9 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
 
     bridge.oncalltool = async (params) => (await callTool(launch.launchId, params.name, params.arguments ?? {})).result as CallToolResult;
     bridge.onreadresource = async (params) => (await readResource(launch.launchId, params.uri)) as ReadResourceResult;
+    // serverResources is advertised: listings go to the launch's own server, bounded by the core.
+    bridge.onlistresources = async (params) => (await listResources(launch.launchId, params?.cursor)) as ListResourcesResult;
+    bridge.onlistresourcetemplates = async () => (await listTemplates(launch.launchId)) as ListResourceTemplatesResult;
     // Declined or refused links are a JSON-RPC error, as the extension's specification describes.
     bridge.onopenlink = async ({ url }) => {
       if (!(await p().onOpenLink(url))) throw new Error('Link opening denied by the user');
@@ -131,9 +143,11 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       () => p().onFailed(`The app did not start: no ui/notifications/initialized within ${INITIALIZED_MS / 1000} s.`),
       INITIALIZED_MS,
     );
+    let up = false;
     bridge.addEventListener('sandboxready', () => clearTimeout(sandboxTimer));
     bridge.addEventListener('initialized', () => {
-      if (initialized.current) return;
+      if (up) return;
+      up = true;
       initialized.current = true;
       clearTimeout(initTimer);
       p().onInitialized(Math.round(performance.now() - started));
@@ -142,6 +156,16 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       if (call.cancelledReason !== undefined) void bridge.sendToolCancelled({ reason: call.cancelledReason });
       else if (call.result) void bridge.sendToolResult(call.result as CallToolResult);
     });
+
+    // The one way an app is wound down (Close, the app's own request, unmount): ui/resource-teardown at most once,
+    // settled by the app's answer, an error or TEARDOWN_MS. An app that never started has nothing to wind down.
+    let ending: Promise<void> | undefined;
+    let ended = false;
+    const end = (): Promise<void> =>
+      (ending ??= (up ? bridge.teardownResource({}, { timeout: TEARDOWN_MS }).then(noop, noop) : Promise.resolve()).then(() => {
+        ended = true;
+      }));
+    windDown.current = end;
 
     // Messages that come from inside this app but not through its proxy (the app posting to the renderer directly,
     // e.g. with a forged method) are refused by the transport's source check; the Inspector shows them.
@@ -160,15 +184,21 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       clearTimeout(sandboxTimer);
       clearTimeout(initTimer);
       window.removeEventListener('message', watchForged);
-      const wasUp = initialized.current;
       bridgeRef.current = null;
+      windDown.current = null;
+      iframe.current = null;
       initialized.current = false;
-      // The frame is going away: tell the app (best effort, it may already be gone), then stop listening.
-      if (wasUp) void bridge.teardownResource({}, { timeout: 500 }).catch(() => undefined);
-      void bridge.close().catch(() => undefined);
+      const finish = (): void => {
+        void bridge.close().catch(noop);
+        frame.remove();
+      };
+      if (ended || !up) return finish();
+      // Still winding down: the frame keeps running out of sight (its place is about to go) until the app answers.
+      parkFrame(frame);
+      void end().then(finish);
     };
-    // One bridge per launch; later prop changes are read through `latest`.
-  }, [launch, log, callTool, readResource]);
+    // One bridge and frame per launch; later prop changes are read through `latest`.
+  }, [launch, log, callTool, readResource, listResources, listTemplates]);
 
   // Host context changes after initialization (theme, size, display mode) go to the app as a partial update.
   const hostContext = props.hostContext;
@@ -179,24 +209,29 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
 
   const h = props.height;
   const height = 'fixed' in h ? h.fixed : Math.min(h.max, Math.max(MIN_APP_HEIGHT, reported ?? 360));
-  const sandboxFlags = 'allow-scripts allow-same-origin allow-forms' + (launch.popups ? ' allow-popups' : '');
-  const allow = buildAllowAttribute(permissionsObject(launch.permissions.granted));
-  return (
-    <iframe
-      ref={iframe}
-      className="sb-app-frame"
-      title={`App: ${launch.toolInfo.title ?? launch.toolInfo.name}`}
-      src={sandboxSrc(launch.sandboxUrl, window.location)}
-      // The proxy runs on its own origin (allow-same-origin keeps that origin, not ours); the app inside it gets
-      // an opaque origin (allow-scripts allow-forms only). Never top navigation, never modals.
-      sandbox={sandboxFlags}
-      {...(allow ? { allow } : {})}
-      referrerPolicy="no-referrer"
-      style={{ height }}
-      data-launch={launch.launchId}
-    />
-  );
+  useLayoutEffect(() => {
+    if (iframe.current) iframe.current.style.height = `${height}px`;
+  });
+  return <div ref={slot} className="sb-app-frame-slot" />;
 });
+
+const noop = (): void => undefined;
+
+/** The frame element of a launch: the proxy on the sandbox origin, with the flags and delegations it is allowed. */
+function createFrame(launch: AppLaunch): HTMLIFrameElement {
+  const frame = document.createElement('iframe');
+  frame.className = 'sb-app-frame';
+  frame.title = `App: ${launch.toolInfo.title ?? launch.toolInfo.name}`;
+  // The proxy runs on its own origin (allow-same-origin keeps that origin, not ours); the app inside it gets
+  // an opaque origin (allow-scripts allow-forms only). Never top navigation, never modals.
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms' + (launch.popups ? ' allow-popups' : ''));
+  const allow = buildAllowAttribute(permissionsObject(launch.permissions.granted));
+  if (allow) frame.setAttribute('allow', allow);
+  frame.referrerPolicy = 'no-referrer';
+  frame.dataset['launch'] = launch.launchId;
+  frame.src = sandboxSrc(launch.sandboxUrl, window.location);
+  return frame;
+}
 
 /** True when `source` is a frame nested (at any depth) inside `root`; cross-origin frames allow walking `frames`. */
 function isInside(root: Window, source: MessageEventSource): boolean {
