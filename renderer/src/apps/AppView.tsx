@@ -1,6 +1,7 @@
 // A call's MCP App where its result is shown: opening the launch (or the clear error in place of the app), the
 // sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
-// sent for the model, and the Inspector. Closing the view tears the app down.
+// sent for the model, and the Inspector. Closing the view tears the app down. One link consent at a time: while one
+// waits for the person, a further ui/open-link from the app is declined at once, so every request settles.
 import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
 import { useElementSize, useViewportSize } from '@mantine/hooks';
 import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
@@ -21,6 +22,8 @@ import './apps.css';
 
 /** Most an inline app may grow to (pixels). */
 export const INLINE_MAX_HEIGHT = 1200;
+/** The error an app gets for a link asked while another of its links waits for the person. */
+export const LINK_WAITING = 'Another link from this app is already waiting for the person to answer';
 /** Height of the app's title bar (pixels). */
 const BAR_HEIGHT = 44;
 
@@ -62,6 +65,9 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const [closed, setClosed] = useState(false);
   const [link, setLink] = useState<{ url: string; check: AppLinkCheck; answer: (open: boolean) => void } | null>(null);
   const frame = useRef<AppFrameHandle>(null);
+  // The link consent in progress (checking, asking or opening) and how to decline it when the app goes away.
+  const linkBusy = useRef(false);
+  const declineLink = useRef<(() => void) | null>(null);
 
   // Open a launch for this call; close it in the core when the view goes away or reloads.
   useEffect(() => {
@@ -90,6 +96,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
     );
     return () => {
       live = false;
+      declineLink.current?.();
       if (launchId !== undefined) void closeApp(launchId);
     };
   }, [callId, attempt, openApp, closeApp]);
@@ -124,24 +131,34 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const onOpenLink = useCallback(
     async (url: string): Promise<boolean> => {
       if (!launch) return false;
-      const check = await checkLink(launch.launchId, url).catch((err: unknown): AppLinkCheck => ({
-        ok: false,
-        reason: err instanceof AppError ? err.message : 'The link could not be checked',
-      }));
-      return new Promise((resolve) => {
-        setLink({
-          url,
-          check,
-          answer: (open) => {
+      if (linkBusy.current) throw new Error(LINK_WAITING);
+      linkBusy.current = true;
+      let gone = false;
+      declineLink.current = () => (gone = true);
+      try {
+        const check = await checkLink(launch.launchId, url).catch((err: unknown): AppLinkCheck => ({
+          ok: false,
+          reason: err instanceof AppError ? err.message : 'The link could not be checked',
+        }));
+        if (gone) return false;
+        const open = await new Promise<boolean>((resolve) => {
+          const answer = (yes: boolean): void => {
+            declineLink.current = () => undefined;
             setLink(null);
-            if (!open || !check.ok) return resolve(false);
-            openLink(launch.launchId, check.url).then(
-              () => resolve(true),
-              () => resolve(false),
-            );
-          },
+            resolve(yes);
+          };
+          declineLink.current = () => answer(false);
+          setLink({ url, check, answer });
         });
-      });
+        if (!open || !check.ok) return false;
+        return await openLink(launch.launchId, check.url).then(
+          () => true,
+          () => false,
+        );
+      } finally {
+        linkBusy.current = false;
+        declineLink.current = null;
+      }
     },
     [launch, openLink, checkLink],
   );
