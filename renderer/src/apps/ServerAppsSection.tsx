@@ -1,8 +1,14 @@
 // A server's MCP Apps on its page: the tools that have an app, the tools only its app may call (kept out of the
-// model-facing catalog), and what the person allows its apps (everything denied until allowed).
+// model-facing catalog) with their pin state, and what the person allows its apps (everything denied until allowed).
+// An app-only tool whose definition changed cannot be called by the app until approved, and this is the only place
+// it is listed, so its approval (the same banner and core call as a tool's detail) is offered here.
 import { Alert, Badge, Checkbox, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
-import type { AppGrants, AppPermission } from '../../../shared/domains/apps';
+import { useEffect, useState } from 'react';
+import type { AppGrants, AppPermission, ServerApps } from '../../../shared/domains/apps';
+import type { ToolDetail } from '../../../shared/domains/catalog';
+import { AppError } from '../../../shared/errors';
+import { PinBanner } from '../components/ToolDetailPanel';
+import { ToolChips } from '../components/ToolList';
 import { useStore } from '../store';
 import { selectServerApps } from '../store/apps-slice';
 
@@ -109,17 +115,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
           <Table aria-label="App-only tools" fz="sm">
             <Table.Tbody>
               {apps.appOnlyTools.map((t) => (
-                <Table.Tr key={t.tool}>
-                  <Table.Td w="40%">
-                    <Text size="sm" fw={500}>
-                      {t.title ?? t.originalName}
-                    </Text>
-                    <Text size="xs" className="sb-dim sb-mono">
-                      {t.tool}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{t.description}</Table.Td>
-                </Table.Tr>
+                <AppOnlyToolRows key={t.tool} tool={t} />
               ))}
             </Table.Tbody>
           </Table>
@@ -151,5 +147,65 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
         </Group>
       </Stack>
     </Stack>
+  );
+}
+
+/** One app-only tool: its names, pin chips and description; when its definition changed, the approval banner below. */
+function AppOnlyToolRows({ tool: t }: { tool: ServerApps['appOnlyTools'][number] }) {
+  const fetchTool = useStore((s) => s.fetchTool);
+  const approveDefinition = useStore((s) => s.approveToolDefinition);
+  const revision = useStore((s) => s.catalogRevision);
+  const [detail, setDetail] = useState<ToolDetail | null>(null);
+  const [approving, setApproving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchTool(t.tool).then(
+      (d) => live && setDetail(d),
+      () => live && setDetail(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [t.tool, revision, fetchTool]);
+  const approve = (name: string, fingerprint: string): void => {
+    setApproving(true);
+    setError(null);
+    approveDefinition(name, fingerprint)
+      .then(setDetail, (e: unknown) => setError(e instanceof AppError ? e.message : 'Approval failed'))
+      .finally(() => setApproving(false));
+  };
+  const changed = detail?.pin === 'changed';
+  return (
+    <>
+      <Table.Tr data-testid="app-only-tool" data-pin={detail?.pin}>
+        <Table.Td w="40%">
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm" fw={500}>
+              {t.title ?? t.originalName}
+            </Text>
+            {detail && <ToolChips tool={detail} />}
+          </Group>
+          <Text size="xs" className="sb-dim sb-mono">
+            {t.tool}
+          </Text>
+        </Table.Td>
+        <Table.Td>{t.description}</Table.Td>
+      </Table.Tr>
+      {(changed || error) && (
+        <Table.Tr>
+          <Table.Td colSpan={2}>
+            <Stack gap="xs">
+              {error && (
+                <Alert color="red" role="alert">
+                  {error}
+                </Alert>
+              )}
+              {detail && changed && <PinBanner tool={detail} onApprove={approve} approving={approving} />}
+            </Stack>
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
   );
 }
