@@ -470,6 +470,75 @@ hostileTest.describe('a hostile app cannot escape', () => {
     await page.keyboard.press('Escape');
     await expect(region).not.toHaveAttribute('data-fullscreen', 'true');
   });
+
+  hostileTest(
+    'a second link while one waits is declined at once; the app lists its own server’s resources; Close waits for its teardown answer',
+    async ({ switchboard, page }) => {
+      const said: string[] = [];
+      page.on('console', (m) => said.push(m.text()));
+      await openTool(switchboard, 'mcp__fx__hello');
+      await call(page, { name: 'Ada' });
+      const app = appFrame(page);
+      const log = app.locator('#log');
+      await expect(log).toContainText('started: OK', { timeout: 30_000 });
+      await app.getByRole('button', { name: 'Open two links' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
+      await expect(dialog.getByTestId('app-link-url')).toContainText('https://example.com/one');
+      await expect(log).toContainText('link 2: DECLINED (Another link from this app is already waiting for the person to answer)');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(log).toContainText('link 1: DECLINED');
+      await expect(dialog).toBeHidden();
+
+      await app.getByRole('button', { name: 'List resources' }).click();
+      await expect(log).toContainText('list: OK (res://apps/notes/{name} | res://apps/note)');
+
+      await page.getByRole('region', { name: 'App: Hello app' }).getByRole('button', { name: 'Close' }).click();
+      await expect(page.getByText('The app was closed.')).toBeVisible();
+      await expect.poll(() => said).toContain('hello app: teardown answered');
+      await expect(page.locator('iframe.sb-app-frame, iframe.sb-app-frame-closing')).toHaveCount(0);
+    },
+  );
+
+  hostileTest(
+    'leaving the result keeps the app running until it answers its teardown; a changed app-only tool is approved on the server page',
+    async ({ switchboard, page }) => {
+      const said: string[] = [];
+      page.on('console', (m) => said.push(m.text()));
+      await openTool(switchboard, 'mcp__fx__hello');
+      await call(page, { name: 'Ada' });
+      const app = appFrame(page);
+      await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+
+      // The server changes its app-only tool: the app's calls of it are refused until the person approves.
+      await switchboard.bridge['tools.call']({ name: 'mcp__fx__change_app_echo', arguments: {} });
+      await expect.poll(async () => (await switchboard.bridge['catalog.tool']({ name: 'mcp__fx__app_echo' })).pin).toBe('changed');
+      await app.getByRole('button', { name: 'Call app_echo' }).click();
+      await expect(app.locator('#log')).toContainText('app_echo: FAILED (The definition of mcp__fx__app_echo changed');
+
+      // Leaving the result view: the app is asked to wind down and its frame lives, out of sight, until it answers.
+      await switchboard.goto('#/servers/fx/apps');
+      await expect.poll(() => said).toContain('hello app: teardown asked');
+      await expect.poll(() => said).toContain('hello app: teardown answered');
+      await expect(page.locator('iframe.sb-app-frame, iframe.sb-app-frame-closing')).toHaveCount(0);
+
+      const apps = page.getByRole('region', { name: 'Apps' });
+      const row = apps.getByTestId('app-only-tool').filter({ hasText: 'mcp__fx__app_echo' });
+      await expect(row).toHaveAttribute('data-pin', 'changed');
+      await expect(row).toContainText('changed');
+      const banner = apps.getByRole('alert').filter({ hasText: 'Changed since approved' });
+      await expect(banner.getByLabel('description now')).toContainText('Echoes text, changed; only the app may call it.');
+      await shots(page, 'server-apps-changed');
+      await banner.getByRole('button', { name: 'Approve new definition' }).click();
+      await expect(row).toHaveAttribute('data-pin', 'approved');
+      await expect(banner).toBeHidden();
+
+      await openTool(switchboard, 'mcp__fx__hello');
+      await call(page, { name: 'Ada' });
+      await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+      await app.getByRole('button', { name: 'Call app_echo' }).click();
+      await expect(app.locator('#echoed')).toHaveText('echo: echo 1');
+    },
+  );
 });
 
 /** The newest row of the history's Recent calls table matching a search. */
