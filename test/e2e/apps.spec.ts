@@ -317,6 +317,31 @@ hostileTest.describe('a hostile app cannot escape', () => {
     }
   });
 
+  hostileTest('the app’s document loaded on its own, outside its frame, still has an opaque origin', async ({ switchboard, page }) => {
+    test.skip(switchboard.shell === 'electron', 'a tab of its own: the headless sandbox origin');
+    await openTool(switchboard, 'mcp__fx__hello');
+    await call(page, { name: 'Ada' });
+    await expect(appFrame(page).locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+    const proxy = (await page.locator('iframe.sb-app-frame').getAttribute('src')) ?? '';
+    const inner = (await page.frameLocator('iframe.sb-app-frame').locator('iframe').getAttribute('src')) ?? '';
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(new URL(inner, proxy).href);
+      await expect(tab.getByRole('heading', { name: 'Hello app' })).toBeVisible();
+      expect(await tab.evaluate(() => window.origin)).toBe('null');
+      const storage = await tab.evaluate(() => {
+        try {
+          return String(localStorage.length);
+        } catch (e) {
+          return (e as Error).name;
+        }
+      });
+      expect(storage).toBe('SecurityError');
+    } finally {
+      await tab.close();
+    }
+  });
+
   hostileTest(
     'messages posted around the proxy or forging the sandbox are refused, and the forged call never runs',
     async ({ switchboard, page }) => {
