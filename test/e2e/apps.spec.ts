@@ -75,11 +75,20 @@ async function inspectorRows(page: Page): Promise<string[]> {
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
 }
 
+/**
+ * What a person sees at 1400×900 and 1024×700: the viewport, scrolled to the app when one is on screen (a full-page
+ * capture stretches the window past the app's fixed-height layout and leaves cross-site frames unpainted).
+ */
 async function shots(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await page.screenshot({ path: join(SHOTS, `${name}-1400.png`), fullPage: true });
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await page.screenshot({ path: join(SHOTS, `${name}-1024.png`), fullPage: true });
+  for (const [width, height] of [
+    [1400, 900],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const frame = page.locator('iframe.sb-app-frame');
+    if ((await frame.count()) > 0) await frame.first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+  }
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
