@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { launchToken } from '../core/gateway/client-tokens.js';
 import { readEndpoint } from '../core/gateway/endpoint-file.js';
 import { sanitizeText } from '../core/text.js';
+import { processAlive } from '../core/transports/process-group.js';
 import { defaultDataDir } from '../paths.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
@@ -26,15 +27,6 @@ Serves the servers Switchboard manages to this app over MCP on stdio, through th
 function fail(message: string): number {
   process.stderr.write(`switchboard-gateway: ${sanitizeText(message)}\n`);
   return 1;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Runs the entry point; resolves with an exit code when it cannot start, or keeps serving until stdin closes. */
@@ -61,7 +53,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   } catch (err) {
     return fail(`${(err as Error).message} ${NOT_RUNNING}`);
   }
-  if (!endpoint || !alive(endpoint.pid)) return fail(NOT_RUNNING);
+  if (!endpoint || !processAlive(endpoint.pid)) return fail(NOT_RUNNING);
   const wanted = values.client.trim().toLowerCase();
   const client = endpoint.clients.find((c) => c.name.toLowerCase() === wanted || c.id === wanted);
   if (!client) return fail(`Switchboard has no gateway client named "${values.client}". Add one in Switchboard's Gateway view.`);

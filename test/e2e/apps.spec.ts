@@ -75,6 +75,17 @@ async function inspectorRows(page: Page): Promise<string[]> {
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
 }
 
+/** Calls the fixture's hello tool and waits for its app to start; `said` collects the page's console lines. */
+async function startHello(switchboard: Switchboard, page: Page): Promise<{ said: string[]; app: FrameLocator }> {
+  const said: string[] = [];
+  page.on('console', (m) => said.push(m.text()));
+  await openTool(switchboard, 'mcp__fx__hello');
+  await call(page, { name: 'Ada' });
+  const app = appFrame(page);
+  await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+  return { said, app };
+}
+
 /**
  * What a person sees at 1400×900 and 1024×700: the viewport, scrolled to the app when one is on screen (a full-page
  * capture stretches the window past the app's fixed-height layout and leaves cross-site frames unpainted).
@@ -503,13 +514,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
   hostileTest(
     'a second link while one waits is declined at once; the app lists its own server’s resources; Close waits for its teardown answer',
     async ({ switchboard, page }) => {
-      const said: string[] = [];
-      page.on('console', (m) => said.push(m.text()));
-      await openTool(switchboard, 'mcp__fx__hello');
-      await call(page, { name: 'Ada' });
-      const app = appFrame(page);
+      const { said, app } = await startHello(switchboard, page);
       const log = app.locator('#log');
-      await expect(log).toContainText('started: OK', { timeout: 30_000 });
       await app.getByRole('button', { name: 'Open two links' }).click();
       const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
       await expect(dialog.getByTestId('app-link-url')).toContainText('https://example.com/one');
@@ -531,12 +537,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
   hostileTest(
     'leaving the result keeps the app running until it answers its teardown; a changed app-only tool is approved on the server page',
     async ({ switchboard, page }) => {
-      const said: string[] = [];
-      page.on('console', (m) => said.push(m.text()));
-      await openTool(switchboard, 'mcp__fx__hello');
-      await call(page, { name: 'Ada' });
-      const app = appFrame(page);
-      await expect(app.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+      const { said, app } = await startHello(switchboard, page);
 
       // The server changes its app-only tool: the app's calls of it are refused until the person approves.
       await switchboard.bridge['tools.call']({ name: 'mcp__fx__change_app_echo', arguments: {} });

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
+import { processAlive } from '../transports/process-group.js';
 
 /** The lock file's name in the data folder. */
 export const LOCK_FILE = 'switchboard.lock';
@@ -55,15 +56,6 @@ export function processStartToken(pid: number): string | undefined {
   }
 }
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readHolder(file: string): LockHolder | 'unreadable' | 'missing' {
   let text: string;
   try {
@@ -91,7 +83,7 @@ function readHolder(file: string): LockHolder | 'unreadable' | 'missing' {
 /** Whether the recorded holder is still the process that took the lock. */
 export function holderAlive(holder: LockHolder): boolean {
   if (holder.host !== '' && holder.host !== hostname()) return true; // cannot check another machine: assume held
-  if (!running(holder.pid)) return false;
+  if (!processAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;
   const now = processStartToken(holder.pid);
   return now === undefined || now === holder.start;
