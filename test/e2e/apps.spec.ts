@@ -163,8 +163,14 @@ test.describe('published MCP App servers', () => {
     // The app starts polling on its own; its Stop and Start buttons drive the polling through the bridge.
     await app.getByRole('button', { name: 'Stop' }).click({ timeout: 30_000 });
     const stopped = await polls();
+    await expect(app.getByText('Stopped', { exact: true })).toBeVisible();
     await app.getByRole('button', { name: 'Start' }).click();
     await expect(async () => expect(await polls()).toBeGreaterThan(stopped)).toPass({ timeout: 60_000 });
+    // The app shows the time of its latest poll: each new answer reaches the screen, not only the Inspector.
+    const shownAt = async (): Promise<string | undefined> => /\b\d{1,2}:\d{2}:\d{2}\b/.exec(await app.locator('body').innerText())?.[0];
+    let first: string | undefined;
+    await expect(async () => expect((first = await shownAt())).toBeDefined()).toPass({ timeout: 30_000 });
+    await expect(async () => expect(await shownAt()).not.toBe(first)).toPass({ timeout: 30_000 });
     await shots(page, 'monitor');
     const entry = await historyRow(page, 'poll');
     await expect(entry).toContainText('mcp__monitor__poll_system_stats');
