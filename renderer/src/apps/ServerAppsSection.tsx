@@ -28,6 +28,7 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
   const load = useStore((s) => s.loadServerApps);
   const setGrants = useStore((s) => s.setAppGrants);
   const revision = useStore((s) => s.catalogRevision);
+  const desktop = useStore((s) => s.info?.mode === 'electron');
   useEffect(() => {
     void load(serverId);
   }, [serverId, load, revision]);
@@ -141,7 +142,13 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
           ))}
           <Checkbox
             label="Open pop-up windows"
-            checked={grants.popups}
+            description={
+              desktop
+                ? 'The desktop app never opens pop-ups from apps; an app’s links open in your browser once you agree.'
+                : 'A pop-up runs in the same sandbox and may show any address.'
+            }
+            disabled={desktop}
+            checked={grants.popups && !desktop}
             onChange={(e) => update({ ...grants, popups: e.currentTarget.checked })}
           />
         </Group>
