@@ -76,7 +76,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const notices = chosen.notices;
   const authRef: { manager?: AuthManager } = {};
   // Built-in servers (the demo) open in-process; every transport is tracked so shutdown can account for it.
-  const tracker = trackTransports(withBuiltinServers(opts.transportFactory ?? createTransport, { [DEMO_COMMAND]: createDemoServer }));
+  const builtins = { [DEMO_COMMAND]: createDemoServer };
+  const tracker = trackTransports(withBuiltinServers(opts.transportFactory ?? createTransport, builtins));
   const host = new Host({
     mode: opts.mode,
     version: opts.version,
@@ -133,6 +134,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     loginPath,
     clientInfo: { name: 'switchboard', version: opts.version },
     authFor: (config) => auth.transportAuth(config),
+    builtin: (config) =>
+      config.transport.type === 'stdio' && Object.hasOwn(builtins, config.transport.command) ? tracker.factory : undefined,
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);

@@ -9,7 +9,8 @@ import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
 import { shownLaunchFingerprint } from '../servers/approval.js';
 import { envSecretAccount, headerSecretAccount } from '../servers/secrets.js';
-import type { TransportAuthContext } from '../transports/transport-factory.js';
+import type { TransportAuthContext, TransportFactory } from '../transports/transport-factory.js';
+import { walkBuiltin } from './builtin-walk.js';
 import { walkHttp } from './http-walk.js';
 import type { LookupFn } from './net-probes.js';
 import { walkStdio } from './stdio-walk.js';
@@ -32,6 +33,8 @@ export interface DoctorOptions {
   lookup?: LookupFn;
   /** A saved server's credentials for its HTTP/SSE transport. */
   authFor?: (config: ServerConfig) => TransportAuthContext | undefined;
+  /** The in-process transport of a server built into Switchboard (the demo), or undefined for any other. */
+  builtin?: (config: ServerConfig) => TransportFactory | undefined;
 }
 
 /** The request: a definition and/or a saved server id, and the approved trial launch. */
@@ -73,6 +76,9 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
   const sameServer = saved !== undefined && saved.id === value.id;
 
   if (value.transport.type === 'stdio') {
+    const full = ServerConfigSchema.parse(value);
+    const inProcess = opts.builtin?.(full);
+    if (inProcess) return walkBuiltin({ config: full, factory: inProcess, clientInfo });
     const env: Record<string, string> = {};
     const stored: Record<string, string | { secret: true }> = {};
     const missingSecrets: string[] = [];
