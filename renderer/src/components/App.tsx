@@ -71,9 +71,10 @@ function MainNav({ current }: { current: string }) {
             className="sb-nav-link mantine-focus-auto"
             data-active={active || undefined}
             aria-current={active ? 'page' : undefined}
+            title={v.label}
           >
             <Icon size={18} stroke={1.7} aria-hidden />
-            <span>{v.label}</span>
+            <span className="sb-nav-label">{v.label}</span>
           </a>
         );
       })}
