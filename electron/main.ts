@@ -14,6 +14,7 @@ import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, permissionAllowed } from './app/window-hardening.js';
 import { bootstrap } from './bootstrap.js';
+import { SHUTDOWN_TIMEOUT_MS } from './core/host.js';
 import { createLogger, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { demoServerConfig } from './demo/demo-config.js';
@@ -120,9 +121,19 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       }),
   });
   // A quit from the first moment waits for the core: while it is still starting, for its start and then its shutdown.
-  installQuitHandler(app, () => booting.then(({ host: started }) => started.shutdown()), {
-    log: (level, message) => log.log(level, 'app', message),
-  });
+  installQuitHandler(
+    app,
+    () => {
+      // The shell's wait started with the quit: the core's shutdown gets what is left of its own deadline.
+      const askedAt = Date.now();
+      return booting.then(({ host: started }) =>
+        started.shutdown({ timeoutMs: Math.max(0, SHUTDOWN_TIMEOUT_MS - (Date.now() - askedAt)) }),
+      );
+    },
+    {
+      log: (level, message) => log.log(level, 'app', message),
+    },
+  );
   const { host, dispatch } = await booting;
   const held = lock;
   host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => held.release() });

@@ -46,6 +46,8 @@ import type { TrafficSink } from './protocol/traffic-tap.js';
 export const SHUTDOWN_TIMEOUT_MS = 4500;
 /** Time kept for the writes when sessions or release steps are slow. */
 const FLUSH_RESERVE_MS = 500;
+/** Time kept after the sessions for the release steps (ending process groups that are left must always run). */
+const RELEASE_RESERVE_MS = 500;
 
 const LEFTOVERS_NOTICE = 'leftover-processes';
 
@@ -266,7 +268,11 @@ export class Host {
     await step('close client features', () => this.clientFeatures.dispose(), 1000);
     await step('stop the catalog', () => this.catalog.dispose(), 500);
     // The flushes need their share of the time: sessions get what is left minus a reserve.
-    await step('release sessions', () => this.sessions.shutdown(), Math.max(0, deadline - Date.now() - FLUSH_RESERVE_MS));
+    await step(
+      'release sessions',
+      () => this.sessions.shutdown(),
+      Math.max(0, deadline - Date.now() - FLUSH_RESERVE_MS - RELEASE_RESERVE_MS),
+    );
     steps.push(...(await this.#hooks.run('release', deadline - FLUSH_RESERVE_MS)));
     // Every write side by side (each has its own file), then what must come after all of them.
     const [history, approvals, hooked] = await Promise.all([

@@ -99,8 +99,16 @@ export class ShutdownHooks {
   }
 }
 
-/** How long a step of `stage` may take: its own bound, cut at the deadline (writes: at the deadline plus grace). */
+/** The end of the grace kept for the final steps alone (closing the log is a write too). */
+export const FINAL_RESERVE_MS = 150;
+
+/**
+ * How long a step of `stage` may take: its own bound, cut at the deadline; writes run into the grace, flush steps
+ * up to its last FINAL_RESERVE_MS, which the final steps keep for themselves.
+ */
 export function stepBudget(stage: ShutdownStage, own: number, deadline: number): number {
-  const end = stage === 'flush' || stage === 'final' ? deadline + FLUSH_GRACE_MS : deadline;
-  return Math.max(0, Math.min(own, end - Date.now()));
+  const end = stage === 'flush' ? deadline + FLUSH_GRACE_MS - FINAL_RESERVE_MS : stage === 'final' ? deadline + FLUSH_GRACE_MS : deadline;
+  const left = end - Date.now();
+  // A final step always gets its reserve, even when the flush steps used all theirs.
+  return Math.max(stage === 'final' ? Math.min(own, FINAL_RESERVE_MS) : 0, Math.min(own, left));
 }
