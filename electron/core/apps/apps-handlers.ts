@@ -8,7 +8,7 @@ import { listAppResources, listAppResourceTemplates, type AppResourcesDeps } fro
 /** The apps domain's handlers. */
 export function appsHandlers(host: Host): Pick<Handlers, keyof AppsInvokeMap> {
   const resources: AppResourcesDeps = {
-    launch: (id) => host.apps.launch(id),
+    launch: (id) => host.apps.openLaunch(id),
     list: (serverId, cursor) => host.interaction.resources.list(serverId, cursor),
     templates: (serverId) => host.interaction.resources.templates(serverId),
   };

@@ -166,16 +166,11 @@ export class AppsService {
     const launch = this.#launches.get(launchId);
     const catalog = this.#catalog();
     // Counted from the moment it is asked, whatever becomes of it: refused names spend the budget too.
-    launch.calls.admit(launch.serverId);
-    let outcome: CallOutcome;
-    try {
-      const route = await catalog.appRoute(launch.serverId, name);
-      outcome = await this.#deps.calls.callRoute(route, args, {
+    const outcome: CallOutcome = await launch.calls.run(launch.serverId, async () =>
+      this.#deps.calls.callRoute(await catalog.appRoute(launch.serverId, name), args, {
         origin: { kind: 'app', serverId: launch.serverId, tool: launch.tool },
-      });
-    } finally {
-      launch.calls.release();
-    }
+      }),
+    );
     const config = this.#deps.config(launch.serverId);
     let result: Record<string, unknown>;
     try {
@@ -197,14 +192,15 @@ export class AppsService {
     if (!config.resources && !uri.startsWith('ui://')) {
       throw new AppError('invalid_request', `Resources are turned off for ${config.name}`, { serverId: config.id });
     }
-    const client = await this.#deps.client(launch.serverId);
     const secs = config.timeouts.requestSecs;
-    let result: { contents: unknown[] };
-    try {
-      result = await client.readResource({ uri }, { timeout: secs * 1000 });
-    } catch (err) {
-      throw requestError(err, config.id, 'reading the resource', secs);
-    }
+    const result: { contents: unknown[] } = await launch.reads.run(launch.serverId, async () => {
+      const client = await this.#deps.client(launch.serverId);
+      try {
+        return await client.readResource({ uri }, { timeout: secs * 1000 });
+      } catch (err) {
+        throw requestError(err, config.id, 'reading the resource', secs);
+      }
+    });
     let total = 0;
     for (const c of result.contents) {
       if (!isObject(c)) continue;
@@ -312,6 +308,11 @@ export class AppsService {
   /** A launch's record (tests and the shells). */
   launch(launchId: string): Launch | undefined {
     return this.#launches.find(launchId);
+  }
+
+  /** An open launch, or `not_found` when it was closed (as every request of an app is answered then). */
+  openLaunch(launchId: string): Launch {
+    return this.#launches.get(launchId);
   }
 
   #catalog(): AppsCatalog {

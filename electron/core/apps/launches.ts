@@ -1,9 +1,9 @@
 // The live app launches: which server and tool a frame belongs to and the policy its sandbox page enforces. An
 // app's requests name their launch, so a frame can only reach its own server; closed or evicted launches refuse.
-// Each launch has its own tools/call budget.
+// Each launch has its own budgets for tools/call and for resource requests.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors.js';
-import { AppCallBudget } from './call-limits.js';
+import { APP_READ_LIMITS, AppCallBudget } from './call-limits.js';
 import type { SandboxPageInput } from './sandbox-page.js';
 
 /** Most launches kept open at once (the oldest is closed first). */
@@ -18,6 +18,8 @@ export interface Launch extends SandboxPageInput {
   callId: string;
   /** The launch's tools/call budget (calls in flight and per window). */
   calls: AppCallBudget;
+  /** The launch's budget for resource reads and listings. */
+  reads: AppCallBudget;
 }
 
 /** Open launches, oldest first. */
@@ -25,8 +27,13 @@ export class Launches {
   readonly #open = new Map<string, Launch>();
 
   /** Records a launch and returns it with its new id. */
-  add(launch: Omit<Launch, 'launchId' | 'calls'>): Launch {
-    const full: Launch = { ...launch, launchId: randomUUID(), calls: new AppCallBudget() };
+  add(launch: Omit<Launch, 'launchId' | 'calls' | 'reads'>): Launch {
+    const full: Launch = {
+      ...launch,
+      launchId: randomUUID(),
+      calls: new AppCallBudget(),
+      reads: new AppCallBudget(APP_READ_LIMITS, Date.now, 'resource requests'),
+    };
     this.#open.set(full.launchId, full);
     for (const id of this.#open.keys()) {
       if (this.#open.size <= MAX_LAUNCHES) break;

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
-import { APP_CALLS_IN_FLIGHT, APP_CALLS_PER_WINDOW } from '../../../electron/core/apps/call-limits.js';
+import { APP_CALLS_IN_FLIGHT, APP_CALLS_PER_WINDOW, APP_READ_LIMITS } from '../../../electron/core/apps/call-limits.js';
 import { APP_HISTORY_LIMIT, HISTORY_LIMIT } from '../../../electron/core/calls/history-store.js';
 import { HISTORY_FILE } from '../../../electron/core/calls/host-calls.js';
 import { fixture, addApproved } from '../sessions/helpers.js';
@@ -67,6 +67,35 @@ describe('an app’s call budget', () => {
     expect((await appError(() => t.call('apps.callTool', { launchId: flooding, name: 'nope' }))).code).toBe('limit_exceeded');
     expect((await peerHits(t)).calls - before.calls).toBe(APP_CALLS_PER_WINDOW);
     const { result } = await t.call('apps.callTool', { launchId: other, name: 'secret', arguments: {} });
+    expect(result['content']).toEqual([{ type: 'text', text: 'peer secret' }]);
+  });
+});
+
+describe('an app’s budget for resource requests', () => {
+  let t: AppsHarness;
+  beforeAll(async () => {
+    t = await appsHarness((log) => countedStdio('peer', PEER, log, { lifecycle: 'initialize', resources: true }));
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it(`refuses reads and listings past ${APP_READ_LIMITS.perWindow} per 10 s, apart from its tool calls, never sending them`, async () => {
+    const launchId = await launchOf(t, 'mcp__peer__peer_app');
+    const before = await peerHits(t);
+    const reads = APP_READ_LIMITS.perWindow - 2;
+    for (let i = 0; i < reads; i++) await t.call('apps.readResource', { launchId, uri: 'res://peer/secret' });
+    await t.call('apps.listResources', { launchId });
+    await t.call('apps.listResourceTemplates', { launchId });
+    for (const over of [
+      () => t.call('apps.readResource', { launchId, uri: 'res://peer/secret' }),
+      () => t.call('apps.listResources', { launchId }),
+    ]) {
+      const err = await appError(over);
+      expect(err.code).toBe('limit_exceeded');
+      expect(err.message).toMatch(/resource requests in the last 10 s/);
+    }
+    expect((await peerHits(t)).reads - before.reads).toBe(reads);
+    // Its tool calls have their own budget.
+    const { result } = await t.call('apps.callTool', { launchId, name: 'secret', arguments: {} });
     expect(result['content']).toEqual([{ type: 'text', text: 'peer secret' }]);
   });
 });
