@@ -555,6 +555,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
       await switchboard.goto('#/servers/fx/apps');
       await expect.poll(() => said).toContain('hello app: teardown asked');
       await expect.poll(() => said).toContain('hello app: teardown answered');
+      // Its launch stayed open while it wound down: the read it made on the way out reached its server.
+      expect(said).toContain('hello app: read while winding down: OK');
       await expect(page.locator('iframe.sb-app-frame, iframe.sb-app-frame-closing')).toHaveCount(0);
 
       const apps = page.getByRole('region', { name: 'Apps' });

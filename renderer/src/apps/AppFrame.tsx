@@ -53,6 +53,10 @@ export interface AppFrameProps {
   onDisplayMode: (mode: string) => AppDisplayMode;
   /** The app asked to be closed. */
   onRequestTeardown: () => void;
+  /** The frame took charge of the launch: from now on it says when the launch may be closed (onEnded). */
+  onAttached?: () => void;
+  /** The frame is gone and its app has wound down (or TEARDOWN_MS passed): the launch may be closed now. */
+  onEnded?: () => void;
 }
 
 /** What a view can do with its frame. */
@@ -113,6 +117,7 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       { hostContext: p().hostContext },
     );
     bridgeRef.current = bridge;
+    p().onAttached?.();
 
     bridge.oncalltool = async (params) => (await callTool(launch.launchId, params.name, params.arguments ?? {})).result as CallToolResult;
     bridge.onreadresource = async (params) => (await readResource(launch.launchId, params.uri)) as ReadResourceResult;
@@ -121,6 +126,8 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
     bridge.onlistresourcetemplates = async () => (await listTemplates(launch.launchId)) as ListResourceTemplatesResult;
     // Declined or refused links are a JSON-RPC error, as the extension's specification describes.
     bridge.onopenlink = async ({ url }) => {
+      // Nobody is there to ask once the app is winding down out of sight.
+      if (ending !== undefined) throw new Error('The app is closing; the link was not opened');
       if (!(await p().onOpenLink(url))) throw new Error('Link opening denied by the user');
       return {};
     };
@@ -191,6 +198,7 @@ export const AppFrame = forwardRef<AppFrameHandle, AppFrameProps>(function AppFr
       const finish = (): void => {
         void bridge.close().catch(noop);
         frame.remove();
+        p().onEnded?.();
       };
       if (ended || !up) return finish();
       // Still winding down: the frame keeps running out of sight (its place is about to go) until the app answers.

@@ -68,11 +68,17 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   // The link consent in progress (checking, asking or opening) and how to decline it when the app goes away.
   const linkBusy = useRef(false);
   const declineLink = useRef<(() => void) | null>(null);
+  // The launch a frame has taken charge of: the frame closes it once its app has wound down, even after this view
+  // is gone (an app answering its teardown may still read or call on its server meanwhile).
+  const framed = useRef<string | null>(null);
+  // Set when the view goes away or reloads: a late request from a parked app is declined at once.
+  const viewGone = useRef(false);
 
   // Open a launch for this call; close it in the core when the view goes away or reloads.
   useEffect(() => {
     let live = true;
     let launchId: string | undefined;
+    viewGone.current = false;
     setPhase({ kind: 'opening' });
     setRunning('starting');
     setFailure(null);
@@ -96,8 +102,9 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
     );
     return () => {
       live = false;
+      viewGone.current = true;
       declineLink.current?.();
-      if (launchId !== undefined) void closeApp(launchId);
+      if (launchId !== undefined && framed.current !== launchId) void closeApp(launchId);
     };
   }, [callId, attempt, openApp, closeApp]);
 
@@ -130,7 +137,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   // The core's URL policy judges the link first (the same check that guards opening it); then the person is asked.
   const onOpenLink = useCallback(
     async (url: string): Promise<boolean> => {
-      if (!launch) return false;
+      if (!launch || viewGone.current) return false;
       if (linkBusy.current) throw new Error(LINK_WAITING);
       linkBusy.current = true;
       let gone = false;
@@ -292,6 +299,8 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
               return next ? 'fullscreen' : 'inline';
             }}
             onRequestTeardown={() => void closeGracefully()}
+            onAttached={() => (framed.current = launch.launchId)}
+            onEnded={() => void closeApp(launch.launchId)}
           />
         </div>
         <AppSidePanel events={events} />
