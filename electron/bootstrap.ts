@@ -124,9 +124,9 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
       dir: opts.settingsStore.dir,
       loginPath,
       ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
-      onNotice: (message) => {
-        logger.warn('registry', message);
-        host.notify({ id: `registry-file-${message.includes('installs') ? 'installs' : 'sources'}`, level: 'warning', message });
+      onNotice: (notice) => {
+        logger.warn('registry', notice.message);
+        host.notify(notice);
       },
     }),
   );

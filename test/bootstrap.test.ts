@@ -28,8 +28,8 @@ describe('bootstrap', () => {
       logger: createLogger({ dataDir: d }),
     });
     try {
-      const notices = host.info().notices.filter((n) => n.id.startsWith('registry-file-'));
-      expect(notices.map((n) => n.id).sort()).toEqual(['registry-file-installs', 'registry-file-sources']);
+      const notices = host.info().notices.filter((n) => n.id.startsWith('registry-'));
+      expect(notices.map((n) => n.id).sort()).toEqual(['registry-installs-corrupt', 'registry-sources-corrupt']);
       for (const n of notices) expect(n.message).toMatch(/was moved to .*corrupt/);
     } finally {
       await host.shutdown();

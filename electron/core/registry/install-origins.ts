@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { InstallOrigin, InstallValues } from '../../../shared/domains/registry.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import { readJsonFile, writeJsonAtomicSync } from '../storage/json-file.js';
 
 /** File name in the data folder. */
@@ -24,12 +25,16 @@ export class InstallOrigins {
   readonly #file: string;
   #byId: Map<string, OriginRecord>;
 
-  constructor(dir: string, onNotice?: (message: string) => void) {
+  constructor(dir: string, onNotice?: (notice: AppNotice) => void) {
     this.#file = join(dir, ORIGINS_FILE);
     const read = readJsonFile(this.#file, parseOrigins);
     this.#byId = read.kind === 'ok' ? read.value : new Map();
     if (read.kind === 'quarantined')
-      onNotice?.(`The registry installs file was unreadable (${read.reason}) and was moved to ${read.backup}; update checks start afresh.`);
+      onNotice?.({
+        id: 'registry-installs-corrupt',
+        level: 'warning',
+        message: `The registry installs file was unreadable (${read.reason}) and was moved to ${read.backup}; update checks start afresh.`,
+      });
   }
 
   /** The origin of a server, if it came from a registry. */

@@ -2,7 +2,7 @@
 // update checks, and previews of pasted or received install links. Nothing here runs a server: installs go through
 // the Host like any added server, so a stdio launch still waits for the person's approval.
 import type { ServerConfig, ServerConfigInput } from '../../../shared/config.js';
-import type { ServerDetail } from '../../../shared/contract.js';
+import type { AppNotice, ServerDetail } from '../../../shared/contract.js';
 import type {
   InstalledFrom,
   InstallOrigin,
@@ -73,7 +73,7 @@ export interface RegistryServiceOptions {
   /** Test-only: npm identifiers mapped to local programs (see LocalPackages). */
   localPackages?: LocalPackages;
   /** Hears about files moved aside. */
-  onNotice?: (message: string) => void;
+  onNotice?: (notice: AppNotice) => void;
   /** Clock (tests). */
   now?: () => number;
 }

@@ -5,6 +5,7 @@ import { checkServerUrl } from '../../../shared/config.js';
 import { OFFICIAL_REGISTRY_URL, type RegistrySource } from '../../../shared/domains/registry.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import { readJsonFile, writeJsonAtomicSync } from '../storage/json-file.js';
 
 /** Most sources kept. */
@@ -28,16 +29,18 @@ export class RegistrySources {
   #urls: string[];
 
   /** Loads the list from `dir`; `onNotice` hears about a corrupt file that was moved aside. */
-  constructor(dir: string, onNotice?: (message: string) => void) {
+  constructor(dir: string, onNotice?: (notice: AppNotice) => void) {
     this.#file = join(dir, SOURCES_FILE);
     const read = readJsonFile(this.#file, parseSources);
     if (read.kind === 'ok') this.#urls = read.value;
     else {
       this.#urls = [OFFICIAL_REGISTRY_URL];
       if (read.kind === 'quarantined')
-        onNotice?.(
-          `The registry sources file was unreadable (${read.reason}) and was moved to ${read.backup}; the official registry is used.`,
-        );
+        onNotice?.({
+          id: 'registry-sources-corrupt',
+          level: 'warning',
+          message: `The registry sources file was unreadable (${read.reason}) and was moved to ${read.backup}; the official registry is used.`,
+        });
     }
   }
 
