@@ -18,7 +18,7 @@ import { createLogger, type Logger } from './core/logging/logger.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
-import { withBuiltinServers } from './demo/builtin-transport.js';
+import { builtinFor, withBuiltinServers } from './demo/builtin-transport.js';
 import { DEMO_COMMAND } from './demo/demo-config.js';
 import { createDemoServer } from './demo/demo-server.js';
 import { createPrintingOpener } from './platform/browser-opener.js';
@@ -134,8 +134,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     loginPath,
     clientInfo: { name: 'switchboard', version: opts.version },
     authFor: (config) => auth.transportAuth(config),
-    builtin: (config) =>
-      config.transport.type === 'stdio' && Object.hasOwn(builtins, config.transport.command) ? tracker.factory : undefined,
+    builtin: (command) => (builtinFor(builtins, command) ? tracker.factory : undefined),
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);

@@ -9,11 +9,16 @@ import type { OpenedTransport, TransportFactory } from '../core/transports/trans
 /** Built-in servers by command name. */
 export type BuiltinServers = Readonly<Record<string, () => McpServer>>;
 
+/** The built-in server a stdio command names, if it names one. */
+export function builtinFor(builtins: BuiltinServers, command: string): (() => McpServer) | undefined {
+  return Object.prototype.hasOwnProperty.call(builtins, command) ? builtins[command] : undefined;
+}
+
 /** Wraps `inner` so built-in servers open in-process. */
 export function withBuiltinServers(inner: TransportFactory, builtins: BuiltinServers): TransportFactory {
   return (ctx) => {
     const t = ctx.config.transport;
-    const make = t.type === 'stdio' && Object.prototype.hasOwnProperty.call(builtins, t.command) ? builtins[t.command] : undefined;
+    const make = t.type === 'stdio' ? builtinFor(builtins, t.command) : undefined;
     if (!make) return inner(ctx);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const handle = serveStdio(make, {

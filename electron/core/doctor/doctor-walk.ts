@@ -33,8 +33,8 @@ export interface DoctorOptions {
   lookup?: LookupFn;
   /** A saved server's credentials for its HTTP/SSE transport. */
   authFor?: (config: ServerConfig) => TransportAuthContext | undefined;
-  /** The in-process transport of a server built into Switchboard (the demo), or undefined for any other. */
-  builtin?: (config: ServerConfig) => TransportFactory | undefined;
+  /** The in-process transport of a stdio command that names a server built into Switchboard (the demo). */
+  builtin?: (command: string) => TransportFactory | undefined;
 }
 
 /** The request: a definition and/or a saved server id, and the approved trial launch. */
@@ -76,9 +76,8 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
   const sameServer = saved !== undefined && saved.id === value.id;
 
   if (value.transport.type === 'stdio') {
-    const full = ServerConfigSchema.parse(value);
-    const inProcess = opts.builtin?.(full);
-    if (inProcess) return walkBuiltin({ config: full, factory: inProcess, clientInfo });
+    const inProcess = opts.builtin?.(value.transport.command);
+    if (inProcess) return walkBuiltin({ config: ServerConfigSchema.parse(value), factory: inProcess, clientInfo });
     const env: Record<string, string> = {};
     const stored: Record<string, string | { secret: true }> = {};
     const missingSecrets: string[] = [];
