@@ -109,8 +109,12 @@ export class EventsService {
       status: (id) => host.sessions.status(id),
       connect: (id) => host.sessions.client(id),
       tap: (serverId, client) => this.#tap(serverId, client),
-      emitStatus: (subscriptionId, subscription) =>
-        host.events.emit('events.subscriptionStatus', subscription ? { subscriptionId, subscription } : { subscriptionId }),
+      emitStatus: (subscriptionId, subscription) => {
+        // Entries appended before a status change reach the renderer before it: once a pause shows, nothing the
+        // subscription delivered before it can still appear above it.
+        this.#live.flush();
+        host.events.emit('events.subscriptionStatus', subscription ? { subscriptionId, subscription } : { subscriptionId });
+      },
       log: (serverId, level, text) => this.#log(serverId, level, text),
     });
   }

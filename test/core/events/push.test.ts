@@ -107,6 +107,29 @@ describe.each(TRANSPORTS)('push over $label, $version', ({ version, server }) =>
 });
 
 describe('push streams (stdio, 2026-07-28)', () => {
+  it('a pause reaches the renderer after every entry the subscription delivered before it', async () => {
+    // A long coalescing delay: without the flush before a status push, the entries would still be waiting.
+    h = makeEventsHost(dir, { tuning: { pushDelayMs: 60_000 } });
+    const { host, pushed } = h;
+    await addApproved(host, eventsStdio('ev', { lifecycle: 'discover' }));
+    await host.sessions.connect('ev');
+    const sub = await host.mcpEvents.subscribe({ id: 'ev', name: 'tick.push', arguments: {}, mode: 'push' });
+    await untilState(host, sub.id, 'streaming');
+    await tool(host, 'ev', 'emit', { name: 'tick.push', count: 3 });
+    expect(await untilEvents(host, sub.id, 3)).toEqual(ids(1, 3));
+    await host.mcpEvents.pause(sub.id);
+    const paused = pushed.findIndex(
+      (p) => p.event === 'events.subscriptionStatus' && JSON.stringify(p.payload).includes('"state":"paused"'),
+    );
+    expect(paused).toBeGreaterThan(-1);
+    const live = pushed
+      .slice(0, paused)
+      .filter((p) => p.event === 'events.occurred')
+      .flatMap((p) => (p.payload as { entries: { eventId?: string }[] }).entries.map((e) => e.eventId))
+      .filter((id): id is string => id !== undefined);
+    expect(live.sort()).toEqual(ids(1, 3));
+  }, 60_000);
+
   it('reopens a stream that stays silent (neither event nor heartbeat) for the silence timeout', async () => {
     h = makeEventsHost(dir, { tuning: { streamSilenceMs: 1500 } });
     const { host } = h;
