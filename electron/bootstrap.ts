@@ -144,7 +144,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     name: 'close the log',
     stage: 'final',
     run: async () => {
-      logger.info('app', 'shutdown finished its steps');
+      logger.info('app', `shutdown finished its steps in ${host.shutdownElapsedMs() ?? 0} ms`);
       await logger.close();
     },
   });

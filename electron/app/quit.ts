@@ -51,9 +51,9 @@ export function installQuitHandler(app: QuitApp, shutdown: () => Promise<unknown
       timedOut,
     ]).then((outcome) => {
       clearTimeout(timer);
+      // A finished shutdown has closed the log with its own last line (and its time); only trouble is reported here.
       if (outcome === 'timed out') opts.log?.('warn', `shutdown did not finish within ${timeoutMs / 1000} s; quitting anyway`);
-      else if (outcome === 'failed') opts.log?.('warn', 'shutdown failed; quitting anyway');
-      else opts.log?.('info', `shutdown finished in ${Date.now() - started} ms`);
+      else if (outcome === 'failed') opts.log?.('warn', `shutdown failed after ${Date.now() - started} ms; quitting anyway`);
       state = 'done';
       resolveFinished();
       app.quit();

@@ -113,6 +113,7 @@ export class Host {
   readonly pins: PinStore;
   readonly #hooks = new ShutdownHooks();
   #shutdown: Promise<ShutdownReport> | undefined;
+  #shutdownStarted: number | undefined;
   /** MCP Apps: launches, the requests apps make and per-server grants. */
   readonly apps: AppsService;
   /** Live stdio process groups and leftovers of an earlier run (`<data>/processes.json`). */
@@ -242,6 +243,11 @@ export class Host {
     return this.#shutdown !== undefined;
   }
 
+  /** Milliseconds since shutdown began (undefined before): the last log line reports it. */
+  shutdownElapsedMs(): number | undefined {
+    return this.#shutdownStarted === undefined ? undefined : Date.now() - this.#shutdownStarted;
+  }
+
   /**
    * Stops everything, bounded: `stop` hooks; running calls cancelled (tasks best-effort) and open elicitations
    * declined; the catalog stopped; every session released (stdio process groups ended); `release` hooks; then every
@@ -255,6 +261,7 @@ export class Host {
 
   async #runShutdown(timeoutMs: number): Promise<ShutdownReport> {
     const started = Date.now();
+    this.#shutdownStarted = started;
     const deadline = started + timeoutMs;
     const steps: ShutdownStep[] = [];
     const step = async (name: string, fn: () => Promise<void> | void, own: number): Promise<void> => {
