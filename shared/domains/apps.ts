@@ -1,6 +1,7 @@
 // Contract types for MCP Apps (extension io.modelcontextprotocol/ui): a tool's `ui://` resource rendered in a sandbox,
 // the calls its app makes, and the browser permissions a person grants per server.
 import type { CallStatus } from './calls.js';
+import type { PinState } from './catalog.js';
 import type { ResourceItem } from './resources.js';
 
 /** Who may use a tool under MCP Apps visibility: the model, the server's own app, or both (the default). */
@@ -114,7 +115,7 @@ export interface ServerApps {
   /** Tools with an app (`_meta.ui.resourceUri`). */
   apps: { tool: string; originalName: string; title?: string; resourceUri: string; visibility: AppVisibility[] }[];
   /** Tools only the server's app may call (kept out of the model-facing catalog). */
-  appOnlyTools: { tool: string; originalName: string; title?: string; description: string }[];
+  appOnlyTools: { tool: string; originalName: string; title?: string; description: string; pin: PinState; fingerprint: string }[];
   /** What the person allowed this server's apps. */
   grants: AppGrants;
 }

@@ -30,7 +30,7 @@ import { formatSize } from '../../../shared/format-size.js';
 /** The catalog operations apps use. */
 export interface AppsCatalog {
   /** Every published tool of a server (catalog and app-only table). */
-  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary }[];
+  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary; fingerprint: string }[];
   /** Resolves an app's tools/call by original name on its own server. */
   appRoute(serverId: string, originalName: string, signal?: AbortSignal): Promise<ToolRoute>;
 }
@@ -255,7 +255,7 @@ export class AppsService {
     const tools = this.#deps.catalog()?.serverTools(serverId) ?? [];
     const apps: ServerApps['apps'] = [];
     const appOnlyTools: ServerApps['appOnlyTools'] = [];
-    for (const { route, summary } of tools) {
+    for (const { route, summary, fingerprint } of tools) {
       const resourceUri = toolResourceUri(route.tool);
       const title = summary.title;
       if (resourceUri !== undefined) {
@@ -273,6 +273,8 @@ export class AppsService {
           originalName: summary.originalName,
           ...(title !== undefined ? { title } : {}),
           description: summary.description,
+          pin: route.pin,
+          fingerprint,
         });
       }
     }

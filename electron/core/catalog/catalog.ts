@@ -212,10 +212,14 @@ export class Catalog implements CatalogPort {
   }
 
   /** Every published tool of one server (catalog and app-only table), with its route; empty when it has none. */
-  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary }[] {
+  serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary; fingerprint: string }[] {
     const entry = this.#state.entries.get(serverId);
     if (!entry) return [];
-    return [...entry.tools.values(), ...entry.appTools.values()].map((p) => ({ route: p.route, summary: p.summary }));
+    return [...entry.tools.values(), ...entry.appTools.values()].map((p) => ({
+      route: p.route,
+      summary: p.summary,
+      fingerprint: p.fingerprint,
+    }));
   }
 
   /** Full schemas of a group's members or of named tools within 256 KiB / 128 schemas; the rest is named in `omitted`. */

@@ -161,7 +161,6 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
 function AppOnlyToolRows({ tool: t }: { tool: ServerApps['appOnlyTools'][number] }) {
   const fetchTool = useStore((s) => s.fetchTool);
   const approveDefinition = useStore((s) => s.approveToolDefinition);
-  const revision = useStore((s) => s.catalogRevision);
   const [detail, setDetail] = useState<ToolDetail | null>(null);
   const [approving, setApproving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -174,7 +173,8 @@ function AppOnlyToolRows({ tool: t }: { tool: ServerApps['appOnlyTools'][number]
     return () => {
       live = false;
     };
-  }, [t.tool, revision, fetchTool]);
+    // Fetched again only when this tool's definition or approval changed, not on every catalog change.
+  }, [t.tool, t.pin, t.fingerprint, fetchTool]);
   const approve = (name: string, fingerprint: string): void => {
     setApproving(true);
     setError(null);

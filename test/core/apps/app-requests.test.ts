@@ -35,6 +35,10 @@ describe('an app lists resources', () => {
 
 describe('a changed app-only tool', () => {
   it('refuses the app’s calls until the person approves its new definition', async () => {
+    const appOnly = async () => (await t.call('apps.server', { serverId: 'fx' })).appOnlyTools[0];
+    const first = await appOnly();
+    expect(first).toMatchObject({ tool: 'mcp__fx__app_echo', pin: 'approved' });
+    expect(first?.fingerprint).toMatch(/\S/);
     expect((await t.call('apps.callTool', { launchId, name: 'app_echo', arguments: { text: 'before' } })).result).toMatchObject({
       structuredContent: { echoed: 'before' },
     });
@@ -42,6 +46,9 @@ describe('a changed app-only tool', () => {
     await t.call('catalog.refresh', { id: 'fx' });
     const detail = await t.call('catalog.tool', { name: 'mcp__fx__app_echo' });
     expect(detail).toMatchObject({ appOnly: true, pin: 'changed' });
+    // The server page's row sees the change (its pin and fingerprint are what it refetches the detail on).
+    expect(await appOnly()).toMatchObject({ pin: 'changed', fingerprint: detail.fingerprint });
+    expect(detail.fingerprint).not.toBe(first?.fingerprint);
     expect(detail.diff).toEqual([
       expect.objectContaining({ field: 'description', after: 'Echoes text, changed; only the app may call it.' }),
     ]);
@@ -51,6 +58,7 @@ describe('a changed app-only tool', () => {
 
     const approved = await t.call('catalog.approveTool', { name: 'mcp__fx__app_echo', fingerprint: detail.fingerprint });
     expect(approved).toMatchObject({ name: 'mcp__fx__app_echo', appOnly: true, pin: 'approved' });
+    expect(await appOnly()).toMatchObject({ pin: 'approved', fingerprint: detail.fingerprint });
     expect((await t.call('apps.callTool', { launchId, name: 'app_echo', arguments: { text: 'after' } })).result).toMatchObject({
       structuredContent: { echoed: 'after' },
     });
