@@ -541,6 +541,34 @@ hostileTest.describe('a hostile app cannot escape', () => {
   );
 
   hostileTest(
+    'an app that never answers its teardown is removed after the wait, and its launch is closed',
+    async ({ switchboard, page }) => {
+      const { said, app } = await startHello(switchboard, page);
+      const region = page.getByRole('region', { name: 'App: Hello app' });
+      const launchId = (await region.getAttribute('data-launch-id')) ?? '';
+      expect(launchId).not.toBe('');
+      // While the app runs, its launch reaches its server.
+      const read = () =>
+        switchboard.bridge['apps.readResource']({ launchId, uri: 'res://apps/note' }).then(
+          () => 'read',
+          (err: unknown) => (err instanceof Error ? err.message : String(err)),
+        );
+      expect(await read()).toBe('read');
+      await app.getByRole('button', { name: 'Ignore teardown' }).click();
+      await expect(app.locator('#log')).toContainText('ignore teardown: OK');
+
+      await region.getByRole('button', { name: 'Close' }).click();
+      await expect(page.getByText('The app was closed.')).toBeVisible();
+      await expect.poll(() => said).toContain('hello app: teardown asked');
+      // The frame does not wait forever: it is removed once the wait is over, and the launch is closed with it.
+      await expect(page.locator('iframe.sb-app-frame, iframe.sb-app-frame-closing')).toHaveCount(0, { timeout: 10_000 });
+      await expect.poll(read, { timeout: 10_000 }).not.toBe('read');
+      expect(await read()).toMatch(/closed|no app launch|not found/i);
+      expect(said).not.toContain('hello app: teardown answered');
+    },
+  );
+
+  hostileTest(
     'leaving the result keeps the app running until it answers its teardown; a changed app-only tool is approved on the server page',
     async ({ switchboard, page }) => {
       const { said, app } = await startHello(switchboard, page);

@@ -212,6 +212,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
       className="sb-app"
       data-fullscreen={fullscreen || undefined}
       data-standalone={standalone || undefined}
+      data-launch-id={launch.launchId}
       role="region"
       aria-label={`App: ${title}`}
     >
