@@ -65,6 +65,27 @@ async function call(page: Page, fields: Record<string, string> = {}): Promise<vo
 /** The app inside the sandbox proxy inside the result view. */
 const appFrame = (page: Page): FrameLocator => page.frameLocator('iframe.sb-app-frame').frameLocator('iframe');
 
+/**
+ * The app's log once a grant reloaded it: waits for the new frames (both delegate `feature`), then reads the log
+ * until it shows `expected`. A read that meets the old frame as it goes away is read again, instead of failing the
+ * test with "target closed".
+ */
+async function logAfterGrant(page: Page, feature: string, expected: string): Promise<void> {
+  const inner = page.frameLocator('iframe.sb-app-frame').locator('iframe');
+  await expect(page.locator('iframe.sb-app-frame')).toHaveAttribute('allow', new RegExp(`\\b${feature}\\b`));
+  await expect(inner).toHaveAttribute('allow', new RegExp(`\\b${feature}\\b`));
+  await expect
+    .poll(
+      () =>
+        appFrame(page)
+          .locator('#log')
+          .textContent({ timeout: 2_000 })
+          .catch(() => ''),
+      { timeout: 30_000 },
+    )
+    .toContain(expected);
+}
+
 /** Opens the Inspector and returns the labels of its rows. */
 async function inspectorRows(page: Page): Promise<string[]> {
   const toggle = page.getByRole('button', { name: 'Inspector' });
@@ -406,10 +427,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
       await shots(page, 'permission-prompt');
       await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
       // Allowed for this server: the sandbox now delegates the camera, yet the app's opaque origin still gets none.
-      const inner = page.frameLocator('iframe.sb-app-frame').locator('iframe');
-      await expect(inner).toHaveAttribute('allow', 'camera');
-      await expect(page.locator('iframe.sb-app-frame')).toHaveAttribute('allow', 'camera');
-      await expect(appFrame(page).locator('#log')).toContainText('camera: BLOCKED (SecurityError)', { timeout: 30_000 });
+      await logAfterGrant(page, 'camera', 'camera: BLOCKED (SecurityError)');
       await expect(prompt).toBeHidden();
       // The grant is the server's, shown on its page.
       await switchboard.goto('#/servers/fx/apps');
@@ -427,7 +445,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
     const prompt = page.getByRole('status', { name: 'The app asks for more access' });
     await expect(prompt).toContainText('location');
     await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
-    await expect(appFrame(page).locator('#log')).toContainText('geolocation: GRANTED (48.85,2.35)', { timeout: 30_000 });
+    await logAfterGrant(page, 'geolocation', 'geolocation: GRANTED (48.85,2.35)');
     // The grant is the server's, shown on its page (the camera's, granted in its own test, likewise).
     await switchboard.goto('#/servers/fx/apps');
     const apps = page.getByRole('region', { name: 'Apps' });
