@@ -118,6 +118,36 @@ test('a #/history/<callId> link carrying the token opens that call in a fresh br
   }
 });
 
+test('a server’s sections stay on one row; in a narrow window a deep-linked section’s tab is scrolled into view', async ({
+  switchboard,
+  page,
+}) => {
+  await start(page);
+  const tabs = page.getByRole('tablist', { name: 'Server sections' });
+  const tops = async (): Promise<number[]> =>
+    tabs.getByRole('tab').evaluateAll((els) => [...new Set(els.map((e) => Math.round(e.getBoundingClientRect().top)))]);
+  for (const width of [1400, 1024, 800]) {
+    await page.setViewportSize({ width, height: 700 });
+    await switchboard.goto('#/servers/fx/overview');
+    await expect(tabs.getByRole('tab', { name: 'Overview', selected: true })).toBeVisible();
+    await switchboard.goto('#/servers/fx/protocol');
+    const selected = tabs.getByRole('tab', { name: 'Protocol', selected: true });
+    await expect(selected).toBeVisible();
+    expect(await tops(), `one row at ${width}px`).toHaveLength(1);
+    // The selected tab lies wholly inside the visible part of the row.
+    await expect
+      .poll(
+        async () => {
+          const [row, tab] = [await tabs.boundingBox(), await selected.boundingBox()];
+          return row !== null && tab !== null && tab.x >= row.x - 1 && tab.x + tab.width <= row.x + row.width + 1;
+        },
+        { message: `Protocol tab in view at ${width}px` },
+      )
+      .toBe(true);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+});
+
 test('deep links open each view cold, and back/forward follow', async ({ switchboard, page }) => {
   await start(page);
   await switchboard.goto('#/servers/fx/tools/mcp__fx__slow');

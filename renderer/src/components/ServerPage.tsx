@@ -8,6 +8,7 @@ import { routes } from '../router/route';
 import { useStore } from '../store';
 import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { StatusBadge } from '../ui/StatusBadge';
+import { TabsRow } from '../ui/TabsRow';
 import { cleanText, oneLine } from '../ui/text';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ServerAppsSection } from '../apps/ServerAppsSection';
@@ -175,7 +176,7 @@ export function ServerPage() {
       )}
 
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List aria-label="Server sections">
+        <TabsRow value={tab} aria-label="Server sections">
           {tabs.map((t) => {
             const n = tabCount(t.id);
             return (
@@ -194,7 +195,7 @@ export function ServerPage() {
               </Tabs.Tab>
             );
           })}
-        </Tabs.List>
+        </TabsRow>
         <Tabs.Panel value="overview" pt="md">
           <ServerOverview detail={detail} />
         </Tabs.Panel>
