@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
-import { appGatewayLauncher, gatewayStdioArgs } from './app/gateway-launcher.js';
+import { appGatewayLauncher, gatewayStdioArgs, gatewayStdioRefusal } from './app/gateway-launcher.js';
 import { firstShow } from './app/first-show.js';
 import { installQuitHandler } from './app/quit.js';
 import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
@@ -41,7 +41,12 @@ let reopen: (() => void) | undefined;
 
 // Started by another app as the gateway's stdio entry point (see app/gateway-launcher): serve stdio and nothing else.
 const gatewayArgs = gatewayStdioArgs(process.argv);
-if (gatewayArgs) {
+const refusal = gatewayStdioRefusal(process.platform);
+if (gatewayArgs && refusal) {
+  // Serving a standard input that is always at its end would look to the other app like a server that quit.
+  process.stderr.write(`switchboard: ${refusal}\n`);
+  app.exit(2);
+} else if (gatewayArgs) {
   app.dock?.hide();
   runAndExit(gatewayArgs);
 } else {

@@ -21,6 +21,8 @@ export interface GatewayLauncher {
   command: string;
   args: string[];
   env?: Record<string, string>;
+  /** What the person must know about this entry (shown with it). */
+  note?: string;
 }
 
 /** What the set-up help needs to know. */
@@ -80,6 +82,7 @@ function buildEntry(
     };
     notes.push('Switchboard must be running with its gateway on; the entry holds no token.');
     if (!ctx.launcher) notes.push('This entry runs the switchboard-gateway command, which must be on the PATH of that app.');
+    else if (launcher.note) notes.push(launcher.note);
     return { entry, notes };
   }
   if (args.app === 'claude')

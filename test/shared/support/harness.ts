@@ -1,5 +1,6 @@
 // Shared test harness: a real Host over the real settings store in a temp dir.
 // Only the session controller is inert (these tests never connect servers).
+import type { GatewayLauncher } from '../../../electron/core/gateway/setup-help.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +80,7 @@ export interface HostHarness {
 /** Builds a Host the way bootstrap does, with memory credentials and an inert session controller. */
 export function makeHost(
   dir: string,
-  opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput } = {},
+  opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput; gatewayLauncher?: () => GatewayLauncher } = {},
 ): HostHarness {
   const store = settingsStoreIn(dir);
   const credentials = opts.credentials ?? new MemoryCredentialStore();
@@ -90,6 +91,7 @@ export function makeHost(
     credentials,
     createSessions: () => new InertSessions(),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
+    ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
   });
   const handlers = createHandlers(host);
   return { dir, store, credentials, host, handlers, dispatch: createDispatcher(handlers) };
