@@ -1,7 +1,7 @@
 // Electron main process: wiring only. Every rule lives in a module that takes Electron's objects through narrow
 // interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
 // (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, shell } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
@@ -9,6 +9,7 @@ import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/
 import { appGatewayLauncher, gatewayStdioArgs, gatewayStdioRefusal } from './app/gateway-launcher.js';
 import { firstShow } from './app/first-show.js';
 import { installQuitHandler } from './app/quit.js';
+import { sessionEnd } from './app/session-end.js';
 import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
 import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
@@ -170,8 +171,12 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     { onListening: (frame) => mainFrame(frame) && events.markListening() },
   );
 
+  // Shutting down, restarting or logging off quits through the held quit too (Windows sends no before-quit then).
+  const ending = sessionEnd({ platform: process.platform, quit: () => app.quit(), log: (message) => log.info('app', message) });
+  ending.monitor(powerMonitor);
   const open = async (): Promise<void> => {
     const created = createWindow(events);
+    ending.window(created);
     win = created;
     const shown = firstShow(created, {
       onShown: () => instance?.windowReady(created),
