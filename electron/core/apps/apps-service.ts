@@ -17,7 +17,7 @@ import { base64Bytes } from '../resources/image-check.js';
 import { sanitizeText, truncate } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
 import { appDataProblem, appErrorResult } from './app-data.js';
-import { serverOnThisMachine } from '../net/server-location.js';
+import { serverReach } from '../net/server-location.js';
 import { buildCspPolicy, restrictCsp } from './csp.js';
 import { GrantsStore } from './grants-store.js';
 import { Launches, type Launch } from './launches.js';
@@ -111,7 +111,7 @@ export class AppsService {
     const granted = ui.requested.filter((p) => grants.permissions.includes(p));
     const { csp, refused: cspRefused } = restrictCsp(
       { csp: ui.csp, refused: ui.cspRefused },
-      { serverOnThisMachine: serverOnThisMachine(config.transport), reservedPorts: this.#reservedPorts() },
+      { server: serverReach(config.transport), reservedPorts: this.#reservedPorts() },
     );
     const cspPolicy = buildCspPolicy(csp);
     const launch = this.#launches.add({

@@ -6,7 +6,7 @@
 import { getDomain } from 'tldts';
 import type { AppCsp, AppCspRefusal } from '../../../shared/domains/apps.js';
 import { isObject } from '../json.js';
-import { hostReach } from '../net/private-host.js';
+import { hostReach, type HostReach } from '../net/private-host.js';
 import { sanitizeText, truncate } from '../text.js';
 
 /** Most entries kept per list. */
@@ -76,8 +76,8 @@ export function parseCsp(raw: unknown): { csp: AppCsp; refused: AppCspRefusal[] 
 
 /** Who declared a CSP and what this Switchboard itself listens on. */
 export interface CspContext {
-  /** The declaring MCP server runs on this machine (stdio, or an http(s) URL on loopback). */
-  serverOnThisMachine: boolean;
+  /** Where the declaring MCP server runs: this machine (stdio, or loopback), a private network, or the internet. */
+  server: HostReach;
   /** Ports Switchboard itself listens on (the headless bridge, the sandbox, the gateway). */
   reservedPorts: readonly number[];
 }
@@ -87,12 +87,17 @@ const DEFAULT_PORT: Readonly<Record<string, number>> = { http: 80, ws: 80, https
 /** Why a checked origin is refused for this server and this Switchboard, or undefined when it is kept. */
 function contextProblem(origin: string, ctx: CspContext): string | undefined {
   const url = new URL(origin.replace('://*.', '://'));
+  const reach = hostReach(url.hostname);
+  if (reach === 'public') return undefined;
   // The unspecified address reaches this machine too when a browser connects to it.
-  const here = hostReach(url.hostname) === 'loopback' || url.hostname === '0.0.0.0' || url.hostname === '[::]';
-  if (!here) return undefined;
+  const here = reach === 'loopback' || url.hostname === '0.0.0.0' || url.hostname === '[::]';
+  if (!here)
+    return ctx.server === 'public'
+      ? 'an address on a private network is allowed only for a server on a private network or on this computer'
+      : undefined;
   const port = url.port === '' ? DEFAULT_PORT[url.protocol.slice(0, -1)] : Number(url.port);
   if (port !== undefined && ctx.reservedPorts.includes(port)) return `port ${port} on this computer is Switchboard's own`;
-  if (!ctx.serverOnThisMachine) return 'an address on this computer is allowed only for a server that runs on this computer';
+  if (ctx.server !== 'loopback') return 'an address on this computer is allowed only for a server that runs on this computer';
   return undefined;
 }
 

@@ -117,7 +117,7 @@ describe('restrictCsp', () => {
 
   it('refuses addresses on this computer from a server that does not run on it, and reports each', () => {
     const { csp, refused } = restrictCsp(declared([...LOOPBACK, 'https://0.0.0.0:8443', 'https://api.example.com']), {
-      serverOnThisMachine: false,
+      server: 'public',
       reservedPorts: [],
     });
     expect(csp.connectDomains).toEqual(['https://api.example.com']);
@@ -128,7 +128,7 @@ describe('restrictCsp', () => {
 
   it('keeps them for a server on this computer, except Switchboard’s own ports (default ports included)', () => {
     const { csp, refused } = restrictCsp(declared([...LOOPBACK, 'http://localhost', 'https://api.example.com:4000']), {
-      serverOnThisMachine: true,
+      server: 'loopback',
       reservedPorts: [4000, 9000, 80],
     });
     expect(csp.connectDomains).toEqual([
@@ -144,8 +144,24 @@ describe('restrictCsp', () => {
     ]);
   });
 
+  it('refuses private-network addresses from a server on the internet; keeps them for one on a private network or here', () => {
+    const PRIVATE = ['https://192.168.1.1', 'wss://10.0.0.1:8443', 'https://printer.local', 'https://[fd00::1]:8080'];
+    const fromPublic = restrictCsp(declared([...PRIVATE, 'https://api.example.com']), { server: 'public', reservedPorts: [] });
+    expect(fromPublic.csp.connectDomains).toEqual(['https://api.example.com']);
+    expect(fromPublic.refused.map((r) => r.value).sort()).toEqual([...PRIVATE].sort());
+    for (const r of fromPublic.refused) expect(r.reason).toMatch(/private network is allowed only for a server on a private network/);
+    for (const server of ['private', 'loopback'] as const) {
+      const kept = restrictCsp(declared(PRIVATE), { server, reservedPorts: [443, 8080] });
+      expect([...kept.csp.connectDomains].sort()).toEqual([...PRIVATE].sort());
+      expect(kept.refused).toEqual([]);
+    }
+    // This computer stays this computer's: a server on a private network may not point its app here.
+    const here = restrictCsp(declared(['http://127.0.0.1:3000']), { server: 'private', reservedPorts: [] });
+    expect(here.refused[0]?.reason).toMatch(/only for a server that runs on this computer/);
+  });
+
   it('keeps the syntax refusals it was given', () => {
-    const { refused } = restrictCsp(declared(['https://*.com']), { serverOnThisMachine: true, reservedPorts: [] });
+    const { refused } = restrictCsp(declared(['https://*.com']), { server: 'loopback', reservedPorts: [] });
     expect(refused).toEqual([expect.objectContaining({ value: 'https://*.com', reason: expect.stringMatching(/too broad/) })]);
   });
 });
