@@ -54,6 +54,8 @@ export interface BootstrapOptions {
   gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The shell's logger (its file is shown in Settings/About); default: no file. */
   logger?: Logger;
+  /** The data folder's lock: the shutdown releases it, just before the log closes (so the log can say if it failed). */
+  dataLock?: { release(): void };
 }
 
 /** A ready host with its dispatcher. */
@@ -139,6 +141,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);
   });
+  const dataLock = opts.dataLock;
+  if (dataLock) host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => dataLock.release() });
   // Last of all: the log itself, with the shutdown's own report in it.
   host.onShutdown({
     name: 'close the log',

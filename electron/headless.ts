@@ -69,6 +69,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     demoServer: () => demoServerConfig(),
     logger,
+    dataLock: lock,
     ...testLocalPackages(),
     gatewayLauncher: () => ({ command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] }),
   });
@@ -94,7 +95,6 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   });
   host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
   host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
-  host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => lock.release() });
   const url = `${server.origin}/#token=${token}`;
   if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
   else process.stdout.write(`Switchboard is running at ${url}\n`);

@@ -117,6 +117,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     urlOpener: { open: (url) => opener.open(new URL(url)) },
     demoServer: () => demoServerConfig(),
     logger: log,
+    dataLock: lock,
     gatewayLauncher: () =>
       appGatewayLauncher({
         isPackaged: app.isPackaged,
@@ -141,8 +142,6 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     },
   );
   const { host, dispatch } = await booting;
-  const held = lock;
-  host.onShutdown({ name: 'release the data folder', stage: 'final', run: () => held.release() });
   // MCP Apps: the sandbox scheme, app windows in their own partition, permissions only for what an app was delegated.
   const apps = installAppsSandbox({
     host,

@@ -1,5 +1,5 @@
 // Composition of the core: a data file that had to be moved aside at start reaches the person as a notice (not
-// only the log), here the registry's sources and installs files.
+// only the log), here the registry's sources and installs files; the data folder's lock is released last but the log.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,23 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
 describe('bootstrap', () => {
+  it('releases the data folder’s lock at shutdown, just before the log closes', async () => {
+    const d = tempDir('sb-boot-');
+    dirs.push(d);
+    let released = 0;
+    const { host } = await bootstrap({
+      mode: 'headless',
+      version: '0.0.0-test',
+      settingsStore: createSettingsStore(d),
+      credentials: new MemoryCredentialStore(),
+      logger: createLogger({ dataDir: d }),
+      dataLock: { release: () => (released += 1) },
+    });
+    const report = await host.shutdown();
+    expect(released).toBe(1);
+    expect(report.steps.map((s) => s.name).slice(-2)).toEqual(['release the data folder', 'close the log']);
+  });
+
   it('raises a notice for each registry file moved aside as corrupt', async () => {
     const d = tempDir('sb-boot-');
     dirs.push(d);
