@@ -2,7 +2,7 @@
 // the calls its app makes, and the browser permissions a person grants per server.
 import type { CallStatus } from './calls.js';
 import type { PinState } from './catalog.js';
-import type { ResourceItem } from './resources.js';
+import type { ResourceItem, ResourceTemplateItem } from './resources.js';
 
 /** Who may use a tool under MCP Apps visibility: the model, the server's own app, or both (the default). */
 export type AppVisibility = 'model' | 'app';
@@ -124,18 +124,7 @@ export interface ServerApps {
 export type AppLinkCheck = { ok: true; url: string; display: string; host: string; warnings: string[] } | { ok: false; reason: string };
 
 /** A resource template as an app receives it (`resources/templates/list`): the protocol's fields, sanitized. */
-export interface AppResourceTemplate {
-  /** RFC 6570 template. */
-  uriTemplate: string;
-  /** Name. */
-  name: string;
-  /** Title, when given. */
-  title?: string;
-  /** Description, when given. */
-  description?: string;
-  /** MIME type, when given. */
-  mimeType?: string;
-}
+export type AppResourceTemplate = Omit<ResourceTemplateItem, 'variables'>;
 
 /** Contract methods of the apps domain: name → (argument object) → result. */
 export interface AppsInvokeMap {
