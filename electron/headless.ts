@@ -81,6 +81,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   const server = await startBridgeServer({
     dispatch,
     events: host.events,
+    presence: host.presence,
     staticDir: join(here, '..', 'renderer'),
     token,
     port,

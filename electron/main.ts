@@ -8,6 +8,7 @@ import { EVENT_KEYS } from '../shared/contract-schemas.js';
 import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
 import { appGatewayLauncher, gatewayStdioArgs, gatewayStdioRefusal } from './app/gateway-launcher.js';
 import { firstShow } from './app/first-show.js';
+import { reportWindowPresence } from './app/window-presence.js';
 import { installQuitHandler } from './app/quit.js';
 import { sessionEnd } from './app/session-end.js';
 import { claimSingleInstance, type SingleInstance } from './app/single-instance.js';
@@ -175,6 +176,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   ending.monitor(powerMonitor);
   const open = async (): Promise<void> => {
     const created = createWindow(events);
+    reportWindowPresence(created, host.presence);
     ending.window(created);
     win = created;
     const shown = firstShow(created, {

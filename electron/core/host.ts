@@ -19,6 +19,7 @@ import type { AppsService } from './apps/apps-service.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
+import { Presence } from './presence.js';
 import { AuthCredentials } from './auth/credentials.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -87,6 +88,8 @@ export interface HostOptions {
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
 export class Host {
   readonly events = new EventBus();
+  /** Whether the person can see a Switchboard window; the shell reports its windows and pages here. */
+  readonly presence = new Presence();
   /** Session-level events (connected, closed, list changes) for core modules. */
   readonly sessionEvents = new SessionEvents();
   /** Resources, prompts, completion and elicitation (also the sessions' per-Client hooks). */
@@ -153,6 +156,7 @@ export class Host {
     this.clientFeatures = new ClientFeatures(
       {
         events: this.events,
+        presence: this.presence,
         sessionEvents: this.sessionEvents,
         credentials: this.credentials,
         config: (id) => this.config(id),

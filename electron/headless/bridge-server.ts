@@ -5,12 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventBus } from '../core/event-bus.js';
 import type { Dispatch } from '../core/dispatcher.js';
+import type { ViewerState } from '../core/presence.js';
 import { encodeForBridge } from '../core/sendable.js';
 import { checkBridgeRequest } from './guards.js';
 import { serveStatic } from './static-files.js';
 
 /** Largest WebSocket message the bridge accepts from a browser. */
 export const MAX_BRIDGE_MESSAGE = 8 * 1024 * 1024;
+/** The notification a page sends when it is shown or hidden (not part of the contract: only the shell hears it). */
+export const VISIBILITY_NOTIFICATION = 'bridge/visibility';
 
 /** What the bridge server needs. */
 export interface BridgeServerOptions {
@@ -18,6 +21,8 @@ export interface BridgeServerOptions {
   dispatch: Dispatch;
   /** Core events to forward to every connected browser. */
   events: EventBus;
+  /** Where each page's visibility goes (a page counts once it says it is visible; gone when it disconnects). */
+  presence?: { set(viewer: string, state: ViewerState | undefined): void };
   /** Folder with the built renderer. */
   staticDir: string;
   /** The renderer's policy for a style nonce (the shell adds the MCP Apps sandbox origin to frame-src). */
@@ -99,13 +104,20 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
+  let connections = 0;
   function attach(ws: WebSocket): void {
-    const detach = opts.events.subscribe((event, payload) => {
+    const viewer = `page-${++connections}`;
+    const unsubscribe = opts.events.subscribe((event, payload) => {
       if (ws.readyState !== ws.OPEN) return;
       const encoded = encodeForBridge({ jsonrpc: '2.0', method: event, params: payload });
       if (encoded.ok) ws.send(encoded.text);
       else opts.onSendError?.(event, encoded.reason);
     });
+    const detach = (): void => {
+      unsubscribe();
+      opts.presence?.set(viewer, undefined);
+    };
+    viewers.set(ws, viewer);
     ws.on('close', detach);
     ws.on('error', detach);
     ws.on('message', (data, isBinary) => {
@@ -121,6 +133,8 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     });
   }
 
+  const viewers = new WeakMap<WebSocket, string>();
+
   async function handleMessage(ws: WebSocket, text: string): Promise<void> {
     let msg: unknown;
     try {
@@ -135,6 +149,12 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
     const { jsonrpc, id, method, params } = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     const rid: JsonRpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+    if (jsonrpc === '2.0' && method === VISIBILITY_NOTIFICATION && id === undefined) {
+      const visible = typeof params === 'object' && params !== null && (params as { visible?: unknown }).visible === true;
+      const viewer = viewers.get(ws);
+      if (viewer !== undefined && ws.readyState === ws.OPEN) opts.presence?.set(viewer, visible ? 'visible' : 'hidden');
+      return;
+    }
     if (jsonrpc !== '2.0' || typeof method !== 'string' || rid === null) {
       ws.send(rpcError(rid, -32600, 'Invalid request'));
       return;

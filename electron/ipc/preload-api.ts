@@ -112,6 +112,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'gateway.removeClient': call('gateway.removeClient'),
     'gateway.rotateToken': call('gateway.rotateToken'),
     'gateway.decide': call('gateway.decide'),
+    'gateway.trustTool': call('gateway.trustTool'),
     'gateway.activity': call('gateway.activity'),
     'gateway.setupPreview': call('gateway.setupPreview'),
     'gateway.setupInstall': call('gateway.setupInstall'),

@@ -3,7 +3,7 @@
 /** How a client sees tools: every visible tool at once, or only the discovery tools until it selects some. */
 export type GatewayMode = 'all' | 'progressive';
 
-/** What happens to a call of a tool not annotated read-only. */
+/** What happens to a call of a tool the person has not allowed for the client (a server's read-only hint never counts). */
 export type GatewayWritePolicy = 'allow' | 'deny' | 'ask';
 
 /** What a client token may see and do. */
@@ -14,7 +14,7 @@ export interface GatewayProfile {
   servers?: string[];
   /** Capability group ids (`mcp:<server>`) visible to the client. */
   groups?: string[];
-  /** Policy for tools not annotated read-only (default `ask`). */
+  /** Policy for tools the person has not allowed for this client (default `ask`). */
   writes?: GatewayWritePolicy;
   /** `original` serves a single-server profile under the server's own tool, prompt and resource names (mode `all` only). */
   names?: 'local' | 'original';
@@ -46,6 +46,16 @@ export interface GatewayClientView {
   runningCalls: number;
   /** Profile entries that name servers which no longer exist. */
   missing: string[];
+  /** Tools the person allowed for this client without asking, each pinned to the definition they allowed. */
+  trustedTools: GatewayTrustedTool[];
+}
+
+/** A tool the person allowed for one client ("always allow"); it counts only while the tool is unchanged. */
+export interface GatewayTrustedTool {
+  /** Local tool name. */
+  tool: string;
+  /** The tool is listed now with the definition the person allowed (false: changed or gone, so it asks again). */
+  current: boolean;
 }
 
 /** A call waiting for the person's yes or no (write policy `ask`). */
@@ -68,8 +78,8 @@ export interface GatewayRequestView {
   arguments: string;
   /** The arguments text was cut at its bound. */
   argumentsTruncated: boolean;
-  /** Hints the server gave (never approval). */
-  hints: { destructive?: boolean; openWorld?: boolean };
+  /** Hints the server gave (never approval: a read-only hint does not let a call skip the ask). */
+  hints: { readOnly?: boolean; destructive?: boolean; openWorld?: boolean };
   /** When the call's deadline ends the wait (ms since epoch). */
   expiresAt: number;
 }
@@ -187,7 +197,9 @@ export interface GatewayInvokeMap {
   /** Replaces a client's token (the old one stops working); the new one is returned this once. */
   'gateway.rotateToken': (args: { id: string }) => Promise<GatewayClientView & { token: string }>;
   /** Answers a call waiting for a decision. */
-  'gateway.decide': (args: { requestId: string; allow: boolean }) => Promise<void>;
+  'gateway.decide': (args: { requestId: string; allow: boolean; always?: boolean }) => Promise<void>;
+  /** Allows a tool for a client without asking (pinned to its current definition), or takes that back. */
+  'gateway.trustTool': (args: { id: string; tool: string; trusted: boolean }) => Promise<GatewayClientView>;
   /** Recent activity, newest first. */
   'gateway.activity': (args: { limit?: number }) => Promise<GatewayActivity[]>;
   /** The exact entry for another app's config and a preview of its file after the change; nothing is written. */

@@ -77,7 +77,8 @@ async function main(): Promise<void> {
   });
   ref.auth = auth;
   attachAuth(host, auth);
-  // The user answers form elicitations by accepting the defaults offered (an empty form).
+  // The user answers form elicitations by accepting the defaults offered (an empty form), from a window they see.
+  host.presence.set('conformance-window', 'visible');
   host.events.subscribe((event, payload) => {
     if (event !== 'elicitation.requested') return;
     const { request } = payload as { request: { requestId: string } };

@@ -1,6 +1,7 @@
 // The Gateway view: turn the gateway on, add a client (its token shown once), and answer the ask policy: a real SDK
 // client calls a tool that is not read-only through the gateway, Switchboard shows the client, tool and arguments,
-// and the person clicks Allow (the call runs) or Deny (a tool-level error).
+// and the person clicks Allow (the call runs), Deny (a tool-level error) or "Trust this tool" (it runs from then on
+// without asking, listed in the client's edit dialog until removed).
 import AxeBuilder from '@axe-core/playwright';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Page } from '@playwright/test';
@@ -44,7 +45,7 @@ test.describe('gateway', () => {
     expect(token).toMatch(/^sbg_/);
     expect(await axeProblems(page)).toEqual([]);
     await issued.getByRole('button', { name: 'Done' }).click();
-    await expect(page.getByRole('row', { name: /Terminal Agent/ })).toContainText('Ask before writes');
+    await expect(page.getByRole('row', { name: /Terminal Agent/ })).toContainText('Asks before each call');
     expect(await axeProblems(page)).toEqual([]);
 
     const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
@@ -77,9 +78,26 @@ test.describe('gateway', () => {
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('denied this call of mcp__fx__write');
 
-    // The activity shows both, under the client's name.
+    // Trusting the tool for this client: this call and later ones run without the dialog (a later call that
+    // asked would wait for its deadline and fail the test), and the client's edit dialog lists the tool.
+    const trusted = client.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'trusted' } });
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Trust this tool for Terminal Agent' }).click();
+    expect((await trusted).isError).not.toBe(true);
+    await expect(ask).toBeHidden();
+    const again = await client.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'no dialog' } });
+    expect(again.structuredContent).toMatchObject({ label: 'no dialog' });
+
+    // The activity shows the calls, under the client's name.
     const activity = page.getByRole('list', { name: 'Recent gateway activity' });
     await expect(activity).toContainText('called mcp__fx__write');
     await expect(activity).toContainText('denied this call');
+
+    await page.getByRole('button', { name: 'More actions for Terminal Agent' }).click();
+    await page.getByRole('menuitem', { name: 'Edit…' }).click();
+    const edit = page.getByRole('dialog', { name: /Terminal Agent/ });
+    await expect(edit.getByRole('group', { name: 'Tools allowed without asking' })).toContainText('mcp__fx__write');
+    await edit.getByRole('button', { name: 'Stop allowing mcp__fx__write' }).click();
+    await expect(edit.getByRole('group', { name: 'Tools allowed without asking' })).toContainText('None yet.');
   });
 });

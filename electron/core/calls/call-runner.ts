@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { CallProgress } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
-import { sanitizeText } from '../text.js';
+import { sanitizeText, truncate } from '../text.js';
 import { outboundEnvelope, rawRequest } from './raw-request.js';
 import { isObject, type JsonObject } from '../json.js';
 import { CONSENT_DENIED_MESSAGE, needsSettingMessage } from '../../../shared/domains/protocol-text.js';
@@ -301,7 +301,10 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
           responses[key] = await opts.sample(opts.serverId, params, opts.signal);
         } catch (err) {
           if (opts.signal.aborted) throw err;
-          return hostError('sampling_declined', 'The sampling request was declined or not answered in time; the call was stopped.');
+          // Why (declined, timed out, no window open); sanitized, as a relayed answer may come from elsewhere.
+          const why =
+            err instanceof Error && err.message ? ` (${truncate(sanitizeText(err.message.replace(/^MCP error -?\d+: /, '')), 300)})` : '';
+          return hostError('sampling_declined', `The sampling request was declined or not answered in time${why}; the call was stopped.`);
         }
       } else if (opts.elicit) responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
     }

@@ -19,6 +19,8 @@ export interface ToolRoute {
   appOnly: boolean;
   /** Whether the user approved the current definition. */
   pin: PinState;
+  /** Fingerprint of the definition as listed (what a per-client trust is pinned to). */
+  fingerprint: string;
 }
 
 /** Catalog operations used by tool calls. */

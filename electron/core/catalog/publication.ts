@@ -173,6 +173,7 @@ export class Publisher {
           tool,
           appOnly: listed.appOnly,
           pin,
+          fingerprint,
         };
         const description = sanitizeText(tool.description ?? '');
         const summary: ToolSummary = {

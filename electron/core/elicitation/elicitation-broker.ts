@@ -1,12 +1,14 @@
 // The elicitation broker: a server's request (legacy elicitation/create or an MRTR input_required round, both
 // arrive through the same SDK handler) becomes a queued UI request; the user's answer, a timeout, a closed
-// session or the server's own "complete" notice settles it. With no UI attached it declines at once.
+// session or the server's own "complete" notice settles it. With no window the person can see it declines at
+// once, and closing the last window cancels what waits.
 import { randomUUID } from 'node:crypto';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { parseElicitationSchema, validateElicitation, type ElicitValue } from '../../../shared/domains/resources-elicitation.js';
 import type { ElicitationRequestView } from '../../../shared/domains/resources.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
+import type { PresencePort } from '../presence.js';
 import { boundForView } from '../ingress/view.js';
 import { sanitizeText, truncate } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
@@ -17,8 +19,10 @@ export type ElicitParams = ElicitRequest['params'];
 
 /** What the broker needs from its surroundings. */
 export interface ElicitationBrokerDeps {
-  /** Where requested/cancelled events go; `events.size === 0` means no UI is attached. */
-  events: EventBus;
+  /** Where requested/cancelled events go. */
+  events: Pick<EventBus, 'emit'>;
+  /** Whether the person can see a Switchboard window. */
+  presence: PresencePort;
   /** Whether the user opted this server in to elicitation. */
   enabled(serverId: string): boolean;
   /** The person's consent to questions from this server: "deny" declines, "ask" makes the dialog ask first. */
@@ -51,6 +55,9 @@ export class ElicitationBroker {
 
   constructor(deps: ElicitationBrokerDeps) {
     this.#deps = deps;
+    deps.presence.onChange(() => {
+      if (!deps.presence.attached) this.cancelAll('The last Switchboard window was closed');
+    });
   }
 
   /** Requests waiting for the user, oldest first. */
@@ -67,7 +74,7 @@ export class ElicitationBroker {
     if (!this.#deps.enabled(serverId)) return Promise.resolve({ action: 'decline' });
     const consent = this.#deps.consent?.(serverId) ?? 'allow';
     if (consent === 'deny') return Promise.resolve({ action: 'decline' });
-    if (this.#deps.events.size === 0) return Promise.resolve({ action: 'decline' });
+    if (!this.#deps.presence.visible) return Promise.resolve({ action: 'decline' });
     if (signal?.aborted) return Promise.resolve({ action: 'cancel' });
     if (this.pending().filter((v) => v.serverId === serverId).length >= MAX_PENDING_PER_SERVER)
       return Promise.resolve({ action: 'decline' });

@@ -1,16 +1,22 @@
-// The ask policy: a gateway call of a tool not annotated read-only waits for the person's yes or no. The wait
-// is bounded by the call's deadline and by the client giving up; with no Switchboard window attached it is
-// refused at once rather than left hanging. Every change goes out as `gateway.request` with the whole queue.
+// The ask policy: a gateway call of a tool the person has not allowed for that client waits for their yes or no.
+// The wait is bounded by the call's deadline and by the client giving up; with no Switchboard window the person
+// can see it is refused at once rather than left hanging, and closing the last window refuses what waits. Each
+// client has its own share of the queue, so one client's flood cannot refuse another's calls. Every change goes
+// out as `gateway.request` with the whole queue.
 import { randomUUID } from 'node:crypto';
 import type { GatewayRequestView } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
+import type { PresencePort } from '../presence.js';
 
-/** How a wait ended. */
-export type AskOutcome = { allowed: true } | { allowed: false; reason: 'denied' | 'timeout' | 'cancelled' | 'no_window' | 'queue_full' };
+/** How a wait ended; `always` means the person allowed this tool for this client from now on. */
+export type AskOutcome =
+  { allowed: true; always?: boolean } | { allowed: false; reason: 'denied' | 'timeout' | 'cancelled' | 'no_window' | 'queue_full' };
 
-/** Calls that may wait at once (across clients). */
+/** Calls of one client that may wait at once. */
 export const MAX_PENDING_ASKS = 50;
+/** Calls that may wait at once across clients (a bound on memory, well above one client's share). */
+export const MAX_PENDING_ASKS_TOTAL = 500;
 
 interface Pending {
   view: GatewayRequestView;
@@ -20,10 +26,15 @@ interface Pending {
 /** Pending decisions. */
 export class AskBroker {
   readonly #events: EventBus;
+  readonly #presence: PresencePort;
   readonly #pending = new Map<string, Pending>();
 
-  constructor(events: EventBus) {
+  constructor(events: EventBus, presence: PresencePort) {
     this.#events = events;
+    this.#presence = presence;
+    presence.onChange(() => {
+      if (!presence.attached) this.#refuseAll({ allowed: false, reason: 'no_window' }, 'The last Switchboard window was closed');
+    });
   }
 
   /** Calls waiting now, oldest first. */
@@ -34,8 +45,11 @@ export class AskBroker {
   /** Waits for the person's decision until `view.expiresAt` or `signal`. */
   ask(view: Omit<GatewayRequestView, 'requestId'>, signal: AbortSignal): Promise<AskOutcome> {
     if (signal.aborted) return Promise.resolve({ allowed: false, reason: 'cancelled' });
-    if (this.#events.size === 0) return Promise.resolve({ allowed: false, reason: 'no_window' });
-    if (this.#pending.size >= MAX_PENDING_ASKS) return Promise.resolve({ allowed: false, reason: 'queue_full' });
+    if (!this.#presence.visible) return Promise.resolve({ allowed: false, reason: 'no_window' });
+    let mine = 0;
+    for (const p of this.#pending.values()) if (p.view.clientId === view.clientId) mine++;
+    if (mine >= MAX_PENDING_ASKS || this.#pending.size >= MAX_PENDING_ASKS_TOTAL)
+      return Promise.resolve({ allowed: false, reason: 'queue_full' });
     const full: GatewayRequestView = { requestId: randomUUID(), ...view };
     return new Promise<AskOutcome>((resolve) => {
       const wait = Math.max(0, full.expiresAt - Date.now());
@@ -57,11 +71,18 @@ export class AskBroker {
     });
   }
 
-  /** The person's answer. */
-  decide(requestId: string, allow: boolean): void {
+  /** The waiting call, or not_found. */
+  get(requestId: string): GatewayRequestView {
     const entry = this.#pending.get(requestId);
     if (!entry) throw new AppError('not_found', 'This call is no longer waiting (it was answered, timed out or cancelled)');
-    entry.settle(allow ? { allowed: true } : { allowed: false, reason: 'denied' });
+    return entry.view;
+  }
+
+  /** The person's answer; `always` (with allow) also allows the tool for this client from now on. */
+  decide(requestId: string, allow: boolean, always = false): void {
+    const entry = this.#pending.get(requestId);
+    if (!entry) throw new AppError('not_found', 'This call is no longer waiting (it was answered, timed out or cancelled)');
+    entry.settle(allow ? { allowed: true, ...(always ? { always: true } : {}) } : { allowed: false, reason: 'denied' });
   }
 
   /** Ends every wait of a client (removed) or all of them (gateway off). */
@@ -69,5 +90,9 @@ export class AskBroker {
     for (const p of [...this.#pending.values()]) {
       if (clientId === undefined || p.view.clientId === clientId) p.settle({ allowed: false, reason: 'cancelled' }, reason);
     }
+  }
+
+  #refuseAll(outcome: AskOutcome, reason: string): void {
+    for (const p of [...this.#pending.values()]) p.settle(outcome, reason);
   }
 }

@@ -1,7 +1,8 @@
 // A gateway client's tools/call: the same catalog route (pins: a changed tool is refused with the same reason),
 // the same call service (concurrency, deadlines, presentation, history with the client's name) as a call from
 // the UI. On top: the profile boundary, the write policy (allow / deny / ask, the wait bounded by the call's
-// deadline), progress and cancellation both ways, the server's log messages, and its elicitations, which go to
+// deadline; a server's annotations are hints for the person, never a permission: only the tools the person
+// allowed for this client, each pinned to the definition they saw, skip the ask or pass a deny), progress and cancellation both ways, the server's log messages, and its elicitations, which go to
 // the client as input_required rounds when it declared elicitation (the SDK turns those into elicitation/create
 // requests on 2025-11-25 sessions) and to Switchboard's own dialog otherwise.
 import { randomBytes } from 'node:crypto';
@@ -44,6 +45,10 @@ export interface GatewayCallDeps {
   };
   config(serverId: string): ServerConfig;
   asks: AskBroker;
+  /** Whether the person allowed this tool, as defined now, for this client (a changed definition is not). */
+  trusted(clientId: string, route: ToolRoute): boolean;
+  /** Remembers the person's "always allow this tool for this client" (pinned to the route's definition); never throws, reports its own failure. */
+  trust(clientId: string, route: ToolRoute): Promise<void>;
   /** Switchboard's own elicitation dialog. */
   dialog: ElicitationHandler;
   activity(entry: Omit<GatewayActivity, 'seq' | 'at'>): void;
@@ -306,11 +311,15 @@ export class GatewayCalls {
     args: Record<string, unknown>,
     deadlineAt: number,
   ): Promise<{ code: string; message: string } | undefined> {
-    if (route.tool.annotations?.readOnlyHint === true) return undefined;
     const policy = round.view.writes;
     if (policy === 'allow') return undefined;
+    // The server's own readOnlyHint is never consulted here: a hostile server would call every tool read-only.
+    if (this.#deps.trusted(round.client.id, route)) return undefined;
     if (policy === 'deny')
-      return { code: 'denied', message: `This client may only use read-only tools; ${route.localName} is not annotated read-only.` };
+      return {
+        code: 'denied',
+        message: `This client may only use the tools allowed for it in Switchboard; ${route.localName} is not one of them (a server's read-only hint is not enough).`,
+      };
     const shown = argumentsText(args);
     const view: Omit<GatewayRequestView, 'requestId'> = {
       clientId: round.client.id,
@@ -322,13 +331,17 @@ export class GatewayCalls {
       arguments: shown.text,
       argumentsTruncated: shown.truncated,
       hints: {
+        ...(route.tool.annotations?.readOnlyHint !== undefined ? { readOnly: route.tool.annotations.readOnlyHint } : {}),
         ...(route.tool.annotations?.destructiveHint !== undefined ? { destructive: route.tool.annotations.destructiveHint } : {}),
         ...(route.tool.annotations?.openWorldHint !== undefined ? { openWorld: route.tool.annotations.openWorldHint } : {}),
       },
       expiresAt: deadlineAt,
     };
     const outcome: AskOutcome = await this.#deps.asks.ask(view, round.signal);
-    if (outcome.allowed) return undefined;
+    if (outcome.allowed) {
+      if (outcome.always) await this.#deps.trust(round.client.id, route);
+      return undefined;
+    }
     const messages: Record<typeof outcome.reason, string> = {
       denied: `The Switchboard user denied this call of ${route.localName}.`,
       timeout: `No one allowed this call of ${route.localName} in Switchboard before its deadline.`,

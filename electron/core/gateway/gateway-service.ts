@@ -4,6 +4,8 @@
 // ask broker, the activity feed and the fan-out of live changes. It never adds, edits, approves or removes a
 // server: it only reads the catalog and calls through the same call service as the UI.
 import type { ServerConfig } from '../../../shared/config.js';
+import type { ToolRoute } from '../catalog/catalog-port.js';
+import type { PresencePort } from '../presence.js';
 import type { AppNotice } from '../../../shared/contract.js';
 import type {
   GatewayActivity,
@@ -37,7 +39,7 @@ import {
 import { endpointPath, removeEndpoint, removeEndpointSync, writeEndpoint } from './endpoint-file.js';
 import { Forwarding } from './forwarding.js';
 import { GatewayCalls } from './gateway-calls.js';
-import { GatewayStore, type StoredClient } from './gateway-store.js';
+import { GatewayStore, MAX_TRUSTED_TOOLS, type StoredClient } from './gateway-store.js';
 import { startFront, type Front, type FrontRefusal } from './http-front.js';
 import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
@@ -48,6 +50,8 @@ import { ToolListing, type GatewayCatalog } from './tool-listing.js';
 /** The parts of the Host the gateway uses (read lazily: the Host builds them in its constructor). */
 export interface GatewayHost {
   readonly events: EventBus;
+  /** Whether the person can see a Switchboard window (asks are refused at once without one). */
+  readonly presence: PresencePort;
   readonly credentials: CredentialStore;
   readonly sessions: SessionController;
   readonly catalog: GatewayCatalog;
@@ -96,7 +100,7 @@ export class Gateway {
     this.#opts = opts;
     this.#store = new GatewayStore(opts.dataDir);
     if (this.#store.loadNotice) host.notify({ id: 'gateway-settings-corrupt', level: 'error', message: this.#store.loadNotice });
-    this.asks = new AskBroker(host.events);
+    this.asks = new AskBroker(host.events, host.presence);
     this.#activity = new ActivityFeed(host.events, (id, at, summary) => this.#store.touch(id, { at, summary }));
     this.#listing = new ToolListing(host.catalog);
     this.#calls = new GatewayCalls({
@@ -104,6 +108,15 @@ export class Gateway {
       calls: host.calls,
       config: (id) => host.config(id),
       asks: this.asks,
+      trusted: (clientId, route) => this.#trusted(clientId, route),
+      trust: (clientId, route) =>
+        this.#setTrust(clientId, route.localName, route.fingerprint).catch((err: unknown) =>
+          host.notify({
+            id: `gateway-trust-${clientId}`,
+            level: 'warning',
+            message: `Switchboard could not remember "always allow ${route.localName}" for a gateway client (${err instanceof Error ? err.message : 'unknown error'}); it will ask again next time.`,
+          }),
+        ),
       dialog: async (serverId, params, signal) => {
         const answer = await host.interaction.elicitation.request(serverId, params as never, signal);
         return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
@@ -323,8 +336,24 @@ export class Gateway {
   }
 
   /** gateway.decide */
-  decide(requestId: string, allow: boolean): void {
-    this.asks.decide(requestId, allow);
+  decide(requestId: string, allow: boolean, always = false): void {
+    this.asks.decide(requestId, allow, always);
+  }
+
+  /** gateway.trustTool: allows a tool for a client as it is defined now, or takes that back. */
+  async trustTool(id: string, tool: string, trusted: boolean): Promise<GatewayClientView> {
+    const client = this.#stored(id);
+    if (!trusted) {
+      const next: StoredClient = { ...client, trusted: (client.trusted ?? []).filter((t) => t.tool !== tool) };
+      await this.#saveClient(next);
+      return this.#clientView(next);
+    }
+    const view = this.#view(id);
+    // Only a tool this client can see, in the definition the person approved (a changed tool is refused here).
+    const route = await this.#host.catalog.route(tool);
+    if (route.appOnly || !view?.sees(route.serverId)) throw new AppError('not_found', `This client cannot see a tool named ${tool}`);
+    await this.#setTrust(id, route.localName, route.fingerprint);
+    return this.#clientView(this.#stored(id));
   }
 
   /** gateway.activity */
@@ -393,6 +422,23 @@ export class Gateway {
     return endpoint;
   }
 
+  #trusted(clientId: string, route: ToolRoute): boolean {
+    const client = this.#store.settings.clients.find((c) => c.id === clientId);
+    return client?.trusted?.some((t) => t.tool === route.localName && t.fingerprint === route.fingerprint) === true;
+  }
+
+  async #setTrust(clientId: string, tool: string, fingerprint: string): Promise<void> {
+    const client = this.#stored(clientId);
+    const others = (client.trusted ?? []).filter((t) => t.tool !== tool);
+    if (others.length >= MAX_TRUSTED_TOOLS)
+      throw new AppError('invalid_request', `A client can have at most ${MAX_TRUSTED_TOOLS} tools allowed without asking`);
+    await this.#saveClient({ ...client, trusted: [...others, { tool, fingerprint }] });
+  }
+
+  async #saveClient(next: StoredClient): Promise<void> {
+    await this.#store.save({ ...this.#store.settings, clients: this.#store.settings.clients.map((c) => (c.id === next.id ? next : c)) });
+  }
+
   #stored(id: string): StoredClient {
     const found = this.#store.settings.clients.find((c) => c.id === id);
     if (!found) throw new AppError('not_found', `No gateway client with id "${id}"`);
@@ -425,7 +471,17 @@ export class Gateway {
       sessions: this.#endpoints.get(c.id)?.sessions ?? 0,
       runningCalls: this.#calls.running(c.id),
       missing: new ProfileView(c.profile, this.#host.configs()).missing(),
+      trustedTools: (c.trusted ?? []).map((t) => ({ tool: t.tool, current: this.#currentFingerprint(t.tool) === t.fingerprint })),
     };
+  }
+
+  #currentFingerprint(localName: string): string | undefined {
+    try {
+      const detail = this.#host.catalog.tool(localName);
+      return detail.pin === 'approved' ? detail.fingerprint : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   #serverName(id: string): string {

@@ -18,7 +18,18 @@ export interface StoredClient {
   profile: GatewayProfile;
   createdAt: number;
   lastActivity?: GatewayLastActivity;
+  /** Tools the person allowed without asking, each with the fingerprint of the definition they allowed. */
+  trusted?: TrustedTool[];
 }
+
+/** One "always allow" of a client. */
+export interface TrustedTool {
+  tool: string;
+  fingerprint: string;
+}
+
+/** Tools one client may have allowed (a bound on the file, far above what a person clicks). */
+export const MAX_TRUSTED_TOOLS = 2000;
 
 /** The whole stored state. */
 export interface GatewaySettings {
@@ -39,6 +50,10 @@ const FileSchema = z.object({
         profile: GatewayProfileSchema,
         createdAt: z.number(),
         lastActivity: z.object({ at: z.number(), summary: z.string().max(500) }).optional(),
+        trusted: z
+          .array(z.object({ tool: z.string().min(1).max(256), fingerprint: z.string().min(1).max(200) }))
+          .max(MAX_TRUSTED_TOOLS)
+          .optional(),
       }),
     )
     .max(1000),

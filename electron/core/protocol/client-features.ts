@@ -11,6 +11,7 @@ import { CONSENT_DENIED_MESSAGE, needsSettingMessage, type ClientFeature } from 
 import type { CallFeatureHooks } from '../calls/call-service.js';
 import type { ElicitationBroker, ElicitParams } from '../elicitation/elicitation-broker.js';
 import type { EventBus } from '../event-bus.js';
+import type { PresencePort } from '../presence.js';
 import type { CredentialStore } from '../ports.js';
 import { rootView, toRoot } from '../roots/root-paths.js';
 import { SamplingBroker } from '../sampling/sampling-broker.js';
@@ -23,6 +24,7 @@ import type { TrafficSink } from './traffic-tap.js';
 /** The parts of the Host the client features use (read lazily). */
 export interface ClientFeaturesHost {
   readonly events: EventBus;
+  readonly presence: PresencePort;
   readonly sessionEvents: SessionEvents;
   readonly credentials: CredentialStore;
   config(id: string): ServerConfig;
@@ -66,6 +68,7 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     });
     this.sampling = new SamplingBroker({
       events: host.events,
+      presence: host.presence,
       serverName: (id) => this.#safe(() => host.config(id).name, id),
       timeoutMs: (id) => this.#safe(() => host.config(id).timeouts.elicitationSecs * 1000, 300_000),
     });

@@ -8,6 +8,7 @@ import { keepProgressBeforeResponse } from '../calls/progress-order.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
+import type { PresencePort } from '../presence.js';
 import type { ClientHooks, SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
 import { ResourceService } from './resource-service.js';
@@ -15,6 +16,7 @@ import { ResourceService } from './resource-service.js';
 /** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
 export interface InteractionHost {
   readonly events: EventBus;
+  readonly presence: PresencePort;
   /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
   readonly clientFeatures?: {
     prepareClient(client: Client, config: ServerConfig): void;
@@ -50,6 +52,7 @@ export class Interaction implements ClientHooks {
     });
     this.elicitation = new ElicitationBroker({
       events: host.events,
+      presence: host.presence,
       enabled: (id) => {
         try {
           return host.config(id).elicitation;

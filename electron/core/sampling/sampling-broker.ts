@@ -1,11 +1,13 @@
 // Sampling answered by hand: a server's sampling/createMessage becomes a queued request the person reads and
 // answers with their own text (or declines). Bounded, queued like elicitation, and it never hangs: a timeout,
-// the server withdrawing the request or its session closing settles it. With no UI attached it is refused.
+// the server withdrawing the request or its session closing settles it. With no window the person can see it is
+// refused at once, and closing the last window withdraws what waits.
 import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { SamplingReply, SamplingRequestView } from '../../../shared/domains/protocol.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
+import type { PresencePort } from '../presence.js';
 import { sanitizeText } from '../text.js';
 import { samplingView } from './sampling-view.js';
 
@@ -27,8 +29,10 @@ export interface SamplingResult {
 
 /** What the broker needs from its surroundings. */
 export interface SamplingBrokerDeps {
-  /** Where sampling.requested / sampling.settled go; `events.size === 0` means no UI is attached. */
-  events: Pick<EventBus, 'emit' | 'size'>;
+  /** Where sampling.requested / sampling.settled go. */
+  events: Pick<EventBus, 'emit'>;
+  /** Whether the person can see a Switchboard window. */
+  presence: PresencePort;
   /** The server's display name. */
   serverName(serverId: string): string;
   /** How long a request may wait for the person. */
@@ -52,6 +56,9 @@ export class SamplingBroker {
 
   constructor(deps: SamplingBrokerDeps) {
     this.#deps = deps;
+    deps.presence.onChange(() => {
+      if (!deps.presence.attached) this.cancelAll('The last Switchboard window was closed');
+    });
   }
 
   /** Requests waiting for the person, oldest first. */
@@ -64,7 +71,8 @@ export class SamplingBroker {
    * they decline, nobody is there, too many requests wait, it times out or the server withdraws it.
    */
   request(serverId: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<SamplingResult> {
-    if (this.#deps.events.size === 0) return Promise.reject(rejected('Nobody is there to answer the sampling request'));
+    if (!this.#deps.presence.visible)
+      return Promise.reject(rejected('Nobody is there to answer the sampling request: no Switchboard window is open'));
     if (signal?.aborted) return Promise.reject(rejected('The request was withdrawn'));
     if (this.pending().filter((v) => v.serverId === serverId).length >= MAX_PENDING_SAMPLING)
       return Promise.reject(rejected('Too many sampling requests are already waiting'));

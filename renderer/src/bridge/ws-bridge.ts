@@ -90,8 +90,25 @@ export function createWsBridge(token: string): Promise<Bridge> {
     },
     onDisconnect: (l) => disconnects.push(l),
   };
+  // The shell refuses a gateway ask, an elicitation or a sampling request at once when no page is visible, so
+  // each page says when it is shown or hidden.
+  const sendVisibility = (): void => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    socket.send(
+      JSON.stringify({ jsonrpc: '2.0', method: 'bridge/visibility', params: { visible: document.visibilityState === 'visible' } }),
+    );
+  };
+  document.addEventListener('visibilitychange', sendVisibility);
+  socket.addEventListener('close', () => document.removeEventListener('visibilitychange', sendVisibility));
   return new Promise((resolve, reject) => {
-    socket.addEventListener('open', () => resolve(bridge), { once: true });
+    socket.addEventListener(
+      'open',
+      () => {
+        sendVisibility();
+        resolve(bridge);
+      },
+      { once: true },
+    );
     socket.addEventListener(
       'error',
       () => reject(new AppError('connection_closed', 'Could not connect to Switchboard (is the token right?)')),

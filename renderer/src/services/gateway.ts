@@ -13,7 +13,9 @@ export const gatewayService = {
     bridge().api['gateway.updateClient']({ id, ...changes }),
   removeClient: (id: string) => bridge().api['gateway.removeClient']({ id }),
   rotateToken: (id: string) => bridge().api['gateway.rotateToken']({ id }),
-  decide: (requestId: string, allow: boolean) => bridge().api['gateway.decide']({ requestId, allow }),
+  decide: (requestId: string, allow: boolean, always = false) =>
+    bridge().api['gateway.decide']({ requestId, allow, ...(always ? { always } : {}) }),
+  trustTool: (id: string, tool: string, trusted: boolean) => bridge().api['gateway.trustTool']({ id, tool, trusted }),
   activity: (limit?: number) => bridge().api['gateway.activity'](limit === undefined ? {} : { limit }),
   setupPreview: (args: GatewaySetupArgs) => bridge().api['gateway.setupPreview'](args),
   setupInstall: (args: GatewaySetupArgs) => bridge().api['gateway.setupInstall'](args),

@@ -46,7 +46,10 @@ export interface GatewaySlice {
   removeGatewayClient: (id: string) => Promise<ActionResult>;
   rotateGatewayToken: (id: string) => Promise<ActionResult>;
   dismissIssuedToken: () => void;
-  decideGateway: (requestId: string, allow: boolean) => Promise<void>;
+  /** Answers a waiting call; `always` also allows the tool for that client from now on. */
+  decideGateway: (requestId: string, allow: boolean, always?: boolean) => Promise<void>;
+  /** Allows a tool for a client without asking (pinned to its current definition), or takes that back. */
+  trustGatewayTool: (id: string, tool: string, trusted: boolean) => Promise<ActionResult>;
   previewGatewaySetup: (args: GatewaySetupArgs) => Promise<GatewaySetupPreview>;
   installGatewaySetup: (args: GatewaySetupArgs) => Promise<GatewaySetupResult>;
 }
@@ -157,10 +160,16 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
         set({ gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' } });
       }),
     dismissIssuedToken: () => set({ gatewayIssuedToken: null }),
-    decideGateway: async (requestId, allow) => {
+    trustGatewayTool: (id, tool, trusted) =>
+      run(async () => {
+        const updated = await gatewayService.trustTool(id, tool, trusted);
+        set((s) => ({ gatewayClients: s.gatewayClients.map((c) => (c.id === id ? updated : c)) }));
+      }),
+    decideGateway: async (requestId, allow, always = false) => {
       set((s) => ({ gatewayPending: s.gatewayPending.filter((p) => p.requestId !== requestId) }));
       try {
-        await gatewayService.decide(requestId, allow);
+        await gatewayService.decide(requestId, allow, always);
+        if (always) reloadClients();
       } catch {
         // It ended meanwhile (deadline or the client gave up); the next gateway.request event says so.
       }

@@ -96,6 +96,7 @@ export class StaticCatalog implements CatalogPort {
       tool,
       appOnly: false,
       pin: 'approved',
+      fingerprint: JSON.stringify(tool),
     });
   }
 

@@ -3,22 +3,28 @@ import { describe, expect, it } from 'vitest';
 import { ElicitationBroker, type ElicitParams } from '../../../electron/core/elicitation/elicitation-broker.js';
 import { PrintingUrlOpener } from '../../../electron/core/elicitation/url-opener.js';
 import { EventBus } from '../../../electron/core/event-bus.js';
+import { Presence } from '../../../electron/core/presence.js';
 import type { EventKey, EventMap } from '../../../shared/contract.js';
 
 function setup(opts: { ui?: boolean; enabled?: boolean; timeoutMs?: number } = {}) {
   const events = new EventBus();
   const seen: { event: EventKey; payload: EventMap[EventKey] }[] = [];
-  if (opts.ui !== false) events.subscribe((event, payload) => seen.push({ event, payload }));
+  const presence = new Presence();
+  if (opts.ui !== false) {
+    events.subscribe((event, payload) => seen.push({ event, payload }));
+    presence.set('window', 'visible');
+  }
   const lines: string[] = [];
   const opener = new PrintingUrlOpener((l) => lines.push(l));
   const broker = new ElicitationBroker({
     events,
+    presence,
     enabled: () => opts.enabled ?? true,
     serverName: () => 'Demo \u202Eserver',
     timeoutMs: () => opts.timeoutMs ?? 60_000,
     opener: () => opener,
   });
-  return { broker, seen, opener, lines };
+  return { broker, seen, opener, lines, presence };
 }
 
 const form: ElicitParams = {

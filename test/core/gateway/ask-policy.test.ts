@@ -1,6 +1,7 @@
-// The write policy of a profile: read-only tools run; others are allowed, denied, or wait for the person's
-// decision (the gateway.request event, answered with gateway.decide), bounded by the call's deadline. A denied
-// call is a tool-level error, recorded in the history under the client's name.
+// The write policy of a profile: a server's read-only hint never lets a call skip it. Calls are allowed, denied, or
+// wait for the person's decision (the gateway.request event, answered with gateway.decide), bounded by the call's
+// deadline; only the tools the person allowed for the client ("always allow", pinned to the definition they saw)
+// run without asking. A denied call is a tool-level error, recorded in the history under the client's name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
@@ -10,15 +11,18 @@ import { GatewayWorld, textOf, until } from './harness.js';
 let w: GatewayWorld;
 let ask = '';
 let deny = '';
+let askId = '';
+let denyId = '';
 const requests: EventMap['gateway.request'][] = [];
 
 beforeAll(async () => {
   w = new GatewayWorld();
   // A short call deadline so an undecided call ends within the test.
   await w.addServer('fx', 'calls-stdio.ts', { timeouts: { callSecs: 4 } as never });
+  await w.addServer('liar', 'lying-tools.ts');
   await w.enable();
-  ({ token: ask } = await w.client('asker', { mode: 'all', writes: 'ask' }));
-  ({ token: deny } = await w.client('reader', { mode: 'all', writes: 'deny' }));
+  ({ token: ask, id: askId } = await w.client('asker', { mode: 'all', writes: 'ask' }));
+  ({ token: deny, id: denyId } = await w.client('reader', { mode: 'all', writes: 'deny' }));
   w.host.events.subscribe((event, payload) => {
     if (event === 'gateway.request') requests.push(payload as EventMap['gateway.request']);
   });
@@ -28,12 +32,63 @@ afterAll(async () => w?.close());
 const latest = (): EventMap['gateway.request'] | undefined => requests.at(-1);
 
 describe('ask', () => {
-  it('runs read-only tools without asking', async () => {
+  it('asks for a tool that calls itself read-only: the hint is shown, never trusted', async () => {
     const c = await w.http(ask, 'modern');
+    const call = c.callTool({ name: 'mcp__liar__wipe', arguments: { what: 'hint-only' } });
+    await until(() => latest()?.request?.arguments.includes('hint-only') === true, 20_000, 'the ask');
+    const req = latest()!.request!;
+    expect(req).toMatchObject({ tool: 'mcp__liar__wipe', hints: { readOnly: true, destructive: false } });
+    w.host.gateway.decide(req.requestId, false);
+    const r = await call;
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/denied this call of mcp__liar__wipe/);
+    // The read-only fixture tool of the other server asks too.
+    const read = c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'ro-asks' } });
+    await until(() => latest()?.request?.arguments.includes('ro-asks') === true, 20_000, 'the ask');
+    w.host.gateway.decide(latest()!.request!.requestId, true);
+    expect((await read).isError).not.toBe(true);
+  });
+
+  it('"always allow" runs the tool for that client without asking, until its definition changes', async () => {
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const c = await w.http(ask, 'legacy');
+    const first = c.callTool({ name: 'mcp__liar__wipe', arguments: { what: 'first' } });
+    await until(() => latest()?.request?.arguments.includes('first') === true, 20_000, 'the ask');
+    expect(await dispatch('gateway.decide', { requestId: latest()!.request!.requestId, allow: true, always: true })).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(textOf(await first)).toMatch(/wiped first/);
+    const client = (await w.host.gateway.clients()).find((x) => x.id === askId)!;
+    expect(client.trustedTools).toEqual([{ tool: 'mcp__liar__wipe', current: true }]);
+    // Now it runs without an ask.
     const before = requests.length;
-    const r = await c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'ro' } });
-    expect(r.isError).not.toBe(true);
+    expect(textOf(await c.callTool({ name: 'mcp__liar__wipe', arguments: { what: 'second' } }))).toMatch(/wiped second/);
     expect(requests.length).toBe(before);
+    // The trust is this client's alone: the deny client is still refused.
+    const r = await (await w.http(deny, 'modern')).callTool({ name: 'mcp__liar__wipe', arguments: { what: 'other-client' } });
+    expect(r.isError).toBe(true);
+    // The server redefines the tool: the person approves the new definition, and the tool asks again.
+    const allowRedefine = c.callTool({ name: 'mcp__liar__redefine_wipe', arguments: {} });
+    await until(() => latest()?.request?.tool === 'mcp__liar__redefine_wipe', 20_000, 'the ask for redefine');
+    w.host.gateway.decide(latest()!.request!.requestId, true);
+    await allowRedefine;
+    await until(
+      async () => {
+        await w.host.catalog.refresh('liar');
+        return w.host.catalog.tool('mcp__liar__wipe').pin === 'changed';
+      },
+      20_000,
+      'the changed definition',
+    );
+    expect((await w.host.gateway.clients()).find((x) => x.id === askId)!.trustedTools).toEqual([
+      { tool: 'mcp__liar__wipe', current: false },
+    ]);
+    w.host.catalog.approveTool('mcp__liar__wipe', w.host.catalog.tool('mcp__liar__wipe').fingerprint);
+    const third = c.callTool({ name: 'mcp__liar__wipe', arguments: { what: 'third' } });
+    await until(() => latest()?.request?.arguments.includes('third') === true, 20_000, 'the ask after the change');
+    w.host.gateway.decide(latest()!.request!.requestId, false);
+    expect((await third).isError).toBe(true);
   });
 
   it('waits for the person; Allow runs the call (through the contract)', async () => {
@@ -101,14 +156,28 @@ describe('ask', () => {
 });
 
 describe('deny', () => {
-  it('refuses tools not annotated read-only at once and runs read-only ones', async () => {
+  it('refuses a tool that calls itself read-only, and runs only the tools the person allowed for the client', async () => {
     const c = await w.http(deny, 'modern');
     const before = requests.length;
     const write = await c.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'no' } });
     expect(write.isError).toBe(true);
-    expect(textOf(write)).toMatch(/only use read-only tools/);
-    const read = await c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'yes' } });
-    expect(read.isError).not.toBe(true);
+    expect(textOf(write)).toMatch(/only use the tools allowed for it/);
+    const lying = await c.callTool({ name: 'mcp__liar__wipe', arguments: { what: 'deny-profile' } });
+    expect(lying.isError).toBe(true);
+    expect(textOf(lying)).toMatch(/read-only hint is not enough/);
+    const read = await c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'not-yet' } });
+    expect(read.isError).toBe(true);
     expect(requests.length).toBe(before);
+    // The person allows the read tool for this client (through the contract), and only it runs.
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const view = await dispatch('gateway.trustTool', { id: denyId, tool: 'mcp__fx__read', trusted: true });
+    expect(view).toMatchObject({ ok: true, value: { trustedTools: [{ tool: 'mcp__fx__read', current: true }] } });
+    expect((await c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'yes' } })).isError).not.toBe(true);
+    expect((await c.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label: 'still-no' } })).isError).toBe(true);
+    // Taken back: refused again.
+    await dispatch('gateway.trustTool', { id: denyId, tool: 'mcp__fx__read', trusted: false });
+    expect((await c.callTool({ name: 'mcp__fx__read', arguments: { ms: 1, label: 'taken-back' } })).isError).toBe(true);
+    // A tool the client cannot see cannot be allowed for it.
+    expect(await dispatch('gateway.trustTool', { id: denyId, tool: 'mcp__nowhere__x', trusted: true })).toMatchObject({ ok: false });
   });
 });

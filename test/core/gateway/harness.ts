@@ -41,9 +41,14 @@ interface Closable {
 /** A host with its gateway on, and the clients a test opened. */
 export class GatewayWorld {
   readonly dir = tempDir('sb-gateway-');
-  readonly h: SessionHarness = makeSessionHost(this.dir);
+  readonly h: SessionHarness;
   readonly #open: Closable[] = [];
   url = '';
+
+  /** `window: false` builds a host with no Switchboard window the person can see. */
+  constructor(opts: { window?: boolean } = {}) {
+    this.h = makeSessionHost(this.dir, { window: opts.window ?? true });
+  }
 
   get host(): SessionHarness['host'] {
     return this.h.host;

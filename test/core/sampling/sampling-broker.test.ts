@@ -1,6 +1,7 @@
 // The sampling broker on its own: bounded display data, queue limits, timeout, withdrawal and decline.
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../../electron/core/event-bus.js';
+import { Presence } from '../../../electron/core/presence.js';
 import { MAX_PENDING_SAMPLING, SamplingBroker } from '../../../electron/core/sampling/sampling-broker.js';
 import { MAX_SHOWN_MESSAGES } from '../../../electron/core/sampling/sampling-view.js';
 
@@ -8,7 +9,14 @@ function make(timeoutMs = 10_000) {
   const events = new EventBus();
   const seen: string[] = [];
   events.subscribe((event) => seen.push(event));
-  return { broker: new SamplingBroker({ events, serverName: () => 'Srv \u202Ename', timeoutMs: () => timeoutMs }), seen, events };
+  const presence = new Presence();
+  presence.set('window', 'visible');
+  return {
+    broker: new SamplingBroker({ events, presence, serverName: () => 'Srv \u202Ename', timeoutMs: () => timeoutMs }),
+    seen,
+    events,
+    presence,
+  };
 }
 
 const params = (n = 1) => ({
@@ -54,7 +62,7 @@ describe('sampling broker', () => {
     await expect(slow.request('s', params())).rejects.toThrow(/Too many/);
     slow.cancelServer('s', 'closed');
     expect(await Promise.all(waiting)).toEqual(Array(MAX_PENDING_SAMPLING).fill('gone'));
-    const lonely = new SamplingBroker({ events: new EventBus(), serverName: () => 's', timeoutMs: () => 1000 });
+    const lonely = new SamplingBroker({ events: new EventBus(), presence: new Presence(), serverName: () => 's', timeoutMs: () => 1000 });
     await expect(lonely.request('s', params())).rejects.toThrow(/Nobody is there/);
     expect(events.size).toBe(1);
   });

@@ -80,7 +80,10 @@ export interface SessionHarness {
 }
 
 /** Builds the Host the way bootstrap does, with the session manager under test. */
-export function makeSessionHost(dir: string, opts: { cacheFile?: string; factory?: TransportFactory } = {}): SessionHarness {
+export function makeSessionHost(
+  dir: string,
+  opts: { cacheFile?: string; factory?: TransportFactory; window?: boolean } = {},
+): SessionHarness {
   let sessions: SessionManager | undefined;
   const credentials = new MemoryCredentialStore();
   const host = new Host({
@@ -99,6 +102,8 @@ export function makeSessionHost(dir: string, opts: { cacheFile?: string; factory
   });
   const events: SessionHarness['events'] = [];
   host.events.subscribe((event, payload) => events.push({ event, payload }));
+  // The test stands in for a person with a window open (asks, elicitations and sampling reach it).
+  if (opts.window !== false) host.presence.set('test-window', 'visible');
   if (!sessions) throw new Error('sessions not created');
   return {
     host,

@@ -1,6 +1,7 @@
-// The ask-policy dialog: a gateway client wants to call a tool that is not marked read-only, and its profile says
-// to ask. Shows the client, the tool and its arguments (as text); Allow runs the call, Deny refuses it. The wait
-// ends on its own at the call's deadline. Mounted once for the whole app.
+// The ask-policy dialog: a gateway client wants to call a tool the person has not allowed for it, and its profile
+// says to ask. Shows the client, the tool, the server's hints (never trusted: a server can call anything read-only)
+// and the arguments (as text); Allow runs the call, "Trust this tool" also remembers the tool for this client as it
+// is defined now, Deny refuses it. The wait ends on its own at the call's deadline. Mounted once for the whole app.
 import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useStore } from '../../store';
@@ -52,6 +53,9 @@ export function AskHost() {
           <Button variant="default" onClick={() => void decide(ask.requestId, false)}>
             Deny
           </Button>
+          <Button variant="light" onClick={() => void decide(ask.requestId, true, true)}>
+            Trust this tool for {ask.clientName}
+          </Button>
           <Button variant="filled" onClick={() => void decide(ask.requestId, true)} data-autofocus>
             Allow
           </Button>
@@ -68,10 +72,15 @@ export function AskHost() {
           <Text span fw={600}>
             {ask.serverName}
           </Text>
-          . The server does not mark this tool read-only.
+          .
         </Text>
-        {(ask.hints.destructive === true || ask.hints.openWorld === true) && (
+        {(ask.hints.readOnly === true || ask.hints.destructive === true || ask.hints.openWorld === true) && (
           <Group gap="xs">
+            {ask.hints.readOnly === true && (
+              <Badge color="gray" variant="light">
+                The server says it is read-only (not verified)
+              </Badge>
+            )}
             {ask.hints.destructive === true && (
               <Badge color="red" variant="light">
                 The server says it may destroy data
@@ -93,7 +102,8 @@ export function AskHost() {
           </Code>
         </Stack>
         <Text size="sm" c="dimmed" role="timer" aria-live="off">
-          Refused on its own in {formatLeft(left)} (the call’s deadline).
+          “Trust this tool” lets {ask.clientName} call this tool without asking until the tool’s definition changes. Refused on its own in{' '}
+          {formatLeft(left)} (the call’s deadline).
           {others > 0 ? ` ${countLabel(others, 'more call')} waiting after this one.` : ''}
         </Text>
       </Stack>

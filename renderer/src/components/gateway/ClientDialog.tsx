@@ -1,6 +1,6 @@
 // Adding or editing a gateway client: its name and profile (which servers it sees, how tools are exposed, what
 // happens to writes).
-import { Alert, Button, Checkbox, MultiSelect, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { GatewayClientView, GatewayMode, GatewayProfile, GatewayWritePolicy } from '../../../../shared/domains/gateway';
 import { useStore } from '../../store';
@@ -120,7 +120,7 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
         </Stack>
         <Stack gap={4}>
           <Text fw={500} size="sm" id="writes-label">
-            Tools not marked read-only
+            Tool calls you have not allowed for this client
           </Text>
           <SegmentedControl
             aria-labelledby="writes-label"
@@ -134,12 +134,13 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
           />
           <Text size="xs" c="dimmed">
             {writes === 'ask'
-              ? 'Switchboard shows each such call and waits for your yes or no (until the call’s deadline).'
+              ? 'Switchboard shows each such call and waits for your yes or no (until the call’s deadline); “Trust this tool” remembers a tool for this client.'
               : writes === 'allow'
-                ? 'Such calls run without asking.'
-                : 'Only tools the server marks read-only can be called.'}
+                ? 'Every call runs without asking.'
+                : 'Only the tools you allowed for this client run. A server calling a tool read-only is not enough.'}
           </Text>
         </Stack>
+        {existing && writes !== 'allow' && <TrustedTools client={existing} />}
         {error && (
           <Alert color="red" role="alert">
             {error}
@@ -147,5 +148,73 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
         )}
       </Stack>
     </AppDialog>
+  );
+}
+
+/** The tools the person allowed for a client without asking, each removable; a tool can be added by name. */
+function TrustedTools({ client }: { client: GatewayClientView }) {
+  const live = useStore((s) => s.gatewayClients.find((c) => c.id === client.id)) ?? client;
+  const trust = useStore((s) => s.trustGatewayTool);
+  const [tool, setTool] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const change = async (name: string, trusted: boolean): Promise<void> => {
+    setError(null);
+    const result = await trust(client.id, name, trusted);
+    if (!result.ok) setError(result.error);
+    else if (trusted) setTool('');
+  };
+  return (
+    <Stack gap={4} aria-label="Tools allowed without asking" role="group">
+      <Text fw={500} size="sm">
+        Allowed without asking
+      </Text>
+      {live.trustedTools.length === 0 ? (
+        <Text size="xs" c="dimmed">
+          None yet.
+        </Text>
+      ) : (
+        <Stack gap={2} component="ul" p={0} m={0} className="sb-gw-list">
+          {live.trustedTools.map((t) => (
+            <Group key={t.tool} gap="xs" component="li" wrap="nowrap">
+              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {t.tool}
+              </Text>
+              {!t.current && (
+                <Badge color="yellow" variant="light" title="The tool changed or is gone since you allowed it; it asks again">
+                  changed
+                </Badge>
+              )}
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                color="red"
+                onClick={() => void change(t.tool, false)}
+                aria-label={`Stop allowing ${t.tool}`}
+              >
+                Remove
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <TextInput
+          size="xs"
+          label="Allow a tool"
+          placeholder="mcp__server__tool"
+          value={tool}
+          onChange={(e) => setTool(e.currentTarget.value)}
+          style={{ flex: 1 }}
+        />
+        <Button size="xs" variant="default" disabled={tool.trim() === ''} onClick={() => void change(tool.trim(), true)}>
+          Allow
+        </Button>
+      </Group>
+      {error && (
+        <Text size="xs" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
   );
 }

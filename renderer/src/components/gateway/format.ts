@@ -22,9 +22,9 @@ export function writesLabel(profile: GatewayProfile): string {
     case 'allow':
       return 'Writes allowed';
     case 'deny':
-      return 'Read-only tools only';
+      return 'Allowed tools only';
     default:
-      return 'Ask before writes';
+      return 'Asks before each call';
   }
 }
 
