@@ -87,6 +87,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     credentials: store,
     notices,
     logFile: logger.file,
+    log: (level, scope, text) => logger.log(level, scope, text),
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,

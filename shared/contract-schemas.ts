@@ -101,6 +101,7 @@ const eventRecord = {
   'auth.changed': true,
   'resources.updated': true,
   'resources.listChanged': true,
+  'resources.subscriptionLost': true,
   'prompts.listChanged': true,
   'elicitation.requested': true,
   'elicitation.cancelled': true,

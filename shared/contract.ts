@@ -446,6 +446,8 @@ export interface EventMap extends EventsEventMap, GatewayEventMap, AppsEventMap,
   'resources.updated': { id: string; uri: string };
   /** A server's resource list changed. */
   'resources.listChanged': { id: string };
+  /** A resource subscription could not be re-established after the server reconnected; it is gone. */
+  'resources.subscriptionLost': { id: string; uri: string; reason: string };
   /** A server's prompt list changed. */
   'prompts.listChanged': { id: string };
   /** A server asks the user for input. */

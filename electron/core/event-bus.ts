@@ -7,6 +7,12 @@ export type AnyEventListener = <E extends EventKey>(event: E, payload: EventMap[
 export class EventBus {
   readonly #listeners = new Set<AnyEventListener>();
   readonly #internal = new Set<AnyEventListener>();
+  readonly #onListenerError: ((event: EventKey, err: unknown) => void) | undefined;
+
+  /** `onListenerError` hears a listener that threw (the others still get the event). */
+  constructor(onListenerError?: (event: EventKey, err: unknown) => void) {
+    this.#onListenerError = onListenerError;
+  }
 
   /**
    * Attaches a listener; returns the detach function. Core modules pass `internal: true` so they do not count
@@ -28,8 +34,9 @@ export class EventBus {
     for (const listener of [...this.#internal, ...this.#listeners]) {
       try {
         listener(event, payload);
-      } catch {
-        // A broken bridge must not break the core.
+      } catch (err) {
+        // A broken bridge must not break the core, nor go unheard.
+        this.#onListenerError?.(event, err);
       }
     }
   }

@@ -20,6 +20,7 @@ import { createHostCalls } from './calls/host-calls.js';
 import { parseElicitParams } from './elicitation/elicit-params.js';
 import { EventBus } from './event-bus.js';
 import { Presence } from './presence.js';
+import { ProblemReporter, type ProblemSinks } from './problems.js';
 import { AuthCredentials } from './auth/credentials.js';
 import { applyImport, exportServers, previewImport } from './import/import-service.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -83,15 +84,36 @@ export interface HostOptions {
   gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The shell's log file, shown in Settings/About. */
   logFile?: string | null;
+  /** Writes a line to the shell's log (problems go there); absent: no log. */
+  log?: ProblemSinks['log'];
+}
+
+/** An error's message for a problem report, bounded. */
+function errorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 /** Core of the app: definitions, persistence, sessions, events. No Electron. */
 export class Host {
-  readonly events = new EventBus();
+  /** Every store's and background loop's failures: logged, and a notice when they matter to the person. */
+  readonly problems: ProblemReporter = new ProblemReporter({
+    log: (level, scope, text) => this.#opts.log?.(level, scope, text),
+    notify: (notice) => this.notify(notice),
+  });
+  readonly events = new EventBus((event, err) =>
+    this.problems.report({ id: 'listener-failed', message: `Switchboard failed while handling ${event}: ${errorText(err)}` }),
+  );
   /** Whether the person can see a Switchboard window; the shell reports its windows and pages here. */
   readonly presence = new Presence();
   /** Session-level events (connected, closed, list changes) for core modules. */
-  readonly sessionEvents = new SessionEvents();
+  readonly sessionEvents = new SessionEvents((event, err) =>
+    this.problems.report({
+      id: 'listener-failed',
+      serverId: event.id,
+      message: `Switchboard failed while handling a session's ${event.type} event: ${errorText(err)}`,
+    }),
+  );
   /** Resources, prompts, completion and elicitation (also the sessions' per-Client hooks). */
   readonly interaction: Interaction = new Interaction(this);
   readonly credentials: CredentialStore;
@@ -179,9 +201,8 @@ export class Host {
     this.mcpEvents = new EventsService(this, {
       dir: join(opts.settingsStore.dir, 'events'),
       ...(opts.eventsTuning ? { tuning: opts.eventsTuning } : {}),
-      log: (id, level, text) => {
-        if (id !== '') this.sessions.note?.(id, level, text);
-      },
+      log: (id, level, text) => this.sessions.note?.(id, level, text),
+      report: this.problems.report,
     });
     this.mcpEvents.start();
     // Event streams are cancelled while their sessions are still up; the feed and positions are written last.

@@ -149,6 +149,7 @@ export function buildPreloadApi(ports: PreloadPorts): PreloadApi {
     'auth.changed': sub('auth.changed'),
     'resources.updated': sub('resources.updated'),
     'resources.listChanged': sub('resources.listChanged'),
+    'resources.subscriptionLost': sub('resources.subscriptionLost'),
     'prompts.listChanged': sub('prompts.listChanged'),
     'elicitation.requested': sub('elicitation.requested'),
     'elicitation.cancelled': sub('elicitation.cancelled'),

@@ -48,6 +48,8 @@ export interface GatewayClientView {
   missing: string[];
   /** Tools the person allowed for this client without asking, each pinned to the definition they allowed. */
   trustedTools: GatewayTrustedTool[];
+  /** Its token is not in the credential store (lost with a memory-only store at restart, or unreadable): it cannot connect until a new one is issued. */
+  tokenLost?: boolean;
 }
 
 /** A tool the person allowed for one client ("always allow"); it counts only while the tool is unchanged. */

@@ -2,6 +2,7 @@
 // subscriptions and their delivery loops, the feed (occurrences and host activity) with its live push, and the
 // last flush at shutdown. Files live in `<data>/events/`.
 import { join } from 'node:path';
+import type { ReportProblem } from '../problems.js';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type {
@@ -48,6 +49,8 @@ export interface EventsServiceOptions {
   tuning?: Partial<EventsTuning>;
   /** A line in a server's log (the session's log view). */
   log?: (serverId: string, level: 'info' | 'warning', text: string) => void;
+  /** Failures of the feed's and subscriptions' storage. */
+  report?: ReportProblem;
 }
 
 interface TypesEntry {
@@ -80,7 +83,10 @@ export class EventsService {
     this.#log = o.log ?? (() => undefined);
     const dir = o.dir;
     const report = (err: unknown): void =>
-      this.#log('', 'warning', `Events could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+      (o.report ?? (() => undefined))({
+        id: 'events-storage',
+        message: `Event feeds could not be saved: ${err instanceof Error ? err.message : String(err)}. New events may be lost at the next restart.`,
+      });
     this.#feed = new FeedStore({
       dir: join(dir, 'feed'),
       limit: this.tuning.feedLimit,

@@ -6,6 +6,7 @@
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ToolRoute } from '../catalog/catalog-port.js';
 import type { PresencePort } from '../presence.js';
+import type { ProblemPort } from '../problems.js';
 import type { AppNotice } from '../../../shared/contract.js';
 import type {
   GatewayActivity,
@@ -62,6 +63,8 @@ export interface GatewayHost {
   isLaunchApproved(config: ServerConfig): boolean;
   /** Raises a notice for the person. */
   notify(notice: AppNotice): void;
+  /** Where the gateway's store and file failures go. */
+  readonly problems: ProblemPort;
 }
 
 /** How the gateway is built. */
@@ -209,10 +212,35 @@ export class Gateway {
   async #loadDigests(): Promise<void> {
     if (this.#digestsLoaded) return;
     for (const c of this.#store.settings.clients) {
-      const digest = await this.#host.credentials.get(tokenAccount(c.id)).catch(() => null);
+      let digest: string | null;
+      try {
+        digest = await this.#host.credentials.get(tokenAccount(c.id));
+      } catch (err) {
+        digest = null;
+        this.#host.problems.report({
+          id: 'gateway-token-unreadable',
+          notify: true,
+          message: `The token of gateway client ${c.name} could not be read from the credential store (${err instanceof Error ? err.message : String(err)}); it cannot connect until you issue it a new token.`,
+        });
+      }
       if (digest) this.#digests.set(c.id, digest);
     }
     this.#digestsLoaded = true;
+  }
+
+  /** Rewrites the endpoint file after a change; a failure is the person's to hear of (stdio clients cannot find the gateway). */
+  async #rewriteEndpoint(): Promise<void> {
+    try {
+      await this.#writeEndpoint();
+      this.#host.problems.resolved('gateway-endpoint-file');
+    } catch (err) {
+      this.#host.problems.report({
+        id: 'gateway-endpoint-file',
+        level: 'error',
+        notify: true,
+        message: `The gateway's endpoint file could not be written (${err instanceof Error ? err.message : String(err)}); apps that start switchboard-gateway may not find it or may miss a client change.`,
+      });
+    }
   }
 
   async #writeEndpoint(): Promise<void> {
@@ -288,7 +316,7 @@ export class Gateway {
       throw err;
     }
     this.#digests.set(id, digest);
-    await this.#writeEndpoint().catch(() => undefined);
+    await this.#rewriteEndpoint();
     return { ...this.#clientView(client), token };
   }
 
@@ -307,7 +335,7 @@ export class Gateway {
       endpoint.promptsChanged();
       endpoint.resourcesChanged();
     }
-    await this.#writeEndpoint().catch(() => undefined);
+    await this.#rewriteEndpoint();
     return this.#clientView(next);
   }
 
@@ -322,7 +350,7 @@ export class Gateway {
     const endpoint = this.#endpoints.get(id);
     this.#endpoints.delete(id);
     await endpoint?.close();
-    await this.#writeEndpoint().catch(() => undefined);
+    await this.#rewriteEndpoint();
   }
 
   /** gateway.rotateToken */
@@ -471,6 +499,7 @@ export class Gateway {
       sessions: this.#endpoints.get(c.id)?.sessions ?? 0,
       runningCalls: this.#calls.running(c.id),
       missing: new ProfileView(c.profile, this.#host.configs()).missing(),
+      ...(this.#digestsLoaded && !this.#digests.has(c.id) ? { tokenLost: true } : {}),
       trustedTools: (c.trusted ?? []).map((t) => ({ tool: t.tool, current: this.#currentFingerprint(t.tool) === t.fingerprint })),
     };
   }

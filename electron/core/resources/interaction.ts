@@ -9,6 +9,8 @@ import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
 import type { PresencePort } from '../presence.js';
+import type { ReportProblem } from '../problems.js';
+import { sanitizeText, truncate } from '../text.js';
 import type { ClientHooks, SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
 import { ResourceService } from './resource-service.js';
@@ -16,6 +18,7 @@ import { ResourceService } from './resource-service.js';
 /** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
 export interface InteractionHost {
   readonly events: EventBus;
+  readonly problems: { readonly report: ReportProblem };
   readonly presence: PresencePort;
   /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
   readonly clientFeatures?: {
@@ -48,6 +51,15 @@ export class Interaction implements ClientHooks {
         const sessions = host.sessions as WithClient;
         if (!sessions.client) return Promise.reject(new Error('Not connected'));
         return sessions.client(id);
+      },
+      lost: (id, uri, reason) => {
+        host.events.emit('resources.subscriptionLost', { id, uri, reason });
+        host.problems.report({
+          id: 'resource-subscription-lost',
+          serverId: id,
+          notify: true,
+          message: `The subscription to ${truncate(sanitizeText(uri), 200)} on ${id} was lost when the server reconnected (${reason}); subscribe again to follow its changes.`,
+        });
       },
     });
     this.elicitation = new ElicitationBroker({

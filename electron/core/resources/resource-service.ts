@@ -20,6 +20,8 @@ export interface ResourceServiceDeps {
   config(id: string): ServerConfig;
   /** The connected client, connecting first when needed. */
   client(id: string): Promise<Client>;
+  /** A subscription could not be re-established after a reconnect (it is forgotten; the person must hear of it). */
+  lost?(id: string, uri: string, reason: string): void;
 }
 
 /** Where to read a resource from: a URI, or a template with its variables. */
@@ -143,7 +145,7 @@ export class ResourceService {
     return [...(this.#subs.get(id) ?? [])];
   }
 
-  /** A session (re)connected: re-establish its subscriptions on the new client, best effort. */
+  /** A session (re)connected: re-establish its subscriptions on the new client; each one that fails is reported lost. */
   async resubscribe(id: string, client: Client): Promise<void> {
     const set = this.#subs.get(id);
     if (!set || set.size === 0) return;
@@ -155,11 +157,19 @@ export class ResourceService {
     } catch {
       return;
     }
+    const lose = (uris: string[], err: unknown): void => {
+      const reason = err instanceof Error ? truncate(sanitizeText(err.message), 300) : 'unknown error';
+      for (const uri of uris) {
+        set.delete(uri);
+        this.#deps.lost?.(id, uri, reason);
+      }
+    };
     if (client.getProtocolEra() === 'modern') {
-      await this.#relisten(config, client, set).catch(() => undefined);
+      await this.#relisten(config, client, set).catch((err: unknown) => lose([...set], err));
       return;
     }
-    for (const uri of set) await client.subscribeResource({ uri }, { timeout: config.timeouts.requestSecs * 1000 }).catch(() => undefined);
+    for (const uri of [...set])
+      await client.subscribeResource({ uri }, { timeout: config.timeouts.requestSecs * 1000 }).catch((err: unknown) => lose([uri], err));
   }
 
   /** Forgets a removed server's subscriptions. */

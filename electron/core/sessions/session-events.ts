@@ -19,6 +19,12 @@ export type SessionEventListener = (event: SessionEvent) => void;
 /** A small typed fan-out for session events. */
 export class SessionEvents {
   readonly #listeners = new Set<SessionEventListener>();
+  readonly #onListenerError: ((event: SessionEvent, err: unknown) => void) | undefined;
+
+  /** `onListenerError` hears a listener that threw (the others still get the event). */
+  constructor(onListenerError?: (event: SessionEvent, err: unknown) => void) {
+    this.#onListenerError = onListenerError;
+  }
 
   /** Attaches a listener; returns the detach function. */
   subscribe(listener: SessionEventListener): () => void {
@@ -31,8 +37,8 @@ export class SessionEvents {
     for (const l of [...this.#listeners]) {
       try {
         l(event);
-      } catch {
-        // consumers handle their own errors
+      } catch (err) {
+        this.#onListenerError?.(event, err);
       }
     }
   }

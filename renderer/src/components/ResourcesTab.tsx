@@ -10,7 +10,7 @@ import { AppError } from '../../../shared/errors';
 import { formatRoute, routes } from '../router/route';
 import { resourcesService } from '../services/resources';
 import { useStore } from '../store';
-import { selectResourceUpdates } from '../store/resources-slice';
+import { selectLostSubscription, selectResourceUpdates } from '../store/resources-slice';
 import { countLabel } from '../ui/count';
 import { cleanText, oneLine } from '../ui/text';
 import { CompletionInput } from './CompletionInput';
@@ -155,6 +155,21 @@ export function ResourcesTab(props: { serverId: string }) {
   const listVersion = useStore((s) => s.resourceListVersion[id] ?? 0);
   const shownUri = read?.uri ?? (target?.kind === 'uri' ? target.uri : undefined);
   const updates = useStore(selectResourceUpdates(id, shownUri ?? ''));
+  const lost = useStore(selectLostSubscription(id, shownUri ?? ''));
+  const [lostShown, setLostShown] = useState<string | null>(null);
+  // The core forgot a subscription it could not re-establish after a reconnect: so does this view, and it says so.
+  const seenLoss = useRef(lost?.seq);
+  useEffect(() => {
+    if (!lost || lost.seq === seenLoss.current || shownUri === undefined) return;
+    seenLoss.current = lost.seq;
+    setSubscribed((current) => {
+      if (!current.has(shownUri)) return current;
+      const next = new Set(current);
+      next.delete(shownUri);
+      return next;
+    });
+    setLostShown(lost.reason);
+  }, [lost, shownUri]);
 
   const loadList = useCallback(async () => {
     setListError(null);
@@ -229,6 +244,7 @@ export function ResourcesTab(props: { serverId: string }) {
       } else {
         await resourcesService.subscribe(id, uri);
         setSubscribed(new Set(subscribed).add(uri));
+        setLostShown(null);
       }
     } catch (err) {
       setReadError(message(err));
@@ -343,6 +359,12 @@ export function ResourcesTab(props: { serverId: string }) {
               </Button>
             )}
           </Group>
+        )}
+        {lostShown !== null && (
+          <Alert color="yellow" role="alert" title="Subscription lost" withCloseButton onClose={() => setLostShown(null)}>
+            The server reconnected and the subscription could not be made again ({cleanText(lostShown)}). Subscribe again to follow its
+            changes.
+          </Alert>
         )}
         {loading && (
           <Group gap="xs" aria-busy="true">

@@ -2,6 +2,14 @@ import type { ElicitationRequestView } from '../../../shared/domains/resources';
 import { resourcesService } from '../services/resources';
 import type { SliceCreator, Store } from './types';
 
+/** A subscription the core could not re-establish; `seq` tells one loss from the next. */
+export interface LostSubscription {
+  reason: string;
+  seq: number;
+}
+
+let lostSeq = 0;
+
 /** Resources, prompts and elicitation state: the dialog queue and change marks pushed by the core. */
 export interface ResourcesSlice {
   /** Pending elicitation requests, oldest first (one dialog at a time). */
@@ -12,6 +20,8 @@ export interface ResourcesSlice {
   resourceListVersion: Record<string, number>;
   /** Bumped on prompts.listChanged per server. */
   promptListVersion: Record<string, number>;
+  /** Subscriptions lost when their server reconnected, per `serverId\nuri`, with the reason. */
+  lostSubscriptions: Record<string, LostSubscription>;
   /** Subscribes to the core's events and loads requests that were already waiting. */
   startResources: () => Promise<void>;
   /** Answers the request at the head of the queue (or any by id). */
@@ -30,6 +40,7 @@ export const resourcesInitialState = {
   resourceUpdates: {},
   resourceListVersion: {},
   promptListVersion: {},
+  lostSubscriptions: {},
 } satisfies Partial<ResourcesSlice>;
 
 let started = false;
@@ -53,6 +64,9 @@ export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => 
     resourcesService.on('resources.listChanged', ({ id }) =>
       set({ resourceListVersion: { ...get().resourceListVersion, [id]: (get().resourceListVersion[id] ?? 0) + 1 } }),
     );
+    resourcesService.on('resources.subscriptionLost', ({ id, uri, reason }) =>
+      set({ lostSubscriptions: { ...get().lostSubscriptions, [`${id}\n${uri}`]: { reason, seq: ++lostSeq } } }),
+    );
     resourcesService.on('prompts.listChanged', ({ id }) =>
       set({ promptListVersion: { ...get().promptListVersion, [id]: (get().promptListVersion[id] ?? 0) + 1 } }),
     );
@@ -71,6 +85,11 @@ export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => 
 export const selectCurrentElicitation = (s: Store): ElicitationRequestView | undefined => s.elicitations[0];
 /** How many requests wait, including the one shown. */
 export const selectElicitationCount = (s: Store): number => s.elicitations.length;
+/** Why a subscription to this resource was lost on a reconnect, if it was. */
+export const selectLostSubscription =
+  (id: string, uri: string) =>
+  (s: Store): LostSubscription | undefined =>
+    s.lostSubscriptions[`${id}\n${uri}`];
 /** How often a resource was updated since the app started. */
 export const selectResourceUpdates =
   (id: string, uri: string) =>

@@ -101,6 +101,16 @@ function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: 
     <Table.Tr>
       <Table.Th scope="row">
         <Text fw={600}>{client.name}</Text>
+        {client.tokenLost === true && (
+          <Group gap={6} wrap="nowrap">
+            <Text size="xs" c="red" role="status">
+              Its token was lost (Switchboard could not keep it), so it cannot connect.
+            </Text>
+            <Button size="compact-xs" variant="light" color="red" onClick={() => void rotate(client.id)}>
+              Issue a new token
+            </Button>
+          </Group>
+        )}
         {client.missing.length > 0 && (
           <Text size="xs" c="red">
             Names removed servers: {client.missing.join(', ')}
