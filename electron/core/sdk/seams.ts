@@ -4,7 +4,13 @@
 // `test/core/sdk/seams.test.ts` checks every seam against the installed SDK, so an upgrade that moves one fails
 // there, by name, instead of silently degrading a feature. At run time a broken seam degrades (the feature falls
 // back or does nothing); it never throws into a session.
-import type { Client, JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { isObject, type JsonObject } from '../json.js';
 
 /** The names of the seams, as the seam tests and diagnostics report them. */
@@ -19,14 +25,23 @@ export const Seams = {
 /** One seam's name. */
 export type SeamName = (typeof Seams)[keyof typeof Seams];
 
-/** The Client's protected members the seams use (declared `protected` in the SDK's typings). */
-interface ClientInternals {
-  _outboundMetaEnvelope?: unknown;
-  _onresponse?: unknown;
-}
+/** The Client's protected methods the seams call (declared `protected` in the SDK's typings). */
+const ENVELOPE_METHOD = '_outboundMetaEnvelope';
+const RESPONSE_METHOD = '_onresponse';
+
+type ClientInternals = Record<typeof ENVELOPE_METHOD | typeof RESPONSE_METHOD, unknown>;
 
 function internals(client: Client): ClientInternals {
   return client as unknown as ClientInternals;
+}
+
+/** The seams whose SDK method is gone from the installed SDK's Client (empty while all are in place). */
+export function missingSeams(): SeamName[] {
+  const proto = Client.prototype as unknown as Partial<ClientInternals>;
+  const missing: SeamName[] = [];
+  if (typeof proto[ENVELOPE_METHOD] !== 'function') missing.push(Seams.outboundEnvelope);
+  if (typeof proto[RESPONSE_METHOD] !== 'function') missing.push(Seams.responseDispatch);
+  return missing;
 }
 
 /**
@@ -36,7 +51,7 @@ function internals(client: Client): ClientInternals {
  * SDK's codec (it rejects task results). Returns undefined when the method is gone, so callers fall back.
  */
 export function outboundMetaEnvelope(client: Client): JsonObject | undefined {
-  const method = internals(client)._outboundMetaEnvelope;
+  const method = internals(client)[ENVELOPE_METHOD];
   if (typeof method !== 'function') return undefined;
   const envelope: unknown = (method as () => unknown).call(client);
   return isObject(envelope) ? envelope : undefined;
@@ -51,9 +66,9 @@ export function outboundMetaEnvelope(client: Client): JsonObject | undefined {
  */
 export function deferResponseDispatch(client: Client): boolean {
   const target = internals(client);
-  const original = target._onresponse;
+  const original = target[RESPONSE_METHOD];
   if (typeof original !== 'function') return false;
-  target._onresponse = (response: unknown) => {
+  target[RESPONSE_METHOD] = (response: unknown) => {
     void Promise.resolve().then(() => (original as (r: unknown) => void).call(client, response));
   };
   return true;
