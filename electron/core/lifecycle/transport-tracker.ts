@@ -41,6 +41,8 @@ export function createTransportTracker(): TransportTracker {
       const tracked: OpenedTransport = {
         transport: opened.transport,
         diagnostics: opened.diagnostics,
+        // A flooded stdio session slows its reader through pace(): tracking must not drop it.
+        ...(opened.pace ? { pace: () => opened.pace?.() } : {}),
         release: () => {
           released ??= opened.release().finally(() => open.delete(opened));
           return released;

@@ -1,6 +1,6 @@
 // The transport pipeline with real transports (an in-process SDK server, a stdio child): a message passes the
 // factory layers and the live taps in the stated order whatever order the taps were installed in, the tracker sits
-// outside the in-process layer, and the context layers reach the base factory.
+// outside the in-process layer, and the decorators keep what the session needs of an opened transport.
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, expect, it } from 'vitest';
@@ -144,7 +144,7 @@ it('refuses new transports at shutdown before the in-process layer opens anythin
   expect(made).toBe(0);
 });
 
-it('hands a stdio transport the process record and the ingress stages', async () => {
+it('keeps a stdio transport’s pacing and hands it the process record and the ingress stages', async () => {
   const tracker = createTransportTracker();
   let seen: TransportContext | undefined;
   const base: TransportFactory = (ctx) => {
@@ -161,4 +161,5 @@ it('hands a stdio transport the process record and the ingress stages', async ()
   releases.push(() => opened.release());
   expect(seen?.processes).toBe(noProcesses);
   expect(seen?.ingress).toEqual([stage]);
+  expect(typeof opened.pace, 'the flood guard slows a stdio reader through pace()').toBe('function');
 });
