@@ -1,6 +1,7 @@
 // Every place the core leans on the MCP SDK (`@modelcontextprotocol/client` 2.x) beyond its documented surface, in
 // one module. Each seam is one small function naming the SDK internal it relies on and why we need it; nothing else
-// in the core touches a private member of a Client or rewires the callbacks the Client installed on its transport.
+// in the core calls a protected Client member or wraps the handlers a connected Client installed on its transport
+// (the factory decorators of transports/pipeline.ts only catch the Client's assignment, as any transport sees it).
 // `test/core/sdk/seams.test.ts` checks every seam against the installed SDK, so an upgrade that moves one fails
 // there, by name, instead of silently degrading a feature. At run time a broken seam degrades (the feature falls
 // back or does nothing); it never throws into a session.
