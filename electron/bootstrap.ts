@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { ServerConfigInput } from '../shared/config.js';
 import { attachAuth, AuthManager } from './core/auth/auth-manager.js';
 import type { BrowserOpener } from './core/auth/auth-ports.js';
-import { withTransportAuth } from './core/auth/transport-auth.js';
 import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
 import { Host } from './core/host.js';
@@ -12,11 +11,12 @@ import type { GatewayLauncher } from './core/gateway/setup-help.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { DiscoveryCache } from './core/sessions/discovery-cache.js';
 import { SessionManager } from './core/sessions/session-manager.js';
-import { trackTransports } from './core/lifecycle/transport-tracker.js';
+import { createTransportTracker } from './core/lifecycle/transport-tracker.js';
 import { attachHostLog, redactingCredentials } from './core/logging/host-log.js';
 import { createLogger, type Logger } from './core/logging/logger.js';
 import { createTransport } from './core/transports/create-transport.js';
 import type { TransportFactory } from './core/transports/transport-factory.js';
+import { transportPipeline } from './core/transports/pipeline.js';
 import { resolveLoginPath } from './core/transports/login-path.js';
 import { builtinFor, withBuiltinServers } from './demo/builtin-transport.js';
 import { DEMO_COMMAND } from './demo/demo-config.js';
@@ -79,7 +79,9 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
   const authRef: { manager?: AuthManager } = {};
   // Built-in servers (the demo) open in-process; every transport is tracked so shutdown can account for it.
   const builtins = { [DEMO_COMMAND]: createDemoServer };
-  const tracker = trackTransports(withBuiltinServers(opts.transportFactory ?? createTransport, builtins));
+  const baseTransport = opts.transportFactory ?? createTransport;
+  const inProcess = (inner: TransportFactory): TransportFactory => withBuiltinServers(inner, builtins);
+  const tracker = createTransportTracker();
   const host = new Host({
     mode: opts.mode,
     version: opts.version,
@@ -91,7 +93,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     createSessions: (host) =>
       new SessionManager(host, {
         credentials: store,
-        createTransport: withTransportAuth(tracker.factory, () => authRef.manager),
+        createTransport: baseTransport,
+        transports: { inProcess, tracker, auth: () => authRef.manager },
         loginPath: () => resolveLoginPath().then((r) => r.path),
         discoveryCache: new DiscoveryCache({ file: join(opts.settingsStore.dir, DISCOVERY_CACHE_FILE), onNotice: (n) => host.notify(n) }),
         clientInfo: { name: 'switchboard', version: opts.version },
@@ -137,7 +140,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     loginPath,
     clientInfo: { name: 'switchboard', version: opts.version },
     authFor: (config) => auth.transportAuth(config),
-    builtin: (command) => (builtinFor(builtins, command) ? tracker.factory : undefined),
+    builtin: (command) => (builtinFor(builtins, command) ? transportPipeline(baseTransport, { inProcess, tracker }) : undefined),
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);

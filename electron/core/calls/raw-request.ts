@@ -6,12 +6,14 @@
 // for a `rawDispatch` ("host-owned request coordinator used when SDK wire codecs reject V2 task traffic").
 // This is that coordinator, kept as small as possible: it writes the request on the client's own transport
 // (with the client's own per-request `_meta` envelope) under a string id the SDK never uses, and takes the
-// matching response and progress notifications off the transport before the SDK sees them. Everything else
+// matching response and progress notifications off the transport (its live taps' first slot) before the SDK sees them. Everything else
 // still flows to the SDK untouched. Cancellation follows the SDK's own rule: on a 2026-07-28 connection over a
 // transport with one underlying request per message (Streamable HTTP: a POST each), closing that request's
 // stream is the cancellation signal; elsewhere (stdio, 2025 sessions) it is `notifications/cancelled`.
 import { ProtocolError, SdkError, SdkErrorCode, type Client, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { isObject, type JsonObject } from '../json.js';
+import { outboundMetaEnvelope } from '../sdk/seams.js';
+import { LiveTaps } from '../transports/pipeline.js';
 
 /** Options for one raw request. */
 export interface RawRequestOptions {
@@ -63,32 +65,27 @@ function consume(tap: Tap, message: JSONRPCMessage): boolean {
   return false;
 }
 
-function tapFor(transport: Transport): Tap {
+/** Our tap on the transport's live taps (the pipeline's first incoming slot); undefined when it cannot sit there. */
+function tapFor(transport: Transport): Tap | undefined {
   const existing = taps.get(transport);
   if (existing) return existing;
   const tap: Tap = { pending: new Map(), progress: new Map() };
-  const innerMessage = transport.onmessage;
-  const innerClose = transport.onclose;
-  transport.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
-    if (consume(tap, message)) return;
-    (innerMessage as ((m: JSONRPCMessage, e?: unknown) => void) | undefined)?.call(transport, message, extra);
-  }) as Transport['onmessage'];
-  transport.onclose = () => {
+  const live = LiveTaps.of(transport);
+  if (!live.incoming('raw-request', (message) => consume(tap, message))) return undefined;
+  live.closed('raw-request', () => {
     const pending = [...tap.pending.values()];
     tap.pending.clear();
     tap.progress.clear();
     for (const p of pending) p.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-    innerClose?.call(transport);
-  };
+  });
   taps.set(transport, tap);
   return tap;
 }
 
 /** The `_meta` envelope the SDK client attaches to its own requests on this connection (2026-07-28). */
 export function outboundEnvelope(client: Client): JsonObject {
-  const seam = (client as unknown as { _outboundMetaEnvelope?: () => unknown })._outboundMetaEnvelope;
-  const envelope = typeof seam === 'function' ? seam.call(client) : undefined;
-  if (isObject(envelope)) return envelope;
+  const envelope = outboundMetaEnvelope(client);
+  if (envelope) return envelope;
   const version = client.getNegotiatedProtocolVersion();
   return version ? { 'io.modelcontextprotocol/protocolVersion': version } : {};
 }
@@ -104,6 +101,7 @@ export function rawRequest(client: Client, method: string, params: JsonObject, o
   if (!transport) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
   if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
   const tap = tapFor(transport);
+  if (!tap) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
   const id = `switchboard-raw-${++sequence}`;
   // Over Streamable HTTP on 2026-07-28 a separately POSTed notifications/cancelled cannot reach the request
   // (the server is stateless; the SDK server serves each POST on its own instance) and the POST would stay

@@ -1,10 +1,11 @@
-// The events tap of one live Client: it sits on the transport, hands every `notifications/events/*` message to the
+// The events tap of one live Client: it sits in the transport's live `events` slots, hands every `notifications/events/*` message to the
 // push stream it belongs to as the transport reads it (in order, before the SDK's per-notification dispatch and its
 // envelope lifting), and learns each `events/stream` request's JSON-RPC id as the request is sent. Notifications are
 // routed by `_meta["io.modelcontextprotocol/subscriptionId"]` (or a `requestId` / `id` param of earlier drafts);
 // one that arrives before its stream is bound is held briefly and delivered once the stream binds.
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { isObject } from '../json.js';
+import { LiveTaps } from '../transports/pipeline.js';
 import { EVENT_NOTIFICATION_PREFIX, EventMethods, EventNotifications, SUBSCRIPTION_ID_META } from './wire.js';
 
 /** Local `_meta` marker naming which stream a request opens; removed before the request reaches the wire. */
@@ -74,27 +75,24 @@ export class EventTap {
   #holdTimer: ReturnType<typeof setTimeout> | undefined;
   #dropped = 0;
 
-  private constructor(transport: Transport, hooks: TapHooks) {
+  private constructor(hooks: TapHooks) {
     this.#hooks = hooks;
-    const inner = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (this.#take(message)) return;
-      inner?.call(transport, message, extra);
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const rewritten = this.#onSend(message, options);
-      return rewritten ? send(rewritten.message, rewritten.options) : send(message, options);
-    };
   }
 
-  /** The tap of a connected client's transport, installed on first use; undefined when the client has no transport. */
+  /**
+   * The tap of a connected client's transport, installed on first use in the transport's `events` slots (see
+   * transports/pipeline.ts); undefined when the client is not connected.
+   */
   static of(client: Client, hooks: TapHooks): EventTap | undefined {
     const transport = client.transport;
     if (!transport) return undefined;
     let tap = taps.get(transport);
     if (!tap) {
-      tap = new EventTap(transport, hooks);
+      const created = new EventTap(hooks);
+      const live = LiveTaps.of(transport);
+      if (!live.incoming('events', (message) => created.#take(message))) return undefined;
+      live.outgoing('events', (message, options) => created.#onSend(message, options));
+      tap = created;
       taps.set(transport, tap);
     }
     return tap;

@@ -5,10 +5,10 @@ import { AppError } from '../../../shared/errors.js';
 import { groupAlive, processAlive, signalGroup, waitFor } from '../transports/process-group.js';
 import type { OpenedTransport, TransportFactory } from '../transports/transport-factory.js';
 
-/** A transport factory that tracks what it opened. */
+/** Tracks the transports of the factories it wraps. */
 export interface TransportTracker {
-  /** The wrapped factory to hand to the session manager. */
-  factory: TransportFactory;
+  /** Wraps a factory so every transport it opens is tracked until released (the transport pipeline's tracker layer). */
+  track(inner: TransportFactory): TransportFactory;
   /** Refuses every later open with a `cancelled` error naming `reason`. */
   refuseNew(reason: string): void;
   /** Process ids (group leaders on Unix) of stdio transports not yet released. */
@@ -26,27 +26,31 @@ function pidOf(opened: OpenedTransport): number | undefined {
   return typeof pid === 'number' && pid > 0 ? pid : undefined;
 }
 
-/** Wraps `inner` so every transport it opens is tracked until released. */
-export function trackTransports(inner: TransportFactory): TransportTracker {
+/** A tracker for every factory it wraps (one per host: shutdown asks it about all of them). */
+export function createTransportTracker(): TransportTracker {
   const open = new Set<OpenedTransport>();
   let refused: string | undefined;
 
-  const factory: TransportFactory = (ctx) => {
-    if (refused !== undefined) throw new AppError('cancelled', refused, { serverId: ctx.config.id });
-    const opened = inner(ctx);
-    open.add(opened);
-    let released: Promise<void> | undefined;
-    const tracked: OpenedTransport = {
-      transport: opened.transport,
-      diagnostics: opened.diagnostics,
-      release: () => {
-        released ??= opened.release().finally(() => open.delete(opened));
-        return released;
-      },
+  const track =
+    (inner: TransportFactory): TransportFactory =>
+    (ctx) => {
+      if (refused !== undefined) throw new AppError('cancelled', refused, { serverId: ctx.config.id });
+      const opened = inner(ctx);
+      open.add(opened);
+      let released: Promise<void> | undefined;
+      const tracked: OpenedTransport = {
+        transport: opened.transport,
+        diagnostics: opened.diagnostics,
+        // A flooded stdio session slows its reader through pace(): tracking must not drop it.
+        ...(opened.pace ? { pace: () => opened.pace?.() } : {}),
+        release: () => {
+          released ??= opened.release().finally(() => open.delete(opened));
+          return released;
+        },
+      };
+      // Every session path (close, crash, failed connect) ends with release(): that is when it leaves the set.
+      return tracked;
     };
-    // Every session path (close, crash, failed connect) ends with release(): that is when it leaves the set.
-    return tracked;
-  };
 
   const live = (): number[] => {
     const pids: number[] = [];
@@ -60,7 +64,7 @@ export function trackTransports(inner: TransportFactory): TransportTracker {
   };
 
   return {
-    factory,
+    track,
     refuseNew: (reason) => {
       refused = reason;
     },

@@ -1,8 +1,8 @@
 // A transport decorator that records every JSON-RPC message a session sends and receives, for the protocol view.
 // It wraps the SDK-compatible transport in a Proxy: `send` and `onmessage` are observed, everything else (start,
 // close, sessionId, setProtocolVersion, hasPerRequestStream, instanceof) reaches the real transport unchanged.
-// Code that re-wraps `send` or `onmessage` later (lifecycle phase tracking, the raw request path) wraps ours,
-// so each message is recorded exactly once. Messages that pass before the server's secret values are known are
+// The live taps (transports/pipeline.ts: the raw request path, the events tap, phase tracking) wrap `send` and
+// `onmessage` later, on top of ours, so each message is recorded exactly once. Messages that pass before the server's secret values are known are
 // held (with their time) and recorded once they are, so redaction always applies; `start` is never delayed (a
 // delayed start could spawn a process after the session had already been released).
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';

@@ -4,7 +4,7 @@ import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprot
 import type { ServerConfig } from '../../../shared/config.js';
 import { APPS_CLIENT_CAPABILITIES } from '../apps/capability.js';
 import type { CallRelay } from '../calls/call-service.js';
-import { keepProgressBeforeResponse } from '../calls/progress-order.js';
+import { deferResponseDispatch } from '../sdk/seams.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
@@ -176,7 +176,8 @@ export interface InteractionHookTargets {
  */
 export function installInteractionHooks(client: Client, config: ServerConfig, targets: InteractionHookTargets): void {
   const id = config.id;
-  keepProgressBeforeResponse(client);
+  // A request's last progress notification stays ahead of its response (see the seam).
+  deferResponseDispatch(client);
   const caps = interactionCapabilities(config);
   if (caps.elicitation) {
     client.registerCapabilities(caps);

@@ -13,6 +13,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthStage } from '../ingress/depth-stage.js';
 import type { IngressStage } from '../ingress/incoming.js';
+import { LiveTaps } from '../transports/pipeline.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
 import { cancelledError, withDeadline } from './deadline.js';
 import { diagnose, timeoutError, type ConnectPhase } from './doctor.js';
@@ -185,9 +186,9 @@ interface PhaseTracker {
   discoverSentAt?: number;
 }
 
+/** Watches the lifecycle messages going out, in the transport's `phases` slot (see transports/pipeline.ts). */
 function trackPhases(transport: Transport, tracker: PhaseTracker, input: SetupInput, plan: Plan): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
+  LiveTaps.of(transport).outgoing('phases', (message) => {
     if ('method' in message && 'id' in message) {
       if (message.method === 'server/discover') {
         if (tracker.phase !== 'verify') tracker.phase = 'probe';
@@ -200,8 +201,8 @@ function trackPhases(transport: Transport, tracker: PhaseTracker, input: SetupIn
         tracker.sentInitialize = true;
       }
     }
-    return send(message, options);
-  };
+    return undefined;
+  });
 }
 
 async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Promise<Established> {

@@ -8,8 +8,8 @@ import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
 import { resolveEnv, resolveHeaders } from '../servers/secrets.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
-import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
-import { withIngress } from '../ingress/incoming.js';
+import type { TrafficSink } from '../protocol/traffic-tap.js';
+import { transportPipeline, type TransportPipelineParts } from '../transports/pipeline.js';
 import type { ProcessSink } from './process-record.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import type { SessionEvents } from './session-events.js';
@@ -40,8 +40,10 @@ export interface SessionHost {
 export interface SessionManagerOptions {
   /** Where secret env values are read from at spawn time. */
   credentials: CredentialStore;
-  /** Opens one fresh transport per lifecycle attempt. */
+  /** Opens one fresh transport per lifecycle attempt (the base of the transport pipeline). */
   createTransport: TransportFactory;
+  /** The host-wide layers of the transport pipeline (in-process servers, shutdown tracking, authorization). */
+  transports?: Pick<TransportPipelineParts, 'inProcess' | 'tracker' | 'auth'>;
   /** The login-shell PATH for stdio children (resolved once by the caller). */
   loginPath?: () => Promise<string | undefined>;
   /** JSON file mirroring the discovery cache; memory only when absent. */
@@ -210,16 +212,14 @@ export class SessionManager implements SessionController {
     session.ensure(true).catch(() => undefined);
   }
 
-  /** Hands the host's process record to every transport, so stdio children are recorded while they run. */
-  #withProcesses(factory: TransportFactory): TransportFactory {
-    const processes = this.#host.processes;
-    return processes === undefined ? factory : (ctx) => factory({ ...ctx, processes });
-  }
-
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
     return new ServerSession(config, {
-      factory: tapFactory(withIngress(this.#withProcesses(this.#opts.createTransport)), this.#host.trafficSink),
+      factory: transportPipeline(this.#opts.createTransport, {
+        ...this.#opts.transports,
+        ...(this.#host.processes ? { processes: this.#host.processes } : {}),
+        ...(this.#host.trafficSink ? { traffic: this.#host.trafficSink } : {}),
+      }),
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
