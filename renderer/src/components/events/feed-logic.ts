@@ -1,13 +1,11 @@
 // Pure helpers of the events feed view: the filter a live entry must match (the core's rules), merging pages and
 // live arrivals without duplicates, time presets, status lines, and making control/bidi characters visible.
 import type { FeedEntry, FeedFilter, SubscriptionView } from '../../../../shared/domains/events';
+import { escapeAsJson } from '../../../../shared/untrusted-text';
 
-// C0/C1 controls (tab and newline kept), bidi formatting, zero-width characters, separators, BOM.
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-
-/** Server text shown as-is except that invisible and reordering characters become visible `\uXXXX` escapes. */
+/** Server text shown as-is except that control, bidi and invisible characters become visible `\uXXXX` escapes. */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeAsJson(text);
 }
 
 /** Whether a live entry belongs in a view with `filter` (the core's rules; text over the shown fields). */
