@@ -33,4 +33,23 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The core and the contract never import Electron.' }] }],
     },
   },
+  {
+    // The core runs the same under both shells, so it imports nothing from them. (This block replaces the one above
+    // for the core, hence the Electron ban again.)
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The core and the contract never import Electron.' }],
+          patterns: [
+            {
+              group: ['**/headless/**', '**/app/**', '**/paths.js', '**/main.js', '**/headless.js', '**/bootstrap.js', '**/preload.js'],
+              message: 'The core imports nothing from the shells; move what both need into electron/core/ or shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

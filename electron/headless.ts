@@ -16,7 +16,7 @@ import { demoServerConfig } from './demo/demo-config.js';
 import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
 import { rendererCsp } from './renderer-csp.js';
-import { defaultDataDir } from './paths.js';
+import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { createSettingsStore } from './platform/settings-store.js';
 import type { LocalPackages } from './core/registry/install-options.js';
 

@@ -3,6 +3,7 @@
 // it). Both shells apply it the same way, before anything is opened, printed or shown.
 import { domainToUnicode } from 'node:url';
 import { isLoopbackHost } from '../../shared/config.js';
+import { UNSAFE_IN_URL } from '../../shared/untrusted-text.js';
 
 /** Longest URL accepted (authorization URLs carry PKCE, state and resource, well under this). */
 export const MAX_URL_LENGTH = 16 * 1024;
@@ -32,24 +33,19 @@ export interface UrlRefused {
 /** The verdict of the URL policy. */
 export type UrlVerdict = UrlAccepted | UrlRefused;
 
-// C0 and C1 controls, DEL, whitespace, and the invisible or direction-changing characters used for spoofing: bidi
-// embeddings, overrides and isolates, the Arabic letter mark, zero-width characters, word joiner, BOM, line and
-// paragraph separators.
-const FORBIDDEN =
-  /[\u0000-\u0020\u007f-\u00a0\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb]/;
 /** Hostnames after WHATWG parsing: ASCII labels (IDN already in punycode), IPv4, or a bracketed IPv6 literal. */
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.?$|^\[[0-9a-f:.]+\]$/;
 
 /**
  * Checks a URL from a server against the policy: https only (plain http only to this machine, with a warning), no
- * user name or password, no control, bidi or invisible characters anywhere in it, a host name a DNS name can hold,
+ * user name or password, no control, bidi or invisible characters or spaces anywhere in it (UNSAFE_IN_URL), a host name a DNS name can hold,
  * and an internationalized host shown decoded with a warning. `subject` names the URL in messages.
  */
 export function checkExternalUrl(raw: string, subject = 'The link'): UrlVerdict {
   const refuse = (why: string): UrlRefused => ({ ok: false, code: 'url_refused', reason: `${subject} ${why}` });
   if (typeof raw !== 'string' || raw.length === 0) return refuse('is empty');
   if (raw.length > MAX_URL_LENGTH) return refuse(`is longer than ${MAX_URL_LENGTH} characters and was refused`);
-  if (FORBIDDEN.test(raw)) return refuse('contains control, bidi or invisible characters or spaces and was refused');
+  if (UNSAFE_IN_URL.foundIn(raw)) return refuse('contains control, bidi or invisible characters or spaces and was refused');
   let url: URL;
   try {
     url = new URL(raw);
@@ -69,7 +65,7 @@ export function checkExternalUrl(raw: string, subject = 'The link'): UrlVerdict 
   let host = url.hostname;
   if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) {
     const decoded = domainToUnicode(url.hostname);
-    if (decoded === '' || FORBIDDEN.test(decoded))
+    if (decoded === '' || UNSAFE_IN_URL.foundIn(decoded))
       return refuse('has an internationalized host name that does not decode cleanly and was refused');
     host = decoded;
     warnings.push(

@@ -8,7 +8,7 @@ import { launchToken } from '../core/gateway/client-tokens.js';
 import { readEndpoint } from '../core/gateway/endpoint-file.js';
 import { sanitizeText } from '../core/text.js';
 import { processAlive } from '../core/transports/process-group.js';
-import { defaultDataDir } from '../paths.js';
+import { defaultDataDir } from '../core/storage/default-data-dir.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectGateway, proxyServer } from './proxy.js';

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerSandbox, sandboxText, SANDBOX_PAGE_PATH, SANDBOX_WARM_PATH, type SandboxPageInput } from '../core/apps/sandbox-page.js';
-import { hostAllowed } from './guards.js';
+import { hostAllowed } from '../core/net/loopback-guards.js';
 
 /** What the sandbox server needs. */
 export interface AppSandboxServerOptions {

@@ -1,21 +1,10 @@
-// Checks every headless request passes before any handler runs: Host, Origin and token.
+// Checks every headless request passes before any handler runs: Host and Origin (the core's loopback guards), then
+// the launch token.
 import { timingSafeEqual } from 'node:crypto';
+import { hostAllowed, originAllowed } from '../core/net/loopback-guards.js';
 
 /** Why a request was refused. */
 export type Refusal = 'bad_host' | 'bad_origin' | 'bad_token';
-
-/** True when the Host header names this listener on 127.0.0.1 or localhost (DNS-rebinding guard). */
-export function hostAllowed(hostHeader: string | undefined, port: number): boolean {
-  if (hostHeader === undefined) return false;
-  const value = hostHeader.toLowerCase();
-  return value === `127.0.0.1:${port}` || value === `localhost:${port}`;
-}
-
-/** True when the Origin header is this listener's own origin. */
-export function originAllowed(origin: string | undefined, port: number): boolean {
-  if (origin === undefined) return false;
-  return origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
-}
 
 /** Constant-time comparison of a presented token with the launch token. */
 export function tokenMatches(presented: string | null | undefined, expected: string): boolean {

@@ -2,6 +2,7 @@
 // redirect URL pasted from the browser's address bar (SSH / headless use).
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../../shared/errors.js';
+import { UNSAFE_IN_LINE } from '../../../shared/untrusted-text.js';
 
 /** What a pending flow expects of its redirect. */
 export interface ExpectedCallback {
@@ -20,9 +21,9 @@ export interface ExpectedCallback {
 /** A callback's verdict. `consume` says whether the flow is over (state matched), successful or not. */
 export type CallbackVerdict = { ok: true; code: string; iss?: string } | { ok: false; consume: boolean; error: AppError };
 
-/** Strips control and bidi characters and caps length: attacker-supplied text is only ever shown as plain text. */
+/** Blanks control, bidi and invisible characters (one line) and caps length: attacker-supplied text is only ever shown as plain text. */
 export function plainText(text: string, max = 200): string {
-  const cleaned = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, ' ').trim();
+  const cleaned = UNSAFE_IN_LINE.replaceIn(text, ' ').trim();
   return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
 }
 
@@ -54,7 +55,8 @@ export function checkCallback(raw: string | URL, expected: ExpectedCallback): Ca
   let url: URL;
   if (typeof raw === 'string') {
     const text = raw.trim();
-    if (/[\u0000-\u001f\u007f]/.test(text)) return refuse(false, 'The pasted redirect URL contains control characters and was refused');
+    if (UNSAFE_IN_LINE.foundIn(text))
+      return refuse(false, 'The pasted redirect URL contains control, bidi or invisible characters and was refused');
     try {
       url = new URL(text);
     } catch {

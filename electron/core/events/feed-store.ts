@@ -3,7 +3,8 @@
 // latest 2,000), surviving restarts. Occurrences are de-duplicated by (server, subscription, eventId). Appends are
 // synchronous and in memory; `flush()` writes them (one flush at a time) and reports the newest position on disk,
 // which is what lets a subscription's cursor be persisted only after its events are stored.
-import type { FeedEntry, FeedEntryKind, FeedFilter, FeedPage, HostActivity } from '../../../shared/domains/events.js';
+import type { FeedEntry, FeedFilter, FeedPage, HostActivity } from '../../../shared/domains/events.js';
+import { feedMatcher } from '../../../shared/domains/events-filter.js';
 import { displayPayload, label, type CheckedOccurrence } from './payload.js';
 import { SegmentLog, type StoredEntry } from './segment-log.js';
 
@@ -69,27 +70,6 @@ export function toView(e: StoredEntry): FeedEntry {
   if (e.activity !== undefined) view.activity = e.activity as HostActivity;
   if (e.uri !== undefined) view.uri = e.uri;
   return view;
-}
-
-/** Compiles a filter into a predicate over stored entries. */
-function matcher(filter: FeedFilter): (e: StoredEntry) => boolean {
-  const servers = filter.serverIds ? new Set(filter.serverIds) : undefined;
-  const names = filter.names ? new Set(filter.names) : undefined;
-  const subs = filter.subscriptionIds ? new Set(filter.subscriptionIds) : undefined;
-  const kinds = filter.kinds ? new Set<FeedEntryKind>(filter.kinds) : undefined;
-  const needle = filter.text?.trim().toLowerCase() ?? '';
-  return (e) => {
-    if (servers && !servers.has(e.serverId)) return false;
-    if (kinds && !kinds.has(e.kind)) return false;
-    if (names && (e.name === undefined || !names.has(e.name))) return false;
-    if (subs && (e.subscriptionId === undefined || !subs.has(e.subscriptionId))) return false;
-    if (filter.since !== undefined && e.time < filter.since) return false;
-    if (filter.until !== undefined && e.time > filter.until) return false;
-    if (needle === '') return true;
-    for (const field of [e.name, e.eventId, e.message, e.uri, e.serverId, e.data, e.activity])
-      if (field !== undefined && field.toLowerCase().includes(needle)) return true;
-    return false;
-  };
 }
 
 /** The feed of one Host. */
@@ -209,7 +189,7 @@ export class FeedStore {
   /** One page, newest first, of the entries older than `cursor` that match `filter`. */
   page(filter: FeedFilter, cursor: string | undefined, limit: number): FeedPage {
     const before = cursor === undefined ? Number.POSITIVE_INFINITY : Number(cursor);
-    const match = matcher(filter);
+    const match = feedMatcher(filter);
     const wantEvents = filter.kinds === undefined || filter.kinds.some((k) => k !== 'activity');
     const wantActivity = filter.kinds === undefined || filter.kinds.includes('activity');
     // Two newest-first streams merged by seq.

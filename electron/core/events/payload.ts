@@ -5,6 +5,7 @@ import { cutUtf8 } from '../calls/presentation.js';
 import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import { formatSize } from '../../../shared/format-size.js';
+import { escapeAsJson } from '../../../shared/untrusted-text.js';
 
 /** Occurrences whose `data` is larger than this on the wire are skipped with an error entry. */
 export const MAX_EVENT_BYTES = 256 * 1024;
@@ -22,13 +23,9 @@ export const TIMESTAMP_CHARS = 64;
 /** Marker that replaces a value nested deeper than MAX_PAYLOAD_DEPTH. */
 export const DEPTH_MARKER = `[nested deeper than ${MAX_PAYLOAD_DEPTH} levels: not shown]`;
 
-// Characters JSON.stringify leaves raw that must not reach a display: DEL, C1 controls, zero-width and bidi
-// formatting, line/paragraph separators and the BOM. (C0 controls are already escaped by JSON.stringify.)
-const INVISIBLE = /[\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-
-/** Escapes the characters JSON.stringify leaves raw but a display must not render (result stays valid JSON). */
+/** Escapes the characters a display must not render (shared/untrusted-text.ts) as `\uXXXX`; JSON stays valid. */
 export function inertJson(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeAsJson(text);
 }
 
 /** A one-line label from server text: escapes, control and bidi characters removed, cut to `max` characters. */

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { AppError } from '../../../shared/errors.js';
-import { hostAllowed, originAllowed } from '../../headless/guards.js';
+import { hostAllowed, originAllowed } from '../net/loopback-guards.js';
 import { bearerOf } from './client-tokens.js';
 import { MAX_BODY_BYTES } from './client-endpoint.js';
 

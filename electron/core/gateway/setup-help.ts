@@ -14,7 +14,7 @@ import { AppError } from '../../../shared/errors.js';
 import { exportFileName, parseForeignConfig } from '../import/formats.js';
 import { isObject } from '../json.js';
 import { writeTextAtomic } from '../storage/json-file.js';
-import { defaultDataDir } from '../../paths.js';
+import { defaultDataDir } from '../storage/default-data-dir.js';
 
 /** How another app starts the stdio entry point (the shell knows its runtime and where the script is). */
 export interface GatewayLauncher {

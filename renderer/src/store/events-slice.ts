@@ -3,7 +3,8 @@
 // counted as "new" until they go back to the top).
 import type { EventDeliveryMode, EventTypesResult, FeedEntry, FeedFilter, SubscriptionView } from '../../../shared/domains/events';
 import { AppError } from '../../../shared/errors';
-import { appendOlder, matchesFilter, prependNewer } from '../components/events/feed-logic';
+import { feedMatcher } from '../../../shared/domains/events-filter';
+import { appendOlder, prependNewer } from '../components/events/feed-logic';
 import { eventsService } from '../services/events';
 import type { SliceCreator, Store } from './types';
 
@@ -152,7 +153,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
             void fillHead();
             return;
           }
-          const matching = entries.filter((e) => matchesFilter(e, feed.filter));
+          const matching = entries.filter(feedMatcher(feed.filter));
           if (matching.length === 0) return;
           const before = feed.entries.length;
           const next = prependNewer(feed.entries, matching);

@@ -1,13 +1,12 @@
-// Server-provided text is shown as text only; before that, control and bidirectional-override characters are
-// removed (the core sanitizes too: this is the renderer's own line of defence), line breaks and tabs kept.
+// Server-provided text is shown as text only; before that, terminal sequences, control, bidi and invisible characters
+// are removed by the same rule the core applies (shared/untrusted-text.ts: the core sanitizes too, this is the
+// renderer's own line of defence), line breaks and tabs kept.
 import { formatSize } from '../../../shared/format-size';
+import { stripUnsafe } from '../../../shared/untrusted-text';
 
-// C0 controls except tab and line feed, DEL, C1 controls, bidi embeddings/overrides/isolates, zero-width and BOM.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-
-/** `text` without control, bidi-override or zero-width characters. */
+/** `text` without terminal sequences or control, bidi-override or invisible characters (line breaks normalised to LF). */
 export function cleanText(text: string | undefined | null): string {
-  return (text ?? '').replace(/\r\n?/g, '\n').replace(UNSAFE, '');
+  return stripUnsafe((text ?? '').replace(/\r\n?/g, '\n'));
 }
 
 /** A one-line version of `text` (runs of whitespace become one space). */

@@ -1,28 +1,12 @@
-// Pure helpers of the events feed view: the filter a live entry must match (the core's rules), merging pages and
-// live arrivals without duplicates, time presets, status lines, and making control/bidi characters visible.
-import type { FeedEntry, FeedFilter, SubscriptionView } from '../../../../shared/domains/events';
+// Pure helpers of the events feed view: merging pages and live arrivals without duplicates, time presets, status
+// lines, and making control/bidi characters visible. (The filter a live entry must match is the core's own,
+// shared/domains/events-filter.ts.)
+import type { FeedEntry, SubscriptionView } from '../../../../shared/domains/events';
+import { escapeAsJson } from '../../../../shared/untrusted-text';
 
-// C0/C1 controls (tab and newline kept), bidi formatting, zero-width characters, separators, BOM.
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-
-/** Server text shown as-is except that invisible and reordering characters become visible `\uXXXX` escapes. */
+/** Server text shown as-is except that control, bidi and invisible characters become visible `\uXXXX` escapes. */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Whether a live entry belongs in a view with `filter` (the core's rules; text over the shown fields). */
-export function matchesFilter(e: FeedEntry, filter: FeedFilter): boolean {
-  if (filter.serverIds && !filter.serverIds.includes(e.serverId)) return false;
-  if (filter.kinds && !filter.kinds.includes(e.kind)) return false;
-  if (filter.names && (e.name === undefined || !filter.names.includes(e.name))) return false;
-  if (filter.subscriptionIds && (e.subscriptionId === undefined || !filter.subscriptionIds.includes(e.subscriptionId))) return false;
-  if (filter.since !== undefined && e.time < filter.since) return false;
-  if (filter.until !== undefined && e.time > filter.until) return false;
-  const needle = filter.text?.trim().toLowerCase() ?? '';
-  if (needle === '') return true;
-  return [e.name, e.eventId, e.message, e.uri, e.serverId, e.data, e.activity].some(
-    (f) => f !== undefined && f.toLowerCase().includes(needle),
-  );
+  return escapeAsJson(text);
 }
 
 /** Puts newer entries in front of a newest-first list, dropping any already there. */

@@ -1,4 +1,6 @@
-// Default data folder per platform, matching Electron's userData for the app name.
+// Default data folder per platform, matching Electron's userData for the app name. The core owns it because the
+// headless shell, the gateway's stdio entry point and the core's set-up help (which leaves out --data-dir when the
+// folder is this one) must agree on it.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
