@@ -1,6 +1,5 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
-import { AppWindowView } from '../apps/AppWindowView';
 import { useEffect } from 'react';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
@@ -9,15 +8,19 @@ import { selectDialog, selectRoute, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
 import { AskHost } from './gateway/AskHost';
-import { ExportDialog } from './ExportDialog';
-import { ImportDialog } from './ImportDialog';
 import { Notices } from './Notices';
-import { RemoveDialog } from './RemoveDialog';
-import { ServerDialog } from './ServerDialog';
-import { RegistryDialog } from './registry/RegistryDialog';
 import { Announcer } from '../ui/Announcer';
+import { Lazy, lazyNamed } from '../ui/lazy';
 import { ViewBoundary } from '../ui/ViewBoundary';
 import { SamplingHost } from './sampling/SamplingHost';
+
+// Dialogs and the app-window page load when first opened.
+const AppWindowView = lazyNamed(() => import('../apps/AppWindowView'), 'AppWindowView');
+const ServerDialog = lazyNamed(() => import('./ServerDialog'), 'ServerDialog');
+const RemoveDialog = lazyNamed(() => import('./RemoveDialog'), 'RemoveDialog');
+const ImportDialog = lazyNamed(() => import('./ImportDialog'), 'ImportDialog');
+const ExportDialog = lazyNamed(() => import('./ExportDialog'), 'ExportDialog');
+const RegistryDialog = lazyNamed(() => import('./registry/RegistryDialog'), 'RegistryDialog');
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -124,7 +127,12 @@ export function App() {
     );
   }
   // One call's MCP App on a page of its own ("open in its own window").
-  if (route.view === 'app') return <AppWindowView callId={route.segments[0]} />;
+  if (route.view === 'app')
+    return (
+      <Lazy>
+        <AppWindowView callId={route.segments[0]} />
+      </Lazy>
+    );
   const navbar = view.navbar;
   return (
     <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
@@ -149,10 +157,14 @@ export function App() {
       {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main">
         <Notices />
-        <ViewBoundary resetKey={routeKey}>{view.main()}</ViewBoundary>
+        <ViewBoundary resetKey={routeKey}>
+          <Lazy>{view.main()}</Lazy>
+        </ViewBoundary>
       </AppShell.Main>
       <ViewBoundary resetKey={routeKey}>
-        <Dialogs />
+        <Lazy quiet>
+          <Dialogs />
+        </Lazy>
       </ViewBoundary>
       <ElicitationHost />
       <SamplingHost />

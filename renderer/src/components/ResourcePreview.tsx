@@ -8,7 +8,10 @@ import type { ResourcePart } from '../../../shared/domains/resources';
 import { saveFile } from '../lib/save-file';
 import { CodeBlock } from '../ui/CodeBlock';
 import { cleanText, sizeLabel } from '../ui/text';
-import { Markdown } from './Markdown';
+import { Lazy, lazyNamed } from '../ui/lazy';
+
+// The Markdown renderer (react-markdown, remark-gfm) loads when a Markdown part is first shown formatted.
+const Markdown = lazyNamed(() => import('./Markdown'), 'Markdown');
 
 const TEXT_MIME = /^(text\/[\w.+-]+|application\/([\w.+-]+\+)?(json|xml|yaml|x-yaml|toml|javascript|x-sh|sql|csv|x-ndjson))(\s*;.*)?$/i;
 const MAX_TEXT_BLOB = 1024 * 1024;
@@ -78,7 +81,11 @@ function Part({ part: p }: { part: ResourcePart }) {
           Shown as source: markup from a server is never rendered or run.
         </Text>
       )}
-      {p.kind === 'markdown' && view === 'formatted' && <Markdown text={p.text ?? ''} />}
+      {p.kind === 'markdown' && view === 'formatted' && (
+        <Lazy>
+          <Markdown text={p.text ?? ''} />
+        </Lazy>
+      )}
       {(p.kind === 'text' ||
         p.kind === 'json' ||
         p.kind === 'html' ||

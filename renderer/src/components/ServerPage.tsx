@@ -8,26 +8,29 @@ import { routes } from '../router/route';
 import { useStore } from '../store';
 import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { StatusBadge } from '../ui/StatusBadge';
+import { Lazy, lazyNamed } from '../ui/lazy';
 import { TabsRow } from '../ui/TabsRow';
 import { cleanText, oneLine } from '../ui/text';
 import { ApprovalPanel } from './ApprovalPanel';
-import { ServerAppsSection } from '../apps/ServerAppsSection';
-import { AuthPanel } from './AuthPanel';
 import { Doctor } from './Doctor';
 import { DoctorWalkPanel } from './doctor/DoctorWalkPanel';
-import { ServerEventsTab } from './events/ServerEventsTab';
-import { PromptsTab } from './PromptsTab';
-import { ClientFeaturesPanel } from './protocol/ClientFeaturesPanel';
-import { ProtocolView } from './protocol/ProtocolView';
-import { ServerTasks } from './protocol/ServerTasks';
-import { ResourcesTab } from './ResourcesTab';
 import { ServerOverview } from './ServerOverview';
-import { ToolsTab } from './ToolsTab';
 
 interface TabDef {
   id: ServerTab;
   label: string;
 }
+
+// Every tab but the overview loads when it is first opened (the tabs are routes: #/servers/<id>/<tab>).
+const ToolsTab = lazyNamed(() => import('./ToolsTab'), 'ToolsTab');
+const ResourcesTab = lazyNamed(() => import('./ResourcesTab'), 'ResourcesTab');
+const PromptsTab = lazyNamed(() => import('./PromptsTab'), 'PromptsTab');
+const ServerAppsSection = lazyNamed(() => import('../apps/ServerAppsSection'), 'ServerAppsSection');
+const ServerEventsTab = lazyNamed(() => import('./events/ServerEventsTab'), 'ServerEventsTab');
+const AuthPanel = lazyNamed(() => import('./AuthPanel'), 'AuthPanel');
+const ClientFeaturesPanel = lazyNamed(() => import('./protocol/ClientFeaturesPanel'), 'ClientFeaturesPanel');
+const ProtocolView = lazyNamed(() => import('./protocol/ProtocolView'), 'ProtocolView');
+const ServerTasks = lazyNamed(() => import('./protocol/ServerTasks'), 'ServerTasks');
 
 /** The tabs a server has: Sign-in only for remote servers. */
 export function serverTabs(transport: string): TabDef[] {
@@ -200,31 +203,47 @@ export function ServerPage() {
           <ServerOverview detail={detail} />
         </Tabs.Panel>
         <Tabs.Panel value="tools" pt="md">
-          <ToolsTab serverId={detail.id} />
+          <Lazy>
+            <ToolsTab serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         <Tabs.Panel value="resources" pt="md">
-          <ResourcesTab serverId={detail.id} />
+          <Lazy>
+            <ResourcesTab serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         <Tabs.Panel value="prompts" pt="md">
-          <PromptsTab serverId={detail.id} />
+          <Lazy>
+            <PromptsTab serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         <Tabs.Panel value="apps" pt="md">
-          <ServerAppsSection serverId={detail.id} />
+          <Lazy>
+            <ServerAppsSection serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         <Tabs.Panel value="events" pt="md">
-          <ServerEventsTab serverId={detail.id} />
+          <Lazy>
+            <ServerEventsTab serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         {detail.transport !== 'stdio' && (
           <Tabs.Panel value="auth" pt="md">
-            <AuthPanel serverId={detail.id} />
+            <Lazy>
+              <AuthPanel serverId={detail.id} />
+            </Lazy>
           </Tabs.Panel>
         )}
         <Tabs.Panel value="features" pt="md">
-          <ClientFeaturesPanel serverId={detail.id} />
+          <Lazy>
+            <ClientFeaturesPanel serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
         <Tabs.Panel value="protocol" pt="md">
-          <ProtocolView serverId={detail.id} />
-          <ServerTasks serverId={detail.id} />
+          <Lazy>
+            <ProtocolView serverId={detail.id} />
+            <ServerTasks serverId={detail.id} />
+          </Lazy>
         </Tabs.Panel>
       </Tabs>
     </Stack>

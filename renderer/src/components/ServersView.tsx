@@ -5,7 +5,10 @@ import { useEffect } from 'react';
 import { useStore } from '../store';
 import { selectRouteServerId } from '../store/ui-slice';
 import { EmptyState } from './EmptyState';
-import { ServerPage } from './ServerPage';
+import { Lazy, lazyNamed } from '../ui/lazy';
+
+// A server's page (and its tabs) loads when a server is first opened: the list alone is the first view.
+const ServerPage = lazyNamed(() => import('./ServerPage'), 'ServerPage');
 
 /** Follows the location's server id and shows that server. */
 export function ServersView() {
@@ -26,7 +29,12 @@ export function ServersView() {
         <Text>Loading…</Text>
       </Group>
     );
-  if (routeId && known) return <ServerPage />;
+  if (routeId && known)
+    return (
+      <Lazy>
+        <ServerPage />
+      </Lazy>
+    );
   if (routeId)
     return (
       <Text c="dimmed" role="status">
