@@ -11,19 +11,19 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
-import { ServersView } from './components/ServersView';
-import { Sidebar } from './components/Sidebar';
+import { ServersView } from './components/servers/ServersView';
+import { Sidebar } from './components/servers/Sidebar';
 import { lazyNamed } from './ui/lazy';
 
 // The servers view is the first one shown, so it is part of the entry script; every other view is loaded when it is
 // first opened (App wraps `main` in a Suspense boundary).
-const CatalogView = lazyNamed(() => import('./components/CatalogView'), 'CatalogView');
-const HistoryView = lazyNamed(() => import('./components/HistoryView'), 'HistoryView');
+const CatalogView = lazyNamed(() => import('./components/catalog/CatalogView'), 'CatalogView');
+const HistoryView = lazyNamed(() => import('./components/history/HistoryView'), 'HistoryView');
 const ProtocolView = lazyNamed(() => import('./components/protocol/ProtocolView'), 'ProtocolView');
 const BrowseView = lazyNamed(() => import('./components/registry/BrowseView'), 'BrowseView');
 const EventsView = lazyNamed(() => import('./components/events/EventsView'), 'EventsView');
 const GatewayView = lazyNamed(() => import('./components/gateway/GatewayView'), 'GatewayView');
-const SettingsView = lazyNamed(() => import('./components/SettingsView'), 'SettingsView');
+const SettingsView = lazyNamed(() => import('./components/settings/SettingsView'), 'SettingsView');
 
 /** One top-level section of the app. */
 export interface ViewDef {

@@ -1,6 +1,6 @@
 // The dialog's "Connection policy" panel: lifecycle, startup, concurrency and the per-server switches.
 import { Accordion, Checkbox, NativeSelect, SimpleGrid, Stack } from '@mantine/core';
-import type { ServerFormModel } from '../server-form-model';
+import type { ServerFormModel } from './server-form-model';
 import type { FormSectionProps } from './form-section';
 
 /** The collapsed policy settings, shared by every transport. */

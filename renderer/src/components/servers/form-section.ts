@@ -1,6 +1,6 @@
 // What every section of the add/edit dialog receives from the dialog's shell, and the Authorization header rule the
 // shell and the remote section share.
-import type { EnvRow, ServerFormModel } from '../server-form-model';
+import type { EnvRow, ServerFormModel } from './server-form-model';
 
 /** Props of one section of the server form: the model, a patch function and the errors by field. */
 export interface FormSectionProps {
