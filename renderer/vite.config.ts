@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // Read by test/renderer/bundle-budget.test.ts: what the entry loads before the first view shows.
+    manifest: true,
     chunkSizeWarningLimit: 2000,
     modulePreload: { polyfill: false },
     rollupOptions: {

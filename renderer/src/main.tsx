@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './components/App';
+import { App } from './components/shell/App';
 import { MantineRoot } from './ui/MantineRoot';
 import { shareStyleNonce } from './ui/style-nonce';
 import './ui/ui.css';

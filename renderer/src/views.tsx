@@ -11,15 +11,19 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
-import { CatalogView } from './components/CatalogView';
-import { EventsView } from './components/events/EventsView';
-import { GatewayView } from './components/gateway/GatewayView';
-import { HistoryView } from './components/HistoryView';
-import { ProtocolView } from './components/protocol/ProtocolView';
-import { ServersView } from './components/ServersView';
-import { SettingsView } from './components/SettingsView';
-import { Sidebar } from './components/Sidebar';
-import { BrowseView } from './components/registry/BrowseView';
+import { ServersView } from './components/servers/ServersView';
+import { Sidebar } from './components/servers/Sidebar';
+import { lazyNamed } from './ui/lazy';
+
+// The servers view is the first one shown, so it is part of the entry script; every other view is loaded when it is
+// first opened (App wraps `main` in a Suspense boundary).
+const CatalogView = lazyNamed(() => import('./components/catalog/CatalogView'), 'CatalogView');
+const HistoryView = lazyNamed(() => import('./components/history/HistoryView'), 'HistoryView');
+const ProtocolView = lazyNamed(() => import('./components/protocol/ProtocolView'), 'ProtocolView');
+const BrowseView = lazyNamed(() => import('./components/registry/BrowseView'), 'BrowseView');
+const EventsView = lazyNamed(() => import('./components/events/EventsView'), 'EventsView');
+const GatewayView = lazyNamed(() => import('./components/gateway/GatewayView'), 'GatewayView');
+const SettingsView = lazyNamed(() => import('./components/settings/SettingsView'), 'SettingsView');
 
 /** One top-level section of the app. */
 export interface ViewDef {

@@ -1,7 +1,7 @@
 // Human argument validation messages, from the real eval-free validator's errors.
 import type { RJSFSchema } from '@rjsf/utils';
 import { describe, expect, it } from 'vitest';
-import { cspValidator } from '../../renderer/src/components/csp-validator';
+import { cspValidator } from '../../renderer/src/components/tools/csp-validator';
 import { fieldLabel, humanMessage } from '../../renderer/src/lib/validation-messages';
 
 const schema = {

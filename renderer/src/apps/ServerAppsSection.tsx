@@ -7,8 +7,8 @@ import { useEffect, useState } from 'react';
 import type { AppGrants, AppPermission, ServerApps } from '../../../shared/domains/apps';
 import type { ToolDetail } from '../../../shared/domains/catalog';
 import { AppError } from '../../../shared/errors';
-import { PinBanner } from '../components/ToolDetailPanel';
-import { ToolChips } from '../components/ToolList';
+import { PinBanner } from '../components/tools/ToolDetailPanel';
+import { ToolChips } from '../components/tools/ToolList';
 import { useStore } from '../store';
 import { selectServerApps } from '../store/apps-slice';
 

@@ -1,7 +1,7 @@
 // What the add/edit dialog's walk tests: the form as it is now (unsaved), with placeholders for an id or name not yet
 // typed, and the saved server it edits (so stored secrets and its sign-in are used).
 import type { ServerConfigView } from '../../../../shared/contract';
-import { modelToInput, type ServerFormModel } from '../server-form-model';
+import { modelToInput, type ServerFormModel } from '../servers/server-form-model';
 import type { WalkRequest } from './DoctorWalkPanel';
 
 /** The walk request for a form, or why it cannot run yet. */

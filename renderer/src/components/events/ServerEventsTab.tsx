@@ -10,7 +10,7 @@ import { AppError } from '../../../../shared/errors';
 import { formatRoute } from '../../router/route';
 import { useStore } from '../../store';
 import { countLabel } from '../../ui/count';
-import { SchemaForm } from '../SchemaForm';
+import { SchemaForm } from '../tools/SchemaForm';
 import { visible } from './feed-logic';
 import { SubscriptionCard } from './SubscriptionCard';
 

@@ -1,0 +1,175 @@
+import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
+import { IconMoon, IconSun } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { formatRoute, routes } from '../../router/route';
+import { useHashRoute } from '../../router/use-hash-route';
+import { useStore } from '../../store';
+import { selectDialog, selectRoute, selectView } from '../../store/ui-slice';
+import { VIEWS, viewById } from '../../views';
+import { ElicitationHost } from '../elicitation/ElicitationHost';
+import { AskHost } from '../gateway/AskHost';
+import { Notices } from './Notices';
+import { Announcer } from '../../ui/Announcer';
+import { Lazy, lazyNamed } from '../../ui/lazy';
+import { ViewBoundary } from '../../ui/ViewBoundary';
+import { SamplingHost } from '../sampling/SamplingHost';
+
+// Dialogs and the app-window page load when first opened.
+const AppWindowView = lazyNamed(() => import('../../apps/AppWindowView'), 'AppWindowView');
+const ServerDialog = lazyNamed(() => import('../servers/ServerDialog'), 'ServerDialog');
+const RemoveDialog = lazyNamed(() => import('../servers/RemoveDialog'), 'RemoveDialog');
+const ImportDialog = lazyNamed(() => import('../import/ImportDialog'), 'ImportDialog');
+const ExportDialog = lazyNamed(() => import('../import/ExportDialog'), 'ExportDialog');
+const RegistryDialog = lazyNamed(() => import('../registry/RegistryDialog'), 'RegistryDialog');
+
+function Dialogs() {
+  const dialog = useStore(selectDialog);
+  const detail = useStore((s) => s.detail);
+  switch (dialog.kind) {
+    case 'addServer':
+      return <ServerDialog />;
+    case 'editServer':
+      return detail?.id === dialog.id ? <ServerDialog existing={detail.config} /> : null;
+    case 'removeServer':
+      return <RemoveDialog id={dialog.id} />;
+    case 'import':
+      return <ImportDialog />;
+    case 'export':
+      return <ExportDialog />;
+    case 'install':
+    case 'installPaste':
+    case 'registrySources':
+    case 'registryUpdate':
+      return <RegistryDialog dialog={dialog} />;
+    case 'none':
+      return null;
+  }
+}
+
+/** Light/dark switch; the default follows the OS. */
+function ColorSchemeToggle() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const dark = colorScheme === 'dark' || (colorScheme === 'auto' && window.matchMedia?.('(prefers-color-scheme: dark)').matches);
+  const label = dark ? 'Use the light theme' : 'Use the dark theme';
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="default" size="lg" aria-label={label} onClick={() => setColorScheme(dark ? 'light' : 'dark')}>
+        {dark ? <IconSun size={18} aria-hidden /> : <IconMoon size={18} aria-hidden />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** The top-level navigation: real links to each view's deep link. */
+function MainNav({ current }: { current: string }) {
+  return (
+    <Group component="nav" aria-label="Views" gap={4} wrap="nowrap">
+      {VIEWS.map((v) => {
+        const Icon = v.icon;
+        const active = v.id === current;
+        return (
+          <a
+            key={v.id}
+            href={formatRoute(routes.view(v.id))}
+            className="sb-nav-link mantine-focus-auto"
+            data-active={active || undefined}
+            aria-current={active ? 'page' : undefined}
+            title={v.label}
+          >
+            <Icon size={18} stroke={1.7} aria-hidden />
+            <span className="sb-nav-label">{v.label}</span>
+          </a>
+        );
+      })}
+    </Group>
+  );
+}
+
+/** The app shell: header with navigation, the current view, notices, dialogs. */
+export function App() {
+  const start = useStore((s) => s.start);
+  const bridgeState = useStore((s) => s.bridgeState);
+  const bridgeError = useStore((s) => s.bridgeError);
+  const view = viewById(useStore(selectView));
+  const routeKey = useStore((s) => formatRoute(s.route));
+  const route = useStore(selectRoute);
+  useHashRoute();
+  useEffect(() => {
+    void start();
+  }, [start]);
+
+  // Nothing that talks to the core mounts before the bridge is up: a view opened during start-up would
+  // otherwise call the bridge too early and miss its event subscriptions.
+  if (bridgeState === 'connecting') {
+    return (
+      <Group component="main" justify="center" p="xl" aria-busy="true">
+        <Loader size="sm" aria-hidden />
+        <Text>Connecting to the Switchboard core…</Text>
+      </Group>
+    );
+  }
+  if (bridgeState === 'failed') {
+    return (
+      <main>
+        <Alert
+          color="red"
+          title={
+            <Title order={1} size="h3">
+              Switchboard cannot start
+            </Title>
+          }
+          m="xl"
+          role="alert"
+        >
+          {bridgeError}
+        </Alert>
+      </main>
+    );
+  }
+  // One call's MCP App on a page of its own ("open in its own window").
+  if (route.view === 'app')
+    return (
+      <Lazy>
+        <AppWindowView callId={route.segments[0]} />
+      </Lazy>
+    );
+  const navbar = view.navbar;
+  return (
+    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="lg" wrap="nowrap">
+            <Text component="span" fw={700} fz="lg">
+              Switchboard
+            </Text>
+            <MainNav current={view.id} />
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {bridgeState === 'lost' && (
+              <Text role="alert" c="red" fw={600} fz="sm">
+                Connection to the Switchboard core was lost. Reload the page.
+              </Text>
+            )}
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
+      <AppShell.Main className="sb-main">
+        <Notices />
+        <ViewBoundary resetKey={routeKey}>
+          <Lazy>{view.main()}</Lazy>
+        </ViewBoundary>
+      </AppShell.Main>
+      <ViewBoundary resetKey={routeKey}>
+        <Lazy quiet>
+          <Dialogs />
+        </Lazy>
+      </ViewBoundary>
+      <ElicitationHost />
+      <SamplingHost />
+      <AskHost />
+      <Announcer />
+    </AppShell>
+  );
+}
