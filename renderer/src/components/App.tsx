@@ -1,7 +1,6 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { AppWindowView } from '../apps/AppWindowView';
-import { useEffect } from 'react';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
 import { useStore } from '../store';
@@ -84,19 +83,15 @@ function MainNav({ current }: { current: string }) {
 
 /** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
-  const start = useStore((s) => s.start);
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
   const routeKey = useStore((s) => formatRoute(s.route));
   const route = useStore(selectRoute);
   useHashRoute();
-  useEffect(() => {
-    void start();
-  }, [start]);
 
   // Nothing that talks to the core mounts before the bridge is up: a view opened during start-up would
-  // otherwise call the bridge too early and miss its event subscriptions.
+  // otherwise call the bridge before it is connected.
   if (bridgeState === 'connecting') {
     return (
       <Group component="main" justify="center" p="xl" aria-busy="true">

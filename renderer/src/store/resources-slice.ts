@@ -12,8 +12,18 @@ export interface ResourcesSlice {
   resourceListVersion: Record<string, number>;
   /** Bumped on prompts.listChanged per server. */
   promptListVersion: Record<string, number>;
-  /** Subscribes to the core's events and loads requests that were already waiting. */
-  startResources: () => Promise<void>;
+  /** Loads the requests that were already waiting. */
+  loadPendingElicitations: () => Promise<void>;
+  /** A server asks the person something (elicitation.requested). */
+  applyElicitationRequested: (request: ElicitationRequestView) => void;
+  /** A question was withdrawn (elicitation.cancelled). */
+  applyElicitationCancelled: (requestId: string) => void;
+  /** A subscribed resource changed (resources.updated). */
+  applyResourceUpdated: (id: string, uri: string) => void;
+  /** A server's resource list changed (resources.listChanged). */
+  applyResourceListChanged: (id: string) => void;
+  /** A server's prompt list changed (prompts.listChanged). */
+  applyPromptListChanged: (id: string) => void;
   /** Answers the request at the head of the queue (or any by id). */
   respondElicitation: (requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => Promise<void>;
   /** Completion suggestions for a prompt argument or a template variable. */
@@ -32,30 +42,21 @@ export const resourcesInitialState = {
   promptListVersion: {},
 } satisfies Partial<ResourcesSlice>;
 
-let started = false;
-
 export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => ({
   ...resourcesInitialState,
-  startResources: async () => {
-    if (started) return;
-    started = true;
-    resourcesService.on('elicitation.requested', ({ request }) => {
-      if (get().elicitations.some((e) => e.requestId === request.requestId)) return;
-      set({ elicitations: [...get().elicitations, request] });
-    });
-    resourcesService.on('elicitation.cancelled', ({ requestId }) =>
-      set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) }),
-    );
-    resourcesService.on('resources.updated', ({ id, uri }) => {
-      const key = `${id}\n${uri}`;
-      set({ resourceUpdates: { ...get().resourceUpdates, [key]: (get().resourceUpdates[key] ?? 0) + 1 } });
-    });
-    resourcesService.on('resources.listChanged', ({ id }) =>
-      set({ resourceListVersion: { ...get().resourceListVersion, [id]: (get().resourceListVersion[id] ?? 0) + 1 } }),
-    );
-    resourcesService.on('prompts.listChanged', ({ id }) =>
-      set({ promptListVersion: { ...get().promptListVersion, [id]: (get().promptListVersion[id] ?? 0) + 1 } }),
-    );
+  applyElicitationRequested: (request) => {
+    if (get().elicitations.some((e) => e.requestId === request.requestId)) return;
+    set({ elicitations: [...get().elicitations, request] });
+  },
+  applyElicitationCancelled: (requestId) => set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) }),
+  applyResourceUpdated: (id, uri) => {
+    const key = `${id}\n${uri}`;
+    set({ resourceUpdates: { ...get().resourceUpdates, [key]: (get().resourceUpdates[key] ?? 0) + 1 } });
+  },
+  applyResourceListChanged: (id) =>
+    set({ resourceListVersion: { ...get().resourceListVersion, [id]: (get().resourceListVersion[id] ?? 0) + 1 } }),
+  applyPromptListChanged: (id) => set({ promptListVersion: { ...get().promptListVersion, [id]: (get().promptListVersion[id] ?? 0) + 1 } }),
+  loadPendingElicitations: async () => {
     const pending = await resourcesService.pendingElicitations();
     const known = new Set(get().elicitations.map((e) => e.requestId));
     set({ elicitations: [...get().elicitations, ...pending.filter((p) => !known.has(p.requestId))] });

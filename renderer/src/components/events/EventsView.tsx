@@ -19,7 +19,7 @@ import { SubscriptionCard } from './SubscriptionCard';
 export function EventsView() {
   const route = useStore(selectRoute);
   const navigate = useStore((s) => s.navigate);
-  const startEvents = useStore((s) => s.startEvents);
+  const loadSubscriptions = useStore((s) => s.loadSubscriptions);
   const setFeedFilter = useStore((s) => s.setFeedFilter);
   const subscriptions = useStore((s) => s.subscriptions);
   const subscriptionError = useStore((s) => s.subscriptionError);
@@ -33,8 +33,10 @@ export function EventsView() {
   const query = useMemo(() => queryFromParams(JSON.parse(paramsKey) as Record<string, string>), [paramsKey]);
 
   useEffect(() => {
-    void startEvents().catch((err: unknown) => setStartError(err instanceof Error ? err.message : 'Could not load the subscriptions'));
-  }, [startEvents]);
+    void loadSubscriptions().catch((err: unknown) =>
+      setStartError(err instanceof Error ? err.message : 'Could not load the subscriptions'),
+    );
+  }, [loadSubscriptions]);
   // The location is the filter's source of truth: a deep link, back/forward or a control change all land here.
   useEffect(() => {
     void setFeedFilter(feedFilterOf(query, Date.now()));

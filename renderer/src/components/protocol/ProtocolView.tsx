@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { matchesTraffic } from '../../../../shared/domains/protocol-filter';
 import type { TrafficDirection, TrafficEntry } from '../../../../shared/domains/protocol';
 import { useStore } from '../../store';
@@ -84,8 +84,6 @@ export interface ProtocolViewProps {
 
 /** The traffic list with filters and the selected message. */
 export function ProtocolView({ serverId }: ProtocolViewProps) {
-  const connected = useStore((s) => s.bridgeState === 'connected');
-  const start = useStore((s) => s.startProtocol);
   const loaded = useStore((s) => s.trafficLoaded);
   const all = useStore(selectTraffic(serverId));
   const servers = useStore((s) => s.servers);
@@ -95,9 +93,6 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
   const [method, setMethod] = useState('');
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<string | undefined>();
-  useEffect(() => {
-    if (connected) void start().catch(() => undefined);
-  }, [connected, start]);
 
   const names = useMemo(() => Object.fromEntries(servers.map((s) => [s.id, s.name])), [servers]);
   const filtered = useMemo(
