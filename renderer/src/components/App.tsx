@@ -3,7 +3,9 @@ import { IconMoon, IconSun } from '@tabler/icons-react';
 import { AppWindowView } from '../apps/AppWindowView';
 import { formatRoute, routes } from '../router/route';
 import { useHashRoute } from '../router/use-hash-route';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
+import { selectSelectedDetail } from '../store/servers-slice';
 import { selectDialog, selectRoute, selectView } from '../store/ui-slice';
 import { VIEWS, viewById } from '../views';
 import { ElicitationHost } from './ElicitationHost';
@@ -20,7 +22,7 @@ import { SamplingHost } from './sampling/SamplingHost';
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
-  const detail = useStore((s) => s.detail);
+  const detail = useStore(useShallow(selectSelectedDetail));
   switch (dialog.kind) {
     case 'addServer':
       return <ServerDialog />;

@@ -5,12 +5,13 @@ import { IconFilter } from '@tabler/icons-react';
 import type { GroupCard } from '../../../shared/domains/catalog';
 import { formatRoute, routes } from '../router/route';
 import { useStore } from '../store';
+import { selectServerName } from '../store/servers-slice';
 import { CodeBlock } from '../ui/CodeBlock';
 import { countLabel } from '../ui/count';
 import { cleanText, oneLine } from '../ui/text';
 
 function Card({ g, onPick }: { g: GroupCard; onPick: (serverId: string) => void }) {
-  const name = useStore((s) => s.servers.find((x) => x.id === g.serverId)?.name ?? g.serverId);
+  const name = useStore(selectServerName(g.serverId));
   const titleId = `group-title-${g.serverId}`;
   const subtitle = oneLine(g.title) !== oneLine(name) ? oneLine(g.title) : null;
   return (

@@ -58,8 +58,8 @@ function timeLabel(ms: number): string {
 }
 
 function useServerName(): (id: string) => string {
-  const servers = useStore((s) => s.servers);
-  return (id) => oneLine(servers.find((s) => s.id === id)?.name ?? id);
+  const servers = useStore((s) => s.serversById);
+  return (id) => oneLine(servers[id]?.name ?? id);
 }
 
 /** The row and detail actions, shared by the table's menu and the detail dialog. */

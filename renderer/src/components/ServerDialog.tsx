@@ -21,7 +21,6 @@ import {
 } from '@mantine/core';
 import { IconBulb, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import type { ServerConfigView } from '../../../shared/contract';
 import { isSensitiveHeaderName } from '../../../shared/config';
 import { AppError } from '../../../shared/errors';
@@ -44,7 +43,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
   const updateServer = useStore((s) => s.updateServer);
   const navigate = useStore((s) => s.navigate);
   const openDialog = useStore((s) => s.openDialog);
-  const taken = useStore(useShallow((s) => s.servers.map((x) => x.id)));
+  const taken = useStore((s) => s.serverIds);
   const editing = props.existing !== undefined;
   const [m, setM] = useState<ServerFormModel>(() => (props.existing ? modelFromView(props.existing) : emptyModel()));
   const [idTouched, setIdTouched] = useState(editing);

@@ -5,7 +5,9 @@ import type { ServerDetail } from '../../../shared/contract';
 import { Alert, Badge, Box, Button, Code, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { routes } from '../router/route';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
+import { selectSelectedDetail } from '../store/servers-slice';
 import { selectServerTab, type ServerTab } from '../store/ui-slice';
 import { StatusBadge } from '../ui/StatusBadge';
 import { TabsRow } from '../ui/TabsRow';
@@ -66,7 +68,7 @@ function useServerCounts(detail: ServerDetail | null): void {
 
 /** One server's page. */
 export function ServerPage() {
-  const detail = useStore((s) => s.detail);
+  const detail = useStore(useShallow(selectSelectedDetail));
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);

@@ -3,6 +3,7 @@
 import { Group, Loader, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useStore } from '../store';
+import { selectServerCount } from '../store/servers-slice';
 import { selectRouteServerId } from '../store/ui-slice';
 import { EmptyState } from './EmptyState';
 import { ServerPage } from './ServerPage';
@@ -13,8 +14,8 @@ export function ServersView() {
   const selectedId = useStore((s) => s.selectedId);
   const select = useStore((s) => s.select);
   const loaded = useStore((s) => s.loaded);
-  const count = useStore((s) => s.servers.length);
-  const known = useStore((s) => (routeId ? s.servers.some((x) => x.id === routeId) : false));
+  const count = useStore(selectServerCount);
+  const known = useStore((s) => (routeId ? s.serversById[routeId] !== undefined : false));
   useEffect(() => {
     if (routeId !== selectedId) void select(routeId).catch(() => undefined);
   }, [routeId, selectedId, select]);

@@ -5,7 +5,9 @@ import './events.css';
 import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FeedEntry } from '../../../../shared/domains/events';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
+import { selectServerList } from '../../store/servers-slice';
 import { selectRoute } from '../../store/ui-slice';
 import { countLabel } from '../../ui/count';
 import { EntryDetail } from './EntryDetail';
@@ -23,7 +25,7 @@ export function EventsView() {
   const setFeedFilter = useStore((s) => s.setFeedFilter);
   const subscriptions = useStore((s) => s.subscriptions);
   const subscriptionError = useStore((s) => s.subscriptionError);
-  const serverList = useStore((s) => s.servers);
+  const serverList = useStore(useShallow(selectServerList));
   const servers = useMemo(() => serverList.map((x) => ({ value: x.id, label: `${x.name} (${x.id})` })), [serverList]);
   const entries = useStore((s) => s.feed.entries);
   const [open, setOpen] = useState<FeedEntry | null>(null);

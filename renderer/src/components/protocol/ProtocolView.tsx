@@ -19,7 +19,9 @@ import { IconCheck, IconCopy, IconSearch, IconTrash } from '@tabler/icons-react'
 import { useMemo, useState } from 'react';
 import { matchesTraffic } from '../../../../shared/domains/protocol-filter';
 import type { TrafficDirection, TrafficEntry } from '../../../../shared/domains/protocol';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
+import { selectServerList } from '../../store/servers-slice';
 import { selectTraffic } from '../../store/protocol-slice';
 import { countLabel } from '../../ui/count';
 import { entriesJson, directionLabel, formatClock, formatDuration } from './traffic-format';
@@ -86,7 +88,7 @@ export interface ProtocolViewProps {
 export function ProtocolView({ serverId }: ProtocolViewProps) {
   const loaded = useStore((s) => s.trafficLoaded);
   const all = useStore(selectTraffic(serverId));
-  const servers = useStore((s) => s.servers);
+  const servers = useStore(useShallow(selectServerList));
   const clear = useStore((s) => s.clearTraffic);
   const [server, setServer] = useState<string | null>(null);
   const [direction, setDirection] = useState<'all' | TrafficDirection>('all');
