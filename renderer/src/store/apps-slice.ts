@@ -30,6 +30,8 @@ export interface AppsSlice {
   appOpenLink: (launchId: string, url: string) => Promise<void>;
   /** Shows a call's app in a window of its own: a browser tab in headless mode, a window in the desktop app. */
   openAppWindow: (callId: string) => Promise<void>;
+  /** Which shell runs the renderer: the desktop app has windows, headless mode has browser tabs. */
+  appShell: () => 'electron' | 'websocket';
   /** A server's app grants changed (apps.grantsChanged). */
   applyGrantsChanged: (serverId: string, grants: AppGrants) => void;
 }
@@ -91,6 +93,7 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     // A new tab of this renderer (it shares this tab's session, so it reaches the core the same way).
     window.open(`${window.location.pathname}${appWindowHash(callId)}`, '_blank');
   },
+  appShell: () => appsService.shell(),
   applyGrantsChanged: (serverId, grants) => {
     const current = get().serverApps[serverId];
     if (current) set((s) => ({ serverApps: { ...s.serverApps, [serverId]: { ...current, grants } } }));

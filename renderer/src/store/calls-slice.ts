@@ -1,4 +1,6 @@
-import type { CallOutcome, CallProgress, HistoryEntry } from '../../../shared/domains/calls';
+import type { InvokeResult } from '../../../shared/contract';
+import type { AuthStatus } from '../../../shared/domains/auth';
+import type { CallOutcome, CallProgress, ExportTestArgs, HistoryEntry } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
 import { callsService } from '../services/calls';
 import type { SliceCreator, Store } from './types';
@@ -68,6 +70,14 @@ export interface CallsSlice {
   clearHistory: (includeSaved: boolean) => Promise<void>;
   startReplay: (entry: HistoryEntry) => void;
   clearReplay: () => void;
+  /** A finished call's full result envelope, as the server sent it. */
+  fetchCallResult: (callId: string) => Promise<InvokeResult<'calls.result'>>;
+  /** The history as a JSON file. */
+  exportHistory: () => Promise<InvokeResult<'calls.export'>>;
+  /** Calls written as a test file. */
+  exportTest: (args: ExportTestArgs) => Promise<InvokeResult<'calls.exportTest'>>;
+  /** Starts signing in to the server a call needed authorization for. */
+  signInForCall: (serverId: string) => Promise<AuthStatus>;
 }
 
 /** Finished calls kept besides those a panel shows (running calls are always kept). */
@@ -207,6 +217,10 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
 
     startReplay: (entry) => set({ replay: { tool: entry.tool, arguments: entry.arguments, nonce: Date.now() } }),
     clearReplay: () => set({ replay: null }),
+    fetchCallResult: (callId) => callsService.result(callId),
+    exportHistory: () => callsService.exportHistory(),
+    exportTest: (args) => callsService.exportTest(args),
+    signInForCall: (serverId) => callsService.signIn(serverId),
   };
 };
 

@@ -1,3 +1,4 @@
+import type { InvokeResult } from '../../../shared/contract';
 import type { ElicitationRequestView } from '../../../shared/domains/resources';
 import { resourcesService } from '../services/resources';
 import type { SliceCreator, Store } from './types';
@@ -26,6 +27,21 @@ export interface ResourcesSlice {
   applyPromptListChanged: (id: string) => void;
   /** Answers the request at the head of the queue (or any by id). */
   respondElicitation: (requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>) => Promise<void>;
+  /** One page of a server's resources. */
+  listResources: (id: string, cursor?: string) => Promise<InvokeResult<'resources.list'>>;
+  /** A server's resource templates. */
+  listResourceTemplates: (id: string) => Promise<InvokeResult<'resources.templates'>>;
+  /** Reads a resource by URI. */
+  readResource: (id: string, uri: string) => Promise<InvokeResult<'resources.read'>>;
+  /** Reads the resource a template names with these variables. */
+  readResourceTemplate: (id: string, uriTemplate: string, variables: Record<string, string>) => Promise<InvokeResult<'resources.read'>>;
+  /** Asks the server to say when a resource changes (resources.updated). */
+  subscribeResource: (id: string, uri: string) => Promise<void>;
+  unsubscribeResource: (id: string, uri: string) => Promise<void>;
+  /** A server's prompts. */
+  listPrompts: (id: string) => Promise<InvokeResult<'prompts.list'>>;
+  /** Gets a prompt with its arguments filled. */
+  getPrompt: (id: string, name: string, args: Record<string, string>) => Promise<InvokeResult<'prompts.get'>>;
   /** Completion suggestions for a prompt argument or a template variable. */
   complete: (
     serverId: string,
@@ -61,6 +77,18 @@ export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => 
     const known = new Set(get().elicitations.map((e) => e.requestId));
     set({ elicitations: [...get().elicitations, ...pending.filter((p) => !known.has(p.requestId))] });
   },
+  listResources: (id, cursor) => resourcesService.list(id, cursor),
+  listResourceTemplates: (id) => resourcesService.templates(id),
+  readResource: (id, uri) => resourcesService.read(id, uri),
+  readResourceTemplate: (id, uriTemplate, variables) => resourcesService.readTemplate(id, uriTemplate, variables),
+  subscribeResource: async (id, uri) => {
+    await resourcesService.subscribe(id, uri);
+  },
+  unsubscribeResource: async (id, uri) => {
+    await resourcesService.unsubscribe(id, uri);
+  },
+  listPrompts: (id) => resourcesService.prompts(id),
+  getPrompt: (id, name, args) => resourcesService.getPrompt(id, name, args),
   complete: async (serverId, ref, argument, context) => (await resourcesService.complete(serverId, ref, argument, context)).values,
   respondElicitation: async (requestId, action, content) => {
     await resourcesService.respond(requestId, action, content);

@@ -1,5 +1,15 @@
 import type { ServerConfigInput } from '../../../shared/config';
-import type { LogEntry, ServerDetail, ServerStatus, ServerSummary } from '../../../shared/contract';
+import type {
+  ImportFormat,
+  ImportPreview,
+  ImportResult,
+  InvokeArgs,
+  InvokeResult,
+  LogEntry,
+  ServerDetail,
+  ServerStatus,
+  ServerSummary,
+} from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { serversService } from '../services/servers';
 import { routes } from '../router/route';
@@ -48,6 +58,12 @@ export interface ServersSlice {
   addDemo: () => Promise<void>;
   runServerAction: (id: string, action: 'connect' | 'disconnect' | 'restart') => Promise<void>;
   approve: (id: string, fingerprint: string) => Promise<void>;
+  /** Reads a client's config text and says what importing it would add. */
+  previewImport: (text: string, format?: ImportFormat) => Promise<ImportPreview>;
+  /** Imports the chosen entries of a client's config text; the list reloads. */
+  importServers: (args: InvokeArgs<'servers.import'>) => Promise<ImportResult>;
+  /** The servers written as a client's config file. */
+  exportServers: (format: ImportFormat) => Promise<InvokeResult<'servers.export'>>;
   applyServerList: (servers: ServerSummary[]) => void;
   applyStatus: (id: string, status: ServerStatus) => void;
   applyLog: (id: string, entry: LogEntry) => void;
@@ -166,6 +182,13 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => {
         set({ actionError: message(err) });
       }
     },
+    previewImport: (text, format) => serversService.importPreview(text, format),
+    importServers: async (args) => {
+      const result = await serversService.import(args);
+      await get().loadServers();
+      return result;
+    },
+    exportServers: (format) => serversService.export(format),
     applyServerList: (servers) => {
       set({ ...byId(servers), loaded: true });
       void get().refreshDetail();
