@@ -149,6 +149,8 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
           if (get().groups.length > 0) get().applyCatalogChanged(get().catalogRevision);
         }
       }
+      // Until the feed is first shown there is nothing to keep current: its first page will have these.
+      if (feedRequest === 0) return;
       const feed = get().feed;
       if (more > 0) {
         void fillHead();

@@ -53,6 +53,14 @@ describe('store wiring', () => {
     expect(events.total()).toBe(EVENT_KEYS.length);
   });
 
+  it('keeps no feed entries before the feed is first shown (its first page has them)', () => {
+    const events = new FakeCoreEvents();
+    useStore.getState().wireCore(events);
+    const entry = { seq: 1, kind: 'activity', serverId: 'a', time: 1, receivedAt: 1, activity: 'connected' } as const;
+    events.emit('events.occurred', { entries: [entry], more: 0 });
+    expect(useStore.getState().feed.entries).toEqual([]);
+  });
+
   it('a lost connection reaches the store while wired', () => {
     const events = new FakeCoreEvents();
     useStore.getState().wireCore(events);
