@@ -9,7 +9,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppLaunch, AppLinkCheck } from '../../../shared/domains/apps';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 import { AppError } from '../../../shared/errors';
-import { appsService } from '../services/apps';
 import { useStore } from '../store';
 import { AppFrame, type AppEvent, type AppFrameHandle } from './AppFrame';
 import { AppInspector } from './AppInspector';
@@ -49,6 +48,7 @@ type Phase =
 /** Shows one call's app. */
 export function AppView({ callId, standalone = false }: AppViewProps) {
   const openApp = useStore((s) => s.openApp);
+  const appShell = useStore((s) => s.appShell);
   const closeApp = useStore((s) => s.closeApp);
   const openLink = useStore((s) => s.appOpenLink);
   const checkLink = useStore((s) => s.appCheckLink);
@@ -120,10 +120,8 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const launch = phase.kind === 'open' ? phase.launch : null;
   const hostContext = useMemo(
     () =>
-      launch
-        ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appsService.shell(), version })
-        : null,
-    [launch, theme, displayMode, width, height, version],
+      launch ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appShell(), version }) : null,
+    [launch, theme, displayMode, width, height, version, appShell],
   );
 
   // Escape leaves full screen.

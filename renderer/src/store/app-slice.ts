@@ -2,6 +2,7 @@ import type { AppInfo, AppNotice, LeftoverProcess } from '../../../shared/contra
 import { AppError } from '../../../shared/errors';
 import { appService } from '../services/app';
 import type { SliceCreator, Store } from './types';
+import { wireCoreEvents, type CoreEvents } from './wiring';
 
 /** App-wide state: connection to the core, app facts, notices. */
 export interface AppSlice {
@@ -19,6 +20,18 @@ export interface AppSlice {
   loadLeftovers: () => Promise<void>;
   /** Ends every listed leftover; the outcome is announced and the list reloaded. */
   endLeftovers: () => Promise<void>;
+  /** Loads what waited for a window before this one attached: questions, sampling requests, gateway asks, traffic. */
+  loadPending: () => void;
+  /** The app's notices changed (app.notices). */
+  applyNotices: (notices: AppNotice[]) => void;
+  /** The connection to the core was lost. */
+  applyBridgeLost: () => void;
+  /** Unsubscribes the store from the core's events (null: not wired). */
+  coreWiring: (() => void) | null;
+  /** Subscribes the store to every core event; a second call while wired does nothing. */
+  wireCore: (events: CoreEvents) => void;
+  /** Unsubscribes from the core's events. */
+  unwireCore: () => void;
 }
 
 export const appInitialState = {
@@ -27,23 +40,21 @@ export const appInitialState = {
   bridgeState: 'connecting',
   bridgeError: null,
   leftovers: null,
+  coreWiring: null,
 } satisfies Partial<AppSlice>;
 
 export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   ...appInitialState,
   start: async () => {
     try {
-      await appService.connect();
-      appService.onDisconnect(() => set({ bridgeState: 'lost' }));
-      appService.on('app.notices', ({ notices }) => set({ notices }));
-      appService.on('servers.changed', ({ servers }) => get().applyServerList(servers));
-      appService.on('servers.status', ({ id, status }) => get().applyStatus(id, status));
-      appService.on('servers.log', ({ id, entry }) => get().applyLog(id, entry));
+      // Every subscription is attached before the shell is told we listen (Electron holds events until then).
+      get().wireCore(await appService.connect());
       await appService.listening();
       const info = await appService.info();
       set({ info, notices: info.notices, bridgeState: 'connected' });
+      get().loadPending();
       await get().loadServers();
-      await get().startRegistry();
+      await get().showInstallLinks();
     } catch (err) {
       set({ bridgeState: 'failed', bridgeError: err instanceof AppError ? err.message : 'Could not reach the Switchboard core' });
     }
@@ -70,6 +81,26 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
       get().announce(err instanceof AppError ? err.message : 'The processes could not be ended');
     }
     await get().loadLeftovers();
+  },
+  loadPending: () => {
+    // Each queue also fills from its events; a failed first load leaves it to them rather than failing start-up.
+    void get()
+      .loadPendingElicitations()
+      .catch(() => undefined);
+    void get()
+      .loadProtocol()
+      .catch(() => undefined);
+    void get().loadGatewayPending();
+  },
+  applyNotices: (notices) => set({ notices }),
+  applyBridgeLost: () => set({ bridgeState: 'lost' }),
+  wireCore: (events) => {
+    if (get().coreWiring) return;
+    set({ coreWiring: wireCoreEvents(events, get) });
+  },
+  unwireCore: () => {
+    get().coreWiring?.();
+    set({ coreWiring: null });
   },
   openLink: async (url) => {
     try {

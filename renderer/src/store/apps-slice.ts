@@ -30,25 +30,24 @@ export interface AppsSlice {
   appOpenLink: (launchId: string, url: string) => Promise<void>;
   /** Shows a call's app in a window of its own: a browser tab in headless mode, a window in the desktop app. */
   openAppWindow: (callId: string) => Promise<void>;
+  /** Which shell runs the renderer: the desktop app has windows, headless mode has browser tabs. */
+  appShell: () => 'electron' | 'websocket';
+  /** A server's app grants changed (apps.grantsChanged). */
+  applyGrantsChanged: (serverId: string, grants: AppGrants) => void;
 }
 
-let grantsSubscribed = false;
+export const appsInitialState = {
+  serverApps: {},
+  serverAppsError: {},
+} satisfies Partial<AppsSlice>;
 
 /** The fragment that shows one call's app on its own (#/app/<callId>). */
 export const appWindowHash = (callId: string): string => `#/app/${encodeURIComponent(callId)}`;
 
 export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
-  serverApps: {},
-  serverAppsError: {},
+  ...appsInitialState,
 
   loadServerApps: async (serverId) => {
-    if (!grantsSubscribed) {
-      grantsSubscribed = true;
-      appsService.onGrantsChanged(({ serverId: id, grants }) => {
-        const current = get().serverApps[id];
-        if (current) set((s) => ({ serverApps: { ...s.serverApps, [id]: { ...current, grants } } }));
-      });
-    }
     try {
       const apps = await appsService.server(serverId);
       set((s) => ({ serverApps: { ...s.serverApps, [serverId]: apps }, serverAppsError: omit(s.serverAppsError, serverId) }));
@@ -77,10 +76,8 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     await appsService.close(launchId).catch(() => undefined);
   },
   appCallTool: async (launchId, name, args) => {
-    const result = await appsService.callTool(launchId, name, args);
-    // The app's call is in the history now (marked "from app").
-    if (get().history.loaded) void get().loadHistory();
-    return result;
+    // The app's call reaches the history through call.finished (marked "from app").
+    return appsService.callTool(launchId, name, args);
   },
   appReadResource: (launchId, uri) => appsService.readResource(launchId, uri),
   appListResources: (launchId, cursor) => appsService.listResources(launchId, cursor),
@@ -95,6 +92,11 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     if (appsService.shell() === 'electron') return appsService.openWindow(callId);
     // A new tab of this renderer (it shares this tab's session, so it reaches the core the same way).
     window.open(`${window.location.pathname}${appWindowHash(callId)}`, '_blank');
+  },
+  appShell: () => appsService.shell(),
+  applyGrantsChanged: (serverId, grants) => {
+    const current = get().serverApps[serverId];
+    if (current) set((s) => ({ serverApps: { ...s.serverApps, [serverId]: { ...current, grants } } }));
   },
 });
 

@@ -19,10 +19,16 @@ export interface AuthSlice {
   deviceCancel: (id: string) => Promise<void>;
   /** Opens the device sign-in's page through the core's safe opener. */
   deviceOpen: (id: string) => Promise<void>;
+  /** A server's authorization state changed (auth.changed, or an action's answer). */
+  applyAuth: (status: AuthStatus) => void;
 }
 
+export const authInitialState = {
+  authById: {},
+  authErrors: {},
+} satisfies Partial<AuthSlice>;
+
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
-let subscribed = false;
 
 /** The status of one server, when loaded. */
 export const selectAuth =
@@ -33,10 +39,6 @@ export const selectAuth =
 export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
   const apply = (status: AuthStatus): void => set((s) => ({ authById: { ...s.authById, [status.id]: status } }));
   const run = async (id: string, action: () => Promise<AuthStatus>): Promise<boolean> => {
-    if (!subscribed) {
-      authService.on('auth.changed', apply);
-      subscribed = true;
-    }
     set((s) => ({ authErrors: { ...s.authErrors, [id]: undefined } }));
     try {
       apply(await action());
@@ -47,8 +49,8 @@ export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
     }
   };
   return {
-    authById: {},
-    authErrors: {},
+    ...authInitialState,
+    applyAuth: apply,
     loadAuth: async (id) => {
       await run(id, () => authService.status(id));
     },

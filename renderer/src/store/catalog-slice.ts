@@ -34,9 +34,7 @@ export interface CatalogSlice {
   toolError: string | null;
   approving: boolean;
   refreshing: boolean;
-  /** Subscribes to catalog.changed (once), so catalogRevision follows the core. */
-  watchCatalog: () => void;
-  /** Subscribes to catalog.changed (once) and loads groups and the first page. */
+  /** Loads groups and the first page. */
   loadCatalog: () => Promise<void>;
   setCatalogQuery: (query: string) => void;
   setCatalogServer: (id: string | null) => void;
@@ -59,8 +57,6 @@ export interface CatalogSlice {
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
 const emptyResults = (): CatalogResults => ({ key: '', total: 0, rows: [], pages: new Set() });
-
-let subscribed = false;
 
 function queryOf(s: Store, offset: number): CatalogQuery {
   return {
@@ -121,14 +117,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     toolError: null,
     approving: false,
     refreshing: false,
-    watchCatalog: () => {
-      if (subscribed) return;
-      // Marked only once the listener is attached, so a failed attempt is retried by the next call.
-      catalogService.onChanged(({ revision }) => get().applyCatalogChanged(revision));
-      subscribed = true;
-    },
     loadCatalog: async () => {
-      get().watchCatalog();
       try {
         const groups = await catalogService.groups();
         set({ groups });

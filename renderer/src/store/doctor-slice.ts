@@ -23,30 +23,32 @@ export interface DoctorSlice {
   clearWalk: (key: string) => void;
 }
 
-let walkSeq = 0;
-const latest = new Map<string, number>();
-
-export const createDoctorSlice: SliceCreator<DoctorSlice> = (set, get) => ({
-  walks: {},
-  runWalk: async (key, request) => {
-    const seq = ++walkSeq;
-    latest.set(key, seq);
-    const put = (state: WalkState) => set({ walks: { ...get().walks, [key]: state } });
-    put({ ...get().walks[key], running: true, error: undefined });
-    try {
-      const walk = await doctorService.walk(request);
-      if (latest.get(key) === seq) put({ walk, running: false });
-    } catch (err) {
-      if (latest.get(key) === seq) put({ running: false, error: err instanceof AppError ? err.message : 'The test could not run' });
-    }
-  },
-  clearWalk: (key) => {
-    latest.delete(key);
-    const next = { ...get().walks };
-    delete next[key];
-    set({ walks: next });
-  },
-});
+export const createDoctorSlice: SliceCreator<DoctorSlice> = (set, get) => {
+  // The newest walk per key wins over an older answer.
+  let walkSeq = 0;
+  const latest = new Map<string, number>();
+  return {
+    walks: {},
+    runWalk: async (key, request) => {
+      const seq = ++walkSeq;
+      latest.set(key, seq);
+      const put = (state: WalkState) => set({ walks: { ...get().walks, [key]: state } });
+      put({ ...get().walks[key], running: true, error: undefined });
+      try {
+        const walk = await doctorService.walk(request);
+        if (latest.get(key) === seq) put({ walk, running: false });
+      } catch (err) {
+        if (latest.get(key) === seq) put({ running: false, error: err instanceof AppError ? err.message : 'The test could not run' });
+      }
+    },
+    clearWalk: (key) => {
+      latest.delete(key);
+      const next = { ...get().walks };
+      delete next[key];
+      set({ walks: next });
+    },
+  };
+};
 
 /** One walk's state. */
 export const selectWalk =

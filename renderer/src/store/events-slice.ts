@@ -2,6 +2,7 @@
 // sees it (newest first, pages loaded on demand, live arrivals put on top without moving what they are reading,
 // counted as "new" until they go back to the top).
 import type { EventDeliveryMode, EventTypesResult, FeedEntry, FeedFilter, SubscriptionView } from '../../../shared/domains/events';
+import type { EventMap } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { feedMatcher } from '../../../shared/domains/events-filter';
 import { appendOlder, prependNewer } from '../components/events/feed-logic';
@@ -48,8 +49,12 @@ export interface EventsSlice {
   subscriptions: SubscriptionView[];
   subscriptionsLoaded: boolean;
   feed: FeedState;
-  /** Subscribes to the core's events pushes (once) and loads the subscriptions. */
-  startEvents: () => Promise<void>;
+  /** Loads the subscriptions. */
+  loadSubscriptions: () => Promise<void>;
+  /** A subscription changed or was removed (events.subscriptionStatus). */
+  applySubscriptionStatus: (payload: EventMap['events.subscriptionStatus']) => void;
+  /** Entries reached the feed (events.occurred). */
+  applyEventsOccurred: (payload: EventMap['events.occurred']) => void;
   /** Loads a server's event types (again when `force`). */
   loadEventTypes: (id: string, force?: boolean) => Promise<void>;
   /** Creates a subscription; rejects with the core's error for the form to show. */
@@ -84,11 +89,11 @@ export const eventsInitialState = {
   feed: { entries: [], cursor: undefined, loading: false, error: null, filter: {}, unseen: 0, atTop: true, version: 0 } as FeedState,
 } satisfies Partial<EventsSlice>;
 
-let started = false;
-let feedRequest = 0;
-let headFilling = false;
-
 export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
+  // The newest feed request wins; an older answer is dropped.
+  let feedRequest = 0;
+  // One head fill at a time: a burst during a fill is picked up by the next push.
+  let headFilling = false;
   const setFeed = (patch: Partial<FeedState>): void => set({ feed: { ...get().feed, ...patch } });
 
   const upsert = (sub: SubscriptionView): void => {
@@ -134,32 +139,31 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
 
   return {
     ...eventsInitialState,
-    startEvents: async () => {
-      if (!started) {
-        started = true;
-        eventsService.onSubscriptionStatus(({ subscriptionId, subscription }) => {
-          if (subscription) upsert(subscription);
-          else set({ subscriptions: get().subscriptions.filter((s) => s.id !== subscriptionId) });
-        });
-        eventsService.onOccurred(({ entries, more }) => {
-          for (const e of entries) {
-            if (e.kind === 'activity' && e.activity === 'event-types-changed') {
-              void get().loadEventTypes(e.serverId, true);
-              if (get().groups.length > 0) get().applyCatalogChanged(get().catalogRevision);
-            }
-          }
-          const feed = get().feed;
-          if (more > 0) {
-            void fillHead();
-            return;
-          }
-          const matching = entries.filter(feedMatcher(feed.filter));
-          if (matching.length === 0) return;
-          const before = feed.entries.length;
-          const next = prependNewer(feed.entries, matching);
-          setFeed({ entries: next, unseen: feed.atTop ? 0 : feed.unseen + (next.length - before) });
-        });
+    applySubscriptionStatus: ({ subscriptionId, subscription }) => {
+      if (subscription) upsert(subscription);
+      else set({ subscriptions: get().subscriptions.filter((s) => s.id !== subscriptionId) });
+    },
+    applyEventsOccurred: ({ entries, more }) => {
+      for (const e of entries) {
+        if (e.kind === 'activity' && e.activity === 'event-types-changed') {
+          void get().loadEventTypes(e.serverId, true);
+          if (get().groups.length > 0) get().applyCatalogChanged(get().catalogRevision);
+        }
       }
+      // Until the feed is first shown there is nothing to keep current: its first page will have these.
+      if (feedRequest === 0) return;
+      const feed = get().feed;
+      if (more > 0) {
+        void fillHead();
+        return;
+      }
+      const matching = entries.filter(feedMatcher(feed.filter));
+      if (matching.length === 0) return;
+      const before = feed.entries.length;
+      const next = prependNewer(feed.entries, matching);
+      setFeed({ entries: next, unseen: feed.atTop ? 0 : feed.unseen + (next.length - before) });
+    },
+    loadSubscriptions: async () => {
       const subscriptions = await eventsService.subscriptions();
       set({ subscriptions, subscriptionsLoaded: true });
     },

@@ -36,8 +36,12 @@ export interface GatewaySlice {
   gatewayBusy: boolean;
   gatewayError: string | null;
   gatewayIssuedToken: IssuedToken | null;
-  /** Subscribes to the gateway's events (once, at app start) and loads the calls waiting for a decision. */
-  startGateway: () => Promise<void>;
+  /** Loads the gateway's status with the calls waiting for a decision (at app start). */
+  loadGatewayPending: () => Promise<void>;
+  /** The calls waiting for a decision changed (gateway.request). */
+  applyGatewayRequest: (pending: GatewayRequestView[]) => void;
+  /** A gateway client did something (gateway.activity). */
+  applyGatewayActivity: (entry: GatewayActivity) => void;
   /** Loads status, clients and activity (the Gateway view). */
   loadGateway: () => Promise<void>;
   setGatewayEnabled: (on: boolean, port?: number) => Promise<void>;
@@ -56,10 +60,19 @@ export interface GatewaySlice {
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
 
-let subscribed = false;
-let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+export const gatewayInitialState = {
+  gatewayStatus: null,
+  gatewayClients: [],
+  gatewayActivity: [],
+  gatewayPending: [],
+  gatewayBusy: false,
+  gatewayError: null,
+  gatewayIssuedToken: null,
+} satisfies Partial<GatewaySlice>;
 
 export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
+  // Activity comes in bursts; the clients' last-seen times are reloaded once per burst.
+  let reloadTimer: ReturnType<typeof setTimeout> | undefined;
   const reloadClients = (): void => {
     if (reloadTimer) return;
     reloadTimer = setTimeout(() => {
@@ -79,22 +92,13 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     }
   };
   return {
-    gatewayStatus: null,
-    gatewayClients: [],
-    gatewayActivity: [],
-    gatewayPending: [],
-    gatewayBusy: false,
-    gatewayError: null,
-    gatewayIssuedToken: null,
-    startGateway: async () => {
-      if (!subscribed) {
-        gatewayService.onRequest(({ pending }) => set({ gatewayPending: pending }));
-        gatewayService.onActivity((entry) => {
-          set((s) => ({ gatewayActivity: [entry, ...s.gatewayActivity].slice(0, GATEWAY_ACTIVITY_KEPT) }));
-          reloadClients();
-        });
-        subscribed = true;
-      }
+    ...gatewayInitialState,
+    applyGatewayRequest: (pending) => set({ gatewayPending: pending }),
+    applyGatewayActivity: (entry) => {
+      set((s) => ({ gatewayActivity: [entry, ...s.gatewayActivity].slice(0, GATEWAY_ACTIVITY_KEPT) }));
+      reloadClients();
+    },
+    loadGatewayPending: async () => {
       try {
         const status = await gatewayService.status();
         set({ gatewayStatus: status, gatewayPending: status.pending });

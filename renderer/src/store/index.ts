@@ -31,4 +31,12 @@ export const useStore = create<Store>()((...a) => ({
   ...createProtocolSlice(...a),
 }));
 
+const initialState = useStore.getState();
+
+/** Unsubscribes the store from the core and puts every slice back to its initial state (tests start from here). */
+export function resetStore(): void {
+  useStore.getState().unwireCore();
+  useStore.setState(initialState, true);
+}
+
 export type { Store };

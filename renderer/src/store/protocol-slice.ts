@@ -23,8 +23,18 @@ export interface ProtocolSlice {
   features: Record<string, ClientFeaturesView>;
   /** Sampling requests waiting for the person, oldest first (one dialog at a time). */
   samplingQueue: SamplingRequestView[];
-  /** Subscribes to traffic, features and sampling events and loads what is already there. */
-  startProtocol: () => Promise<void>;
+  /** Loads the recorded traffic and the sampling requests already waiting. */
+  loadProtocol: () => Promise<void>;
+  /** New traffic was recorded (protocol.traffic). */
+  applyTraffic: (entries: TrafficEntry[]) => void;
+  /** Recorded traffic was forgotten, of one server or all (protocol.cleared). */
+  applyTrafficCleared: (serverId?: string) => void;
+  /** A server's client features changed (protocol.featuresChanged). */
+  applyFeatures: (view: ClientFeaturesView) => void;
+  /** A server asks for a sampling answer (sampling.requested). */
+  applySamplingRequested: (request: SamplingRequestView) => void;
+  /** A sampling request was answered or withdrawn (sampling.settled). */
+  applySamplingSettled: (requestId: string) => void;
   /** Forgets recorded traffic (one server or all). */
   clearTraffic: (serverId?: string) => Promise<void>;
   /** Loads a server's client features. */
@@ -51,8 +61,6 @@ export const protocolInitialState = {
   serverTasks: {},
 } satisfies Partial<ProtocolSlice>;
 
-let started = false;
-
 function append(current: Record<string, TrafficEntry[]>, entries: TrafficEntry[]): Record<string, TrafficEntry[]> {
   const next = { ...current };
   const touched = new Set<string>();
@@ -76,26 +84,22 @@ function append(current: Record<string, TrafficEntry[]>, entries: TrafficEntry[]
 
 export const createProtocolSlice: SliceCreator<ProtocolSlice> = (set, get) => ({
   ...protocolInitialState,
-  startProtocol: async () => {
-    if (started) return;
-    started = true;
-    protocolService.on('protocol.traffic', ({ entries }) => set({ traffic: append(get().traffic, entries) }));
-    protocolService.on('protocol.cleared', ({ serverId }) => {
-      if (serverId === undefined) set({ traffic: {} });
-      else {
-        const next = { ...get().traffic };
-        delete next[serverId];
-        set({ traffic: next });
-      }
-    });
-    protocolService.on('protocol.featuresChanged', (view) => set({ features: { ...get().features, [view.serverId]: view } }));
-    protocolService.on('sampling.requested', ({ request }) => {
-      if (get().samplingQueue.some((r) => r.requestId === request.requestId)) return;
-      set({ samplingQueue: [...get().samplingQueue, request] });
-    });
-    protocolService.on('sampling.settled', ({ requestId }) =>
-      set({ samplingQueue: get().samplingQueue.filter((r) => r.requestId !== requestId) }),
-    );
+  applyTraffic: (entries) => set({ traffic: append(get().traffic, entries) }),
+  applyTrafficCleared: (serverId) => {
+    if (serverId === undefined) set({ traffic: {} });
+    else {
+      const next = { ...get().traffic };
+      delete next[serverId];
+      set({ traffic: next });
+    }
+  },
+  applyFeatures: (view) => set({ features: { ...get().features, [view.serverId]: view } }),
+  applySamplingRequested: (request) => {
+    if (get().samplingQueue.some((r) => r.requestId === request.requestId)) return;
+    set({ samplingQueue: [...get().samplingQueue, request] });
+  },
+  applySamplingSettled: (requestId) => set({ samplingQueue: get().samplingQueue.filter((r) => r.requestId !== requestId) }),
+  loadProtocol: async () => {
     const [recorded, pending] = await Promise.all([protocolService.traffic(), protocolService.pendingSampling()]);
     // Entries pushed while loading are newer than the recorded ones: keep both, once each (by seq).
     const live = Object.values(get().traffic).flat();
@@ -140,15 +144,17 @@ export const selectTraffic =
   (s: Store): TrafficEntry[] =>
     serverId !== undefined ? (s.traffic[serverId] ?? EMPTY) : mergeAll(s.traffic);
 
-let lastAll: Record<string, TrafficEntry[]> | undefined;
-let lastMerged: TrafficEntry[] = EMPTY;
+// Merged lists by the traffic record they came from: selecting twice from one state gives the same array.
+const merged = new WeakMap<Record<string, TrafficEntry[]>, TrafficEntry[]>();
 function mergeAll(traffic: Record<string, TrafficEntry[]>): TrafficEntry[] {
-  if (traffic === lastAll) return lastMerged;
-  lastAll = traffic;
-  lastMerged = Object.values(traffic)
-    .flat()
-    .sort((a, b) => a.time - b.time || a.seq - b.seq);
-  return lastMerged;
+  let list = merged.get(traffic);
+  if (!list) {
+    list = Object.values(traffic)
+      .flat()
+      .sort((a, b) => a.time - b.time || a.seq - b.seq);
+    merged.set(traffic, list);
+  }
+  return list;
 }
 
 /** A server's client features, once loaded. */

@@ -12,7 +12,6 @@ import type {
   UpdatePreview,
 } from '../../../shared/domains/registry';
 import { AppError } from '../../../shared/errors';
-import { appService } from '../services/app';
 import { registryService } from '../services/registry';
 import type { SliceCreator, Store } from './types';
 
@@ -40,8 +39,10 @@ export interface RegistrySlice {
   registrySources: RegistrySource[];
   browse: BrowseState;
   registryUpdates: RegistryUpdate[] | null;
-  /** Subscribes to registry events and shows install links received before the renderer attached. */
-  startRegistry: () => Promise<void>;
+  /** Shows the install link the OS handed over last (received before the renderer attached, or just now). */
+  showInstallLinks: () => Promise<void>;
+  /** The registry sources changed (registry.sourcesChanged). */
+  applyRegistrySources: (sources: RegistrySource[]) => void;
   loadRegistrySources: () => Promise<void>;
   /** Adds a source; resolves with the error message, or null when added. */
   addRegistrySource: (url: string) => Promise<string | null>;
@@ -63,8 +64,6 @@ export interface RegistrySlice {
 }
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
-let searchSeq = 0;
-let subscribed = false;
 
 export const registryInitialState = {
   registrySources: [],
@@ -73,6 +72,8 @@ export const registryInitialState = {
 } satisfies Partial<RegistrySlice>;
 
 export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
+  // The newest search wins over an older answer.
+  let searchSeq = 0;
   /** Loads one page; a newer search wins over an older answer. */
   const load = async (query: string, source: string | undefined, cursors: (string | undefined)[]): Promise<void> => {
     const seq = ++searchSeq;
@@ -90,21 +91,14 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       if (seq === searchSeq) set({ browse: { ...get().browse, result: null, loading: false, error: message(err) } });
     }
   };
-  const showLinks = async (): Promise<void> => {
-    const links = await registryService.takeLinks();
-    const last = links[links.length - 1];
-    if (last !== undefined) get().openDialog({ kind: 'installPaste', text: last });
-  };
   return {
     ...registryInitialState,
-    startRegistry: async () => {
-      if (!subscribed) {
-        appService.on('registry.linkReceived', () => void showLinks());
-        appService.on('registry.sourcesChanged', ({ sources }) => set({ registrySources: sources }));
-        subscribed = true;
-      }
-      await showLinks();
+    showInstallLinks: async () => {
+      const links = await registryService.takeLinks();
+      const last = links[links.length - 1];
+      if (last !== undefined) get().openDialog({ kind: 'installPaste', text: last });
     },
+    applyRegistrySources: (sources) => set({ registrySources: sources }),
     loadRegistrySources: async () => {
       set({ registrySources: await registryService.sources() });
     },

@@ -35,7 +35,7 @@ export function CatalogView() {
       approving: st.approving,
       refreshing: st.refreshing,
       route: st.route,
-      servers: st.servers,
+      serversById: st.serversById,
     })),
   );
   const a = useStore(
@@ -73,7 +73,7 @@ export function CatalogView() {
   const row = useCallback((i: number) => rows[i], [rows]);
   const onRange = useCallback((start: number, end: number) => a.ensureRows(start, end), [a]);
   const hrefFor = useCallback((name: string) => formatRoute(routes.catalog(q, name, { server, hint })), [q, server, hint]);
-  const nameOf = useCallback((id: string) => s.servers.find((x) => x.id === id)?.name ?? id, [s.servers]);
+  const nameOf = useCallback((id: string) => s.serversById[id]?.name ?? id, [s.serversById]);
   const serverOptions = s.groups
     .map((g) => ({ value: g.serverId, label: oneLine(nameOf(g.serverId)) }))
     .sort((x, y) => x.label.localeCompare(y.label));

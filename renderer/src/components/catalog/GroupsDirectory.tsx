@@ -8,9 +8,10 @@ import { useStore } from '../../store';
 import { CodeBlock } from '../../ui/CodeBlock';
 import { countLabel } from '../../ui/count';
 import { cleanText, oneLine } from '../../ui/text';
+import { selectServerName } from '../../store/servers-slice';
 
 function Card({ g, onPick }: { g: GroupCard; onPick: (serverId: string) => void }) {
-  const name = useStore((s) => s.servers.find((x) => x.id === g.serverId)?.name ?? g.serverId);
+  const name = useStore(selectServerName(g.serverId));
   const titleId = `group-title-${g.serverId}`;
   const subtitle = oneLine(g.title) !== oneLine(name) ? oneLine(g.title) : null;
   return (

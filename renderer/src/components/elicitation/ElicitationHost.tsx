@@ -4,7 +4,7 @@
 // defaults pre-filled, validates before sending and shows each error next to its field (focusing the first);
 // URL mode shows the full address with its host highlighted and warnings, and opens it only on consent.
 import { Alert, Badge, Button, Checkbox, Group, Mark, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ElicitationRequestView } from '../../../../shared/domains/resources';
 import {
   initialValues,
@@ -315,18 +315,9 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
 
 /** Mount point for the elicitation dialog queue. */
 export function ElicitationHost() {
-  const connected = useStore((s) => s.bridgeState === 'connected');
-  const start = useStore((s) => s.startResources);
-  const startProtocol = useStore((s) => s.startProtocol);
   const current = useStore(selectCurrentElicitation);
   const count = useStore(selectElicitationCount);
   const consent = useStore((s) => (current ? s.features[current.serverId]?.elicitationConsent : undefined));
-  useEffect(() => {
-    if (connected) {
-      void start().catch(() => undefined);
-      void startProtocol().catch(() => undefined);
-    }
-  }, [connected, start, startProtocol]);
   if (!current) return null;
   const ask = current.consent === 'ask' && consent !== 'allow';
   if (ask) return <ConsentAsk key={`ask-${current.requestId}`} request={current} count={count} />;

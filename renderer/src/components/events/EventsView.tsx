@@ -5,7 +5,9 @@ import './events.css';
 import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FeedEntry } from '../../../../shared/domains/events';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
+import { selectServerList } from '../../store/servers-slice';
 import { selectRoute } from '../../store/ui-slice';
 import { countLabel } from '../../ui/count';
 import { EntryDetail } from './EntryDetail';
@@ -19,11 +21,11 @@ import { SubscriptionCard } from './SubscriptionCard';
 export function EventsView() {
   const route = useStore(selectRoute);
   const navigate = useStore((s) => s.navigate);
-  const startEvents = useStore((s) => s.startEvents);
+  const loadSubscriptions = useStore((s) => s.loadSubscriptions);
   const setFeedFilter = useStore((s) => s.setFeedFilter);
   const subscriptions = useStore((s) => s.subscriptions);
   const subscriptionError = useStore((s) => s.subscriptionError);
-  const serverList = useStore((s) => s.servers);
+  const serverList = useStore(useShallow(selectServerList));
   const servers = useMemo(() => serverList.map((x) => ({ value: x.id, label: `${x.name} (${x.id})` })), [serverList]);
   const entries = useStore((s) => s.feed.entries);
   const [open, setOpen] = useState<FeedEntry | null>(null);
@@ -33,8 +35,10 @@ export function EventsView() {
   const query = useMemo(() => queryFromParams(JSON.parse(paramsKey) as Record<string, string>), [paramsKey]);
 
   useEffect(() => {
-    void startEvents().catch((err: unknown) => setStartError(err instanceof Error ? err.message : 'Could not load the subscriptions'));
-  }, [startEvents]);
+    void loadSubscriptions().catch((err: unknown) =>
+      setStartError(err instanceof Error ? err.message : 'Could not load the subscriptions'),
+    );
+  }, [loadSubscriptions]);
   // The location is the filter's source of truth: a deep link, back/forward or a control change all land here.
   useEffect(() => {
     void setFeedFilter(feedFilterOf(query, Date.now()));

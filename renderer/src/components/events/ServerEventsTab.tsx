@@ -125,15 +125,16 @@ function TypeCard({ serverId, type, open, onToggle }: { serverId: string; type: 
 export function ServerEventsTab({ serverId }: { serverId: string }) {
   const state = useStore((s) => s.eventTypes[serverId]);
   const load = useStore((s) => s.loadEventTypes);
-  const startEvents = useStore((s) => s.startEvents);
+  const loadSubscriptions = useStore((s) => s.loadSubscriptions);
   const all = useStore((s) => s.subscriptions);
   const subscriptionError = useStore((s) => s.subscriptionError);
   const subs = useMemo(() => all.filter((s) => s.serverId === serverId), [all, serverId]);
   const [open, setOpen] = useState<string | null>(null);
   useEffect(() => {
-    void startEvents().catch(() => undefined);
+    // The tab shows the list it has; the Events view reports a failed load.
+    void loadSubscriptions().catch(() => undefined);
     void load(serverId);
-  }, [serverId, load, startEvents]);
+  }, [serverId, load, loadSubscriptions]);
 
   const result = state?.result;
   const feedLink = formatRoute({ view: 'events', segments: [], query: { server: serverId } });

@@ -28,17 +28,12 @@ function formatLeft(s: number): string {
   return `${s} s`;
 }
 
-/** Subscribes to the gateway's events and shows the oldest call waiting for a decision. */
+/** Shows the oldest call waiting for a decision. */
 export function AskHost() {
-  const connected = useStore((s) => s.bridgeState === 'connected');
-  const startGateway = useStore((s) => s.startGateway);
   const ask = useStore(selectCurrentAsk);
   const count = useStore(selectAskCount);
   const decide = useStore((s) => s.decideGateway);
   const left = useCountdown(ask?.expiresAt);
-  useEffect(() => {
-    if (connected) void startGateway();
-  }, [connected, startGateway]);
   if (!ask) return null;
   const others = count - 1;
   return (

@@ -3,7 +3,9 @@
 import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { GatewayClientView, GatewayMode, GatewayProfile, GatewayWritePolicy } from '../../../../shared/domains/gateway';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
+import { selectServerList } from '../../store/servers-slice';
 import { AppDialog } from '../../ui/AppDialog';
 import './gateway.css';
 
@@ -18,7 +20,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 
 /** The add/edit client dialog. */
 export function ClientDialog({ existing, onClose }: ClientDialogProps) {
-  const servers = useStore((s) => s.servers);
+  const servers = useStore(useShallow(selectServerList));
   const add = useStore((s) => s.addGatewayClient);
   const update = useStore((s) => s.updateGatewayClient);
   const start = existing?.profile;

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import type { HistoryEntry, TestAssertion } from '../../../../shared/domains/calls';
 import { AppError } from '../../../../shared/errors';
 import { saveFile } from '../../lib/save-file';
-import { callsService } from '../../services/calls';
 import { AppDialog } from '../../ui/AppDialog';
 import { oneLine } from '../../ui/text';
+import { useStore } from '../../store';
 
 /** Top-level structured-content field names of a shown result (none when it was shortened or is not an object). */
 function structuredFields(entry: HistoryEntry): string[] {
@@ -33,13 +33,13 @@ export function ExportTestDialog({ entries, title, onClose }: { entries: History
   const [picks, setPicks] = useState<TestAssertion[]>(() => usable.map(initial));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const exportTest = useStore((s) => s.exportTest);
   const update = (callId: string, change: (a: TestAssertion) => TestAssertion): void =>
     setPicks((all) => all.map((a) => (a.callId === callId ? change(a) : a)));
   const submit = (): void => {
     setBusy(true);
     setError(null);
-    callsService
-      .exportTest({ callIds: usable.map((e) => e.callId), assertions: picks, ...(title ? { title } : {}) })
+    exportTest({ callIds: usable.map((e) => e.callId), assertions: picks, ...(title ? { title } : {}) })
       .then(
         (file) => {
           saveFile(file.fileName, file.text, 'text/plain');

@@ -35,7 +35,6 @@ import type { CallOrigin, HistoryEntry } from '../../../../shared/domains/calls'
 import { AppError } from '../../../../shared/errors';
 import { saveFile } from '../../lib/save-file';
 import { formatRoute, routes } from '../../router/route';
-import { callsService } from '../../services/calls';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { CodeBlock } from '../../ui/CodeBlock';
@@ -58,8 +57,8 @@ function timeLabel(ms: number): string {
 }
 
 function useServerName(): (id: string) => string {
-  const servers = useStore((s) => s.servers);
-  return (id) => oneLine(servers.find((s) => s.id === id)?.name ?? id);
+  const servers = useStore((s) => s.serversById);
+  return (id) => oneLine(servers[id]?.name ?? id);
 }
 
 /** The row and detail actions, shared by the table's menu and the detail dialog. */
@@ -392,6 +391,7 @@ function ClearDialog({ onClose }: { onClose: () => void }) {
 /** The history page. */
 export function HistoryView() {
   const history = useStore((s) => s.history);
+  const exportHistory = useStore((s) => s.exportHistory);
   const loadHistory = useStore((s) => s.loadHistory);
   const navigate = useStore((s) => s.navigate);
   const callId = useStore((s) => (s.route.view === 'history' ? (s.route.segments[0] ?? null) : null));
@@ -422,7 +422,7 @@ export function HistoryView() {
         <Group gap="xs">
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
-            onClick={() => void callsService.exportHistory().then((x) => saveFile(x.fileName, x.text))}
+            onClick={() => void exportHistory().then((x) => saveFile(x.fileName, x.text))}
           >
             Export JSON
           </Button>

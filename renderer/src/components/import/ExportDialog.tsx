@@ -5,13 +5,13 @@ import { useEffect, useState } from 'react';
 import type { ImportFormat } from '../../../../shared/contract';
 import { AppError } from '../../../../shared/errors';
 import { saveFile } from '../../lib/save-file';
-import { serversService } from '../../services/servers';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 
 /** The export dialog. */
 export function ExportDialog() {
   const closeDialog = useStore((s) => s.closeDialog);
+  const exportServers = useStore((s) => s.exportServers);
   const [format, setFormat] = useState<ImportFormat>('claude');
   const [out, setOut] = useState<{ fileName: string; text: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -19,14 +19,14 @@ export function ExportDialog() {
     let live = true;
     setOut(null);
     setError(null);
-    serversService.export(format).then(
+    exportServers(format).then(
       (r) => live && setOut(r),
       (err: unknown) => live && setError(err instanceof AppError ? err.message : 'Export failed'),
     );
     return () => {
       live = false;
     };
-  }, [format]);
+  }, [format, exportServers]);
   return (
     <AppDialog
       opened

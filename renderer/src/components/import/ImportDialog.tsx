@@ -5,7 +5,6 @@ import { IconFileUpload, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ImportFormat, ImportPreview, ImportResult } from '../../../../shared/contract';
 import { AppError } from '../../../../shared/errors';
-import { serversService } from '../../services/servers';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { countLabel } from '../../ui/count';
@@ -20,7 +19,8 @@ const STATUS = {
 /** The import dialog. */
 export function ImportDialog() {
   const closeDialog = useStore((s) => s.closeDialog);
-  const loadServers = useStore((s) => s.loadServers);
+  const previewImport = useStore((s) => s.previewImport);
+  const importServers = useStore((s) => s.importServers);
   const [text, setText] = useState('');
   const [format, setFormat] = useState<ImportFormat | ''>('');
   const [preview, setPreview] = useState<ImportPreview | null>(null);
@@ -33,7 +33,7 @@ export function ImportDialog() {
     setError(null);
     setResult(null);
     try {
-      setPreview(await serversService.importPreview(source, format || undefined));
+      setPreview(await previewImport(source, format || undefined));
     } catch (err) {
       setPreview(null);
       setError(err instanceof AppError ? err.message : 'The text could not be read');
@@ -45,9 +45,7 @@ export function ImportDialog() {
     const keys = preview.entries.filter((e) => e.status === 'valid').map((e) => e.key);
     setBusy(true);
     try {
-      const res = await serversService.import({ text, ...(format ? { format } : {}), keys, secrets });
-      setResult(res);
-      await loadServers();
+      setResult(await importServers({ text, ...(format ? { format } : {}), keys, secrets }));
     } catch (err) {
       setError(err instanceof AppError ? err.message : 'The import failed');
     } finally {

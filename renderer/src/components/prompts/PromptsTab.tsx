@@ -5,7 +5,6 @@ import { IconCheck, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { PromptItem, PromptMessageView } from '../../../../shared/domains/resources';
 import { AppError } from '../../../../shared/errors';
-import { resourcesService } from '../../services/resources';
 import { useStore } from '../../store';
 import { CodeBlock } from '../../ui/CodeBlock';
 import { countLabel } from '../../ui/count';
@@ -63,16 +62,17 @@ export function PromptsTab(props: { serverId: string }) {
   const [result, setResult] = useState<{ description?: string; messages: PromptMessageView[] } | undefined>();
   const [running, setRunning] = useState(false);
   const version = useStore((s) => s.promptListVersion[id] ?? 0);
+  const listPrompts = useStore((s) => s.listPrompts);
+  const getPrompt = useStore((s) => s.getPrompt);
 
   useEffect(() => {
-    resourcesService
-      .prompts(id)
+    listPrompts(id)
       .then((r) => {
         setPrompts(r.prompts);
         setError(null);
       })
       .catch((err: unknown) => (setPrompts([]), setError(err instanceof AppError ? err.message : 'Could not list prompts')));
-  }, [id, version]);
+  }, [id, version, listPrompts]);
 
   const run = async () => {
     if (!chosen) return;
@@ -80,7 +80,7 @@ export function PromptsTab(props: { serverId: string }) {
     setRunning(true);
     const filled = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== ''));
     try {
-      setResult(await resourcesService.getPrompt(id, chosen.name, filled));
+      setResult(await getPrompt(id, chosen.name, filled));
     } catch (err) {
       setResult(undefined);
       setError(err instanceof AppError ? err.message : 'The prompt failed');

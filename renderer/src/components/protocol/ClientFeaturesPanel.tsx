@@ -158,13 +158,11 @@ export function ClientFeaturesPanel({ serverId }: { serverId: string }) {
   const load = useStore((s) => s.loadFeatures);
   const setFeatures = useStore((s) => s.setFeatures);
   const setConsent = useStore((s) => s.setConsent);
-  const start = useStore((s) => s.startProtocol);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
-    void start().catch(() => undefined);
     void load(serverId).catch((err: unknown) => setFailure(message(err)));
-  }, [serverId, load, start]);
+  }, [serverId, load]);
   if (!view) return <Text className="sb-quiet">Loading…</Text>;
 
   const change = async (patch: Parameters<typeof setFeatures>[1]) => {

@@ -16,10 +16,12 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { matchesTraffic } from '../../../../shared/domains/protocol-filter';
 import type { TrafficDirection, TrafficEntry } from '../../../../shared/domains/protocol';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
+import { selectServerList } from '../../store/servers-slice';
 import { selectTraffic } from '../../store/protocol-slice';
 import { countLabel } from '../../ui/count';
 import { entriesJson, directionLabel, formatClock, formatDuration } from './traffic-format';
@@ -84,20 +86,15 @@ export interface ProtocolViewProps {
 
 /** The traffic list with filters and the selected message. */
 export function ProtocolView({ serverId }: ProtocolViewProps) {
-  const connected = useStore((s) => s.bridgeState === 'connected');
-  const start = useStore((s) => s.startProtocol);
   const loaded = useStore((s) => s.trafficLoaded);
   const all = useStore(selectTraffic(serverId));
-  const servers = useStore((s) => s.servers);
+  const servers = useStore(useShallow(selectServerList));
   const clear = useStore((s) => s.clearTraffic);
   const [server, setServer] = useState<string | null>(null);
   const [direction, setDirection] = useState<'all' | TrafficDirection>('all');
   const [method, setMethod] = useState('');
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<string | undefined>();
-  useEffect(() => {
-    if (connected) void start().catch(() => undefined);
-  }, [connected, start]);
 
   const names = useMemo(() => Object.fromEntries(servers.map((s) => [s.id, s.name])), [servers]);
   const filtered = useMemo(

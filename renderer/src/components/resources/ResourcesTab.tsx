@@ -8,11 +8,11 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { ResourceItem, ResourceReadResult, ResourceTemplateItem } from '../../../../shared/domains/resources';
 import { AppError } from '../../../../shared/errors';
 import { formatRoute, routes } from '../../router/route';
-import { resourcesService } from '../../services/resources';
 import { useStore } from '../../store';
 import { selectLostSubscription, selectResourceUpdates } from '../../store/resources-slice';
 import { countLabel } from '../../ui/count';
 import { cleanText, oneLine } from '../../ui/text';
+import { useShallow } from 'zustand/react/shallow';
 import { CompletionInput } from './CompletionInput';
 import { ResourcePreview } from './ResourcePreview';
 
@@ -139,6 +139,16 @@ function TemplateForm(props: { serverId: string; template: ResourceTemplateItem;
 export function ResourcesTab(props: { serverId: string }) {
   const id = props.serverId;
   const navigate = useStore((s) => s.navigate);
+  const resources = useStore(
+    useShallow((s) => ({
+      list: s.listResources,
+      templates: s.listResourceTemplates,
+      read: s.readResource,
+      readTemplate: s.readResourceTemplate,
+      subscribe: s.subscribeResource,
+      unsubscribe: s.unsubscribeResource,
+    })),
+  );
   const routeUri = useStore((s) => (s.route.view === 'servers' && s.route.segments[1] === 'resources' ? s.route.segments[2] : undefined));
   const [items, setItems] = useState<ResourceItem[]>([]);
   const [listed, setListed] = useState(false);
@@ -174,16 +184,16 @@ export function ResourcesTab(props: { serverId: string }) {
   const loadList = useCallback(async () => {
     setListError(null);
     try {
-      const page = await resourcesService.list(id);
+      const page = await resources.list(id);
       setItems(page.resources);
       setCursor(page.nextCursor);
-      setTemplates((await resourcesService.templates(id)).templates);
+      setTemplates((await resources.templates(id)).templates);
     } catch (err) {
       setListError(message(err));
     } finally {
       setListed(true);
     }
-  }, [id]);
+  }, [id, resources]);
 
   useEffect(() => {
     void loadList();
@@ -194,11 +204,7 @@ export function ResourcesTab(props: { serverId: string }) {
       setLoading(true);
       setReadError(null);
       try {
-        setRead(
-          t.kind === 'uri'
-            ? await resourcesService.read(id, t.uri)
-            : await resourcesService.readTemplate(id, t.template.uriTemplate, t.variables),
-        );
+        setRead(t.kind === 'uri' ? await resources.read(id, t.uri) : await resources.readTemplate(id, t.template.uriTemplate, t.variables));
       } catch (err) {
         setRead(undefined);
         setReadError(message(err));
@@ -206,7 +212,7 @@ export function ResourcesTab(props: { serverId: string }) {
         setLoading(false);
       }
     },
-    [id],
+    [id, resources],
   );
 
   // The fragment names the open resource: reading follows it (links, back/forward, a pasted deep link).
@@ -237,12 +243,12 @@ export function ResourcesTab(props: { serverId: string }) {
   const toggleSubscribe = async (uri: string) => {
     try {
       if (subscribed.has(uri)) {
-        await resourcesService.unsubscribe(id, uri);
+        await resources.unsubscribe(id, uri);
         const next = new Set(subscribed);
         next.delete(uri);
         setSubscribed(next);
       } else {
-        await resourcesService.subscribe(id, uri);
+        await resources.subscribe(id, uri);
         setSubscribed(new Set(subscribed).add(uri));
         setLostShown(null);
       }
@@ -278,7 +284,7 @@ export function ResourcesTab(props: { serverId: string }) {
           <Button
             size="xs"
             onClick={() =>
-              void resourcesService
+              void resources
                 .list(id, cursor)
                 .then((p) => {
                   setItems([...items, ...p.resources]);

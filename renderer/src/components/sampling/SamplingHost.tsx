@@ -1,7 +1,7 @@
 // Sampling answered by hand: a server asks for a model reply; the dialog shows what it sent (messages, system
 // prompt, model preferences, max tokens, tools) and the person writes the reply, or declines. One at a time.
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { SamplingReply, SamplingRequestView } from '../../../../shared/domains/protocol';
 import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
@@ -211,13 +211,8 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
 
 /** Mount point for the sampling dialog queue. */
 export function SamplingHost() {
-  const connected = useStore((s) => s.bridgeState === 'connected');
-  const start = useStore((s) => s.startProtocol);
   const current = useStore(selectCurrentSampling);
   const count = useStore((s) => s.samplingQueue.length);
-  useEffect(() => {
-    if (connected) void start().catch(() => undefined);
-  }, [connected, start]);
   if (!current) return null;
   return <Dialog key={current.requestId} request={current} count={count} />;
 }

@@ -5,13 +5,14 @@ import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { oneLine } from '../../ui/text';
+import { selectServer, selectServerName } from '../../store/servers-slice';
 
 /** The remove confirmation. */
 export function RemoveDialog(props: { id: string }) {
   const closeDialog = useStore((s) => s.closeDialog);
   const removeServer = useStore((s) => s.removeServer);
-  const name = useStore((s) => s.servers.find((x) => x.id === props.id)?.name ?? props.id);
-  const transport = useStore((s) => s.servers.find((x) => x.id === props.id)?.transport);
+  const name = useStore(selectServerName(props.id));
+  const transport = useStore((s) => selectServer(props.id)(s)?.transport);
   const [deleteCredentials, setDeleteCredentials] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

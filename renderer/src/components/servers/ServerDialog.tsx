@@ -5,7 +5,6 @@
 // the first one gets focus.
 import { Alert, Button, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import type { ServerConfigView } from '../../../../shared/contract';
 import { AppError } from '../../../../shared/errors';
 import { deriveServerId } from '../../lib/server-id';
@@ -27,7 +26,7 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
   const updateServer = useStore((s) => s.updateServer);
   const navigate = useStore((s) => s.navigate);
   const openDialog = useStore((s) => s.openDialog);
-  const taken = useStore(useShallow((s) => s.servers.map((x) => x.id)));
+  const taken = useStore((s) => s.serverIds);
   const editing = props.existing !== undefined;
   const [m, setM] = useState<ServerFormModel>(() => (props.existing ? modelFromView(props.existing) : emptyModel()));
   const [idTouched, setIdTouched] = useState(editing);

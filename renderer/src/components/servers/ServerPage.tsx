@@ -11,6 +11,8 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 import { TabsRow } from '../../ui/TabsRow';
 import { cleanText, oneLine } from '../../ui/text';
+import { useShallow } from 'zustand/react/shallow';
+import { selectSelectedDetail } from '../../store/servers-slice';
 import { ApprovalPanel } from './ApprovalPanel';
 import { Doctor } from '../doctor/Doctor';
 import { DoctorWalkPanel } from '../doctor/DoctorWalkPanel';
@@ -54,27 +56,22 @@ export function serverTabs(transport: string): TabDef[] {
 function useServerCounts(detail: ServerDetail | null): void {
   const loadCounts = useStore((s) => s.loadCounts);
   const revision = useStore((s) => s.catalogRevision);
-  const watchCatalog = useStore((s) => s.watchCatalog);
   const id = detail?.id;
   const connected = detail?.status.state === 'connected';
   const capsKey = (detail?.identity?.capabilities ?? []).join(',');
-  useEffect(() => watchCatalog(), [watchCatalog]);
   useEffect(() => {
     if (id !== undefined && connected) void loadCounts(id, capsKey ? capsKey.split(',') : []);
   }, [id, connected, loadCounts, revision, capsKey]);
   // Event types come from the events service, which reloads them when the server says they changed.
-  const startEvents = useStore((s) => s.startEvents);
   const loadEventTypes = useStore((s) => s.loadEventTypes);
   useEffect(() => {
-    if (id === undefined || !connected) return;
-    void startEvents().catch(() => undefined);
-    void loadEventTypes(id);
-  }, [id, connected, startEvents, loadEventTypes]);
+    if (id !== undefined && connected) void loadEventTypes(id);
+  }, [id, connected, loadEventTypes]);
 }
 
 /** One server's page. */
 export function ServerPage() {
-  const detail = useStore((s) => s.detail);
+  const detail = useStore(useShallow(selectSelectedDetail));
   const actionError = useStore((s) => s.actionError);
   const run = useStore((s) => s.runServerAction);
   const openDialog = useStore((s) => s.openDialog);

@@ -4,6 +4,7 @@ import { Group, Loader, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useStore } from '../../store';
 import { selectRouteServerId } from '../../store/ui-slice';
+import { selectServerCount } from '../../store/servers-slice';
 import { EmptyState } from './EmptyState';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 
@@ -16,8 +17,8 @@ export function ServersView() {
   const selectedId = useStore((s) => s.selectedId);
   const select = useStore((s) => s.select);
   const loaded = useStore((s) => s.loaded);
-  const count = useStore((s) => s.servers.length);
-  const known = useStore((s) => (routeId ? s.servers.some((x) => x.id === routeId) : false));
+  const count = useStore(selectServerCount);
+  const known = useStore((s) => (routeId ? s.serversById[routeId] !== undefined : false));
   useEffect(() => {
     if (routeId !== selectedId) void select(routeId).catch(() => undefined);
   }, [routeId, selectedId, select]);

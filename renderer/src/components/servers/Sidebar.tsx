@@ -5,11 +5,12 @@ import { IconFileExport, IconFileImport, IconPlus } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
 import { formatRoute, routes } from '../../router/route';
 import { useStore } from '../../store';
-import { selectServers } from '../../store/servers-slice';
+import { selectServerList } from '../../store/servers-slice';
 import { selectRouteServerId } from '../../store/ui-slice';
 import { countLabel } from '../../ui/count';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { oneLine } from '../../ui/text';
+import { useShallow } from 'zustand/react/shallow';
 
 /** Moves focus between the rows of a list with the arrow keys, Home and End. */
 export function onRowKeys(e: KeyboardEvent<HTMLElement>): void {
@@ -27,7 +28,7 @@ export function onRowKeys(e: KeyboardEvent<HTMLElement>): void {
 
 /** The server list with add, import and export. */
 export function Sidebar() {
-  const servers = useStore(selectServers);
+  const servers = useStore(useShallow(selectServerList));
   const current = useStore(selectRouteServerId);
   const openDialog = useStore((s) => s.openDialog);
   return (

@@ -1,6 +1,5 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
-import { useEffect } from 'react';
 import { formatRoute, routes } from '../../router/route';
 import { useHashRoute } from '../../router/use-hash-route';
 import { useStore } from '../../store';
@@ -8,6 +7,8 @@ import { selectDialog, selectRoute, selectView } from '../../store/ui-slice';
 import { VIEWS, viewById } from '../../views';
 import { ElicitationHost } from '../elicitation/ElicitationHost';
 import { AskHost } from '../gateway/AskHost';
+import { useShallow } from 'zustand/react/shallow';
+import { selectSelectedDetail } from '../../store/servers-slice';
 import { Notices } from './Notices';
 import { Announcer } from '../../ui/Announcer';
 import { Lazy, lazyNamed } from '../../ui/lazy';
@@ -24,7 +25,7 @@ const RegistryDialog = lazyNamed(() => import('../registry/RegistryDialog'), 'Re
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
-  const detail = useStore((s) => s.detail);
+  const detail = useStore(useShallow(selectSelectedDetail));
   switch (dialog.kind) {
     case 'addServer':
       return <ServerDialog />;
@@ -87,19 +88,15 @@ function MainNav({ current }: { current: string }) {
 
 /** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
-  const start = useStore((s) => s.start);
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
   const routeKey = useStore((s) => formatRoute(s.route));
   const route = useStore(selectRoute);
   useHashRoute();
-  useEffect(() => {
-    void start();
-  }, [start]);
 
   // Nothing that talks to the core mounts before the bridge is up: a view opened during start-up would
-  // otherwise call the bridge too early and miss its event subscriptions.
+  // otherwise call the bridge before it is connected.
   if (bridgeState === 'connecting') {
     return (
       <Group component="main" justify="center" p="xl" aria-busy="true">

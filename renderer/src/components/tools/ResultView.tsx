@@ -15,10 +15,10 @@ import type { CallOutcome, CallStatus, Presentation } from '../../../../shared/d
 import { AppError } from '../../../../shared/errors';
 import { AppView } from '../../apps/AppView';
 import { saveFile } from '../../lib/save-file';
-import { callsService } from '../../services/calls';
 import { outcomeLabel } from '../../store/calls-slice';
 import { CodeBlock } from '../../ui/CodeBlock';
 import { cleanText, durationLabel, sizeLabel } from '../../ui/text';
+import { useStore } from '../../store';
 
 const FULL_VIEW_CHARS = 1024 * 1024;
 
@@ -166,10 +166,12 @@ export function ResultView({
   const [full, setFull] = useState<string | null>(null);
   const [fullError, setFullError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState<string | null>(null);
+  const fetchCallResult = useStore((s) => s.fetchCallResult);
+  const signInForCall = useStore((s) => s.signInForCall);
 
   const openFull = async (save: boolean): Promise<void> => {
     try {
-      const env = await callsService.result(outcome.callId);
+      const env = await fetchCallResult(outcome.callId);
       const text = JSON.stringify(env, null, 2);
       if (save) saveFile(`tool-result-${outcome.callId}.json`, text);
       else
@@ -186,7 +188,7 @@ export function ResultView({
   const startSignIn = async (): Promise<void> => {
     if (!outcome.serverId) return;
     try {
-      const status = await callsService.signIn(outcome.serverId);
+      const status = await signInForCall(outcome.serverId);
       setSignIn(status.flow?.authorizationUrl ? 'Sign-in started: finish it in your browser, then call again.' : 'Sign-in started.');
     } catch (err) {
       setSignIn(err instanceof AppError ? err.message : 'Sign-in could not start');

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { SandboxWarmer } from '../../apps/SandboxWarmer';
 import { useStore } from '../../store';
 import { cleanText } from '../../ui/text';
+import { isCallRunning, selectPanelCall } from '../../store/calls-slice';
 import { ResultView } from './ResultView';
 import { SchemaForm } from './SchemaForm';
 
@@ -45,14 +46,14 @@ export function ToolCallPanel({
   initialArgs?: Record<string, unknown>;
   formKey?: string | number;
 }) {
-  const state = useStore((s) => s.callsByTool[tool.name]);
+  const state = useStore(selectPanelCall(tool.name));
   const callTool = useStore((s) => s.callTool);
   const cancelCall = useStore((s) => s.cancelCall);
   const clearOutcome = useStore((s) => s.clearOutcome);
   const prefetchApp = useStore((s) => s.prefetchApp);
   const area = useRef<HTMLElement>(null);
   const [called, setCalled] = useState(0);
-  const running = state?.running;
+  const running = state && isCallRunning(state) ? state : undefined;
   const p = running?.progress;
   const pct = p?.progress !== undefined && p.total ? Math.min(100, Math.round((p.progress / p.total) * 100)) : undefined;
   const phase = p?.phase ?? 'queued';
@@ -109,7 +110,7 @@ export function ToolCallPanel({
                   color="red"
                   variant="light"
                   leftSection={<IconPlayerStop size={14} aria-hidden />}
-                  onClick={() => void cancelCall(tool.name)}
+                  onClick={() => void cancelCall(running.callId)}
                   disabled={running.cancelling}
                 >
                   {running.cancelling ? 'Cancelling…' : 'Cancel'}
