@@ -1,8 +1,9 @@
 // Runtime side of the contract: one argument validator per InvokeMap key and the list of
-// event names. The `satisfies` clauses make a key missing here, or an extra one, a compile error.
+// event names. The `satisfies` clauses make a key missing here, or an extra one, a compile error, and a validator
+// whose output is not its method's argument type a compile error too.
 import { z } from 'zod';
 import { ServerConfigInputSchema, ServerIdSchema } from './config.js';
-import type { EventKey, InvokeKey } from './contract.js';
+import type { EventKey, InvokeArgs, InvokeKey } from './contract.js';
 import { authArgSchemas } from './domains/auth-schemas.js';
 import { callArgSchemas } from './domains/calls-schemas.js';
 import { catalogArgSchemas } from './domains/catalog-schemas.js';
@@ -19,6 +20,18 @@ const format = z.enum(['claude', 'vscode', 'cursor']);
 const MAX_IMPORT_TEXT = 4 * 1024 * 1024;
 /** Longest bearer token the Add dialog may send (the core checks its characters). */
 const MAX_BEARER_CHARS = 16 * 1024;
+
+/**
+ * What each method's validator must produce: its argument type, with one intended exception. `servers.test` takes an
+ * unchecked definition on purpose (the doctor checks it itself, so a refused URL becomes the walk's failing first
+ * step rather than an invalid_request), so its `config` is any record here; the doctor validates it before use.
+ */
+export type ValidatedArgs<K extends InvokeKey> = K extends 'servers.test'
+  ? Omit<InvokeArgs<K>, 'config'> & { config?: Record<string, unknown> }
+  : InvokeArgs<K>;
+
+/** A validator per method whose parsed output has that method's argument shape (input is untrusted, so unknown). */
+export type ArgSchemas = { [K in InvokeKey]: z.ZodType<ValidatedArgs<K>, unknown> };
 
 /** Argument validators, one per contract method; run before any handler. */
 export const invokeArgSchemas = {
@@ -85,7 +98,7 @@ export const invokeArgSchemas = {
   ...appsArgSchemas,
   ...registryArgSchemas,
   ...protocolArgSchemas,
-} satisfies Record<InvokeKey, z.ZodType>;
+} satisfies ArgSchemas;
 
 /** Every contract method name, in declaration order. */
 export const INVOKE_KEYS = Object.keys(invokeArgSchemas) as InvokeKey[];
