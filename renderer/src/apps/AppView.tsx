@@ -9,7 +9,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppLaunch, AppLinkCheck } from '../../../shared/domains/apps';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 import { AppError } from '../../../shared/errors';
-import { appsService } from '../services/apps';
 import { useStore } from '../store';
 import { AppFrame, type AppEvent, type AppFrameHandle } from './AppFrame';
 import { AppInspector } from './AppInspector';
@@ -19,6 +18,7 @@ import { buildHostContext, type AppDisplayMode } from './host-context';
 import { LinkConsentDialog } from './LinkConsentDialog';
 import { MessageLog } from './message-log';
 import './apps.css';
+import { bridgeKind } from '../bridge';
 
 /** Most an inline app may grow to (pixels). */
 export const INLINE_MAX_HEIGHT = 1200;
@@ -121,7 +121,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const hostContext = useMemo(
     () =>
       launch
-        ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appsService.shell(), version })
+        ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: bridgeKind(), version })
         : null,
     [launch, theme, displayMode, width, height, version],
   );

@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import type { ImportFormat } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { saveFile } from '../lib/save-file';
-import { serversService } from '../services/servers';
 import { useStore } from '../store';
 import { AppDialog } from '../ui/AppDialog';
+import { api } from '../bridge';
 
 /** The export dialog. */
 export function ExportDialog() {
@@ -19,7 +19,7 @@ export function ExportDialog() {
     let live = true;
     setOut(null);
     setError(null);
-    serversService.export(format).then(
+    api['servers.export']({ format }).then(
       (r) => live && setOut(r),
       (err: unknown) => live && setError(err instanceof AppError ? err.message : 'Export failed'),
     );

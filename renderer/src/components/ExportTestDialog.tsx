@@ -4,8 +4,8 @@ import { Alert, Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { HistoryEntry, TestAssertion } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
+import { api } from '../bridge';
 import { saveFile } from '../lib/save-file';
-import { callsService } from '../services/calls';
 import { AppDialog } from '../ui/AppDialog';
 import { oneLine } from '../ui/text';
 
@@ -38,8 +38,7 @@ export function ExportTestDialog({ entries, title, onClose }: { entries: History
   const submit = (): void => {
     setBusy(true);
     setError(null);
-    callsService
-      .exportTest({ callIds: usable.map((e) => e.callId), assertions: picks, ...(title ? { title } : {}) })
+    api['calls.exportTest']({ callIds: usable.map((e) => e.callId), assertions: picks, ...(title ? { title } : {}) })
       .then(
         (file) => {
           saveFile(file.fileName, file.text, 'text/plain');

@@ -35,7 +35,6 @@ import type { CallOrigin, HistoryEntry } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
 import { saveFile } from '../lib/save-file';
 import { formatRoute, routes } from '../router/route';
-import { callsService } from '../services/calls';
 import { useStore } from '../store';
 import { AppDialog } from '../ui/AppDialog';
 import { CodeBlock } from '../ui/CodeBlock';
@@ -43,6 +42,7 @@ import { countLabel } from '../ui/count';
 import { cleanText, durationLabel, oneLine } from '../ui/text';
 import { ExportTestDialog } from './ExportTestDialog';
 import { CallStatusBadge, PresentationView } from './ResultView';
+import { api } from '../bridge';
 
 /** Who started a call, in words. */
 export function originLabel(origin: CallOrigin | undefined): string {
@@ -422,7 +422,7 @@ export function HistoryView() {
         <Group gap="xs">
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
-            onClick={() => void callsService.exportHistory().then((x) => saveFile(x.fileName, x.text))}
+            onClick={() => void api['calls.export']({}).then((x) => saveFile(x.fileName, x.text))}
           >
             Export JSON
           </Button>

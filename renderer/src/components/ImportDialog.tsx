@@ -5,11 +5,11 @@ import { IconFileUpload, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ImportFormat, ImportPreview, ImportResult } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { serversService } from '../services/servers';
 import { useStore } from '../store';
 import { AppDialog } from '../ui/AppDialog';
 import { countLabel } from '../ui/count';
 import { cleanText, oneLine } from '../ui/text';
+import { api } from '../bridge';
 
 const STATUS = {
   valid: { label: 'Will be created', color: 'green' },
@@ -33,7 +33,7 @@ export function ImportDialog() {
     setError(null);
     setResult(null);
     try {
-      setPreview(await serversService.importPreview(source, format || undefined));
+      setPreview(await api['servers.importPreview']({ text: source, ...(format ? { format } : {}) }));
     } catch (err) {
       setPreview(null);
       setError(err instanceof AppError ? err.message : 'The text could not be read');
@@ -45,7 +45,7 @@ export function ImportDialog() {
     const keys = preview.entries.filter((e) => e.status === 'valid').map((e) => e.key);
     setBusy(true);
     try {
-      const res = await serversService.import({ text, ...(format ? { format } : {}), keys, secrets });
+      const res = await api['servers.import']({ text, ...(format ? { format } : {}), keys, secrets });
       setResult(res);
       await loadServers();
     } catch (err) {

@@ -5,12 +5,12 @@ import { IconCheck, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { PromptItem, PromptMessageView } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
-import { resourcesService } from '../services/resources';
 import { useStore } from '../store';
 import { CodeBlock } from '../ui/CodeBlock';
 import { countLabel } from '../ui/count';
 import { cleanText, oneLine } from '../ui/text';
 import { CompletionInput } from './CompletionInput';
+import { api } from '../bridge';
 
 function asText(messages: PromptMessageView[]): string {
   return messages
@@ -65,8 +65,7 @@ export function PromptsTab(props: { serverId: string }) {
   const version = useStore((s) => s.promptListVersion[id] ?? 0);
 
   useEffect(() => {
-    resourcesService
-      .prompts(id)
+    api['prompts.list']({ id })
       .then((r) => {
         setPrompts(r.prompts);
         setError(null);
@@ -80,7 +79,7 @@ export function PromptsTab(props: { serverId: string }) {
     setRunning(true);
     const filled = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== ''));
     try {
-      setResult(await resourcesService.getPrompt(id, chosen.name, filled));
+      setResult(await api['prompts.get']({ id, name: chosen.name, arguments: filled }));
     } catch (err) {
       setResult(undefined);
       setError(err instanceof AppError ? err.message : 'The prompt failed');

@@ -8,13 +8,13 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { ResourceItem, ResourceReadResult, ResourceTemplateItem } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
 import { formatRoute, routes } from '../router/route';
-import { resourcesService } from '../services/resources';
 import { useStore } from '../store';
 import { selectResourceUpdates } from '../store/resources-slice';
 import { countLabel } from '../ui/count';
 import { cleanText, oneLine } from '../ui/text';
 import { CompletionInput } from './CompletionInput';
 import { ResourcePreview } from './ResourcePreview';
+import { api } from '../bridge';
 
 const ROW = 52;
 
@@ -159,10 +159,10 @@ export function ResourcesTab(props: { serverId: string }) {
   const loadList = useCallback(async () => {
     setListError(null);
     try {
-      const page = await resourcesService.list(id);
+      const page = await api['resources.list']({ id });
       setItems(page.resources);
       setCursor(page.nextCursor);
-      setTemplates((await resourcesService.templates(id)).templates);
+      setTemplates((await api['resources.templates']({ id })).templates);
     } catch (err) {
       setListError(message(err));
     } finally {
@@ -181,8 +181,8 @@ export function ResourcesTab(props: { serverId: string }) {
       try {
         setRead(
           t.kind === 'uri'
-            ? await resourcesService.read(id, t.uri)
-            : await resourcesService.readTemplate(id, t.template.uriTemplate, t.variables),
+            ? await api['resources.read']({ id, uri: t.uri })
+            : await api['resources.read']({ id, uriTemplate: t.template.uriTemplate, variables: t.variables }),
         );
       } catch (err) {
         setRead(undefined);
@@ -222,12 +222,12 @@ export function ResourcesTab(props: { serverId: string }) {
   const toggleSubscribe = async (uri: string) => {
     try {
       if (subscribed.has(uri)) {
-        await resourcesService.unsubscribe(id, uri);
+        await api['resources.unsubscribe']({ id, uri });
         const next = new Set(subscribed);
         next.delete(uri);
         setSubscribed(next);
       } else {
-        await resourcesService.subscribe(id, uri);
+        await api['resources.subscribe']({ id, uri });
         setSubscribed(new Set(subscribed).add(uri));
       }
     } catch (err) {
@@ -262,8 +262,7 @@ export function ResourcesTab(props: { serverId: string }) {
           <Button
             size="xs"
             onClick={() =>
-              void resourcesService
-                .list(id, cursor)
+              void api['resources.list']({ id, cursor })
                 .then((p) => {
                   setItems([...items, ...p.resources]);
                   setCursor(p.nextCursor);

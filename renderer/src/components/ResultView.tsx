@@ -15,10 +15,10 @@ import type { CallOutcome, CallStatus, Presentation } from '../../../shared/doma
 import { AppError } from '../../../shared/errors';
 import { AppView } from '../apps/AppView';
 import { saveFile } from '../lib/save-file';
-import { callsService } from '../services/calls';
 import { outcomeLabel } from '../store/calls-slice';
 import { CodeBlock } from '../ui/CodeBlock';
 import { cleanText, durationLabel, sizeLabel } from '../ui/text';
+import { api } from '../bridge';
 
 const FULL_VIEW_CHARS = 1024 * 1024;
 
@@ -169,7 +169,7 @@ export function ResultView({
 
   const openFull = async (save: boolean): Promise<void> => {
     try {
-      const env = await callsService.result(outcome.callId);
+      const env = await api['calls.result']({ callId: outcome.callId });
       const text = JSON.stringify(env, null, 2);
       if (save) saveFile(`tool-result-${outcome.callId}.json`, text);
       else
@@ -186,7 +186,7 @@ export function ResultView({
   const startSignIn = async (): Promise<void> => {
     if (!outcome.serverId) return;
     try {
-      const status = await callsService.signIn(outcome.serverId);
+      const status = await api['auth.begin']({ id: outcome.serverId });
       setSignIn(status.flow?.authorizationUrl ? 'Sign-in started: finish it in your browser, then call again.' : 'Sign-in started.');
     } catch (err) {
       setSignIn(err instanceof AppError ? err.message : 'Sign-in could not start');

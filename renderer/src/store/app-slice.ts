@@ -1,7 +1,7 @@
 import type { AppInfo, AppNotice, LeftoverProcess } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { appService } from '../services/app';
 import type { SliceCreator, Store } from './types';
+import { api, connectBridge, onDisconnect, onEvent } from '../bridge';
 
 /** App-wide state: connection to the core, app facts, notices. */
 export interface AppSlice {
@@ -33,14 +33,14 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   ...appInitialState,
   start: async () => {
     try {
-      await appService.connect();
-      appService.onDisconnect(() => set({ bridgeState: 'lost' }));
-      appService.on('app.notices', ({ notices }) => set({ notices }));
-      appService.on('servers.changed', ({ servers }) => get().applyServerList(servers));
-      appService.on('servers.status', ({ id, status }) => get().applyStatus(id, status));
-      appService.on('servers.log', ({ id, entry }) => get().applyLog(id, entry));
-      await appService.listening();
-      const info = await appService.info();
+      await connectBridge();
+      onDisconnect(() => set({ bridgeState: 'lost' }));
+      onEvent('app.notices', ({ notices }) => set({ notices }));
+      onEvent('servers.changed', ({ servers }) => get().applyServerList(servers));
+      onEvent('servers.status', ({ id, status }) => get().applyStatus(id, status));
+      onEvent('servers.log', ({ id, entry }) => get().applyLog(id, entry));
+      await api['app.listening']({});
+      const info = await api['app.info']({});
       set({ info, notices: info.notices, bridgeState: 'connected' });
       await get().loadServers();
       await get().startRegistry();
@@ -50,11 +50,11 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   },
   dismissNotice: async (id) => {
     set({ notices: get().notices.filter((n) => n.id !== id) });
-    await appService.dismissNotice(id);
+    await api['app.dismissNotice']({ id });
   },
   loadLeftovers: async () => {
     try {
-      set({ leftovers: await appService.leftovers() });
+      set({ leftovers: await api['app.leftovers']({}) });
     } catch {
       set({ leftovers: [] });
     }
@@ -63,7 +63,7 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
     const pgids = (get().leftovers ?? []).map((l) => l.pgid);
     if (pgids.length === 0) return;
     try {
-      const { ended, remaining } = await appService.endLeftovers(pgids);
+      const { ended, remaining } = await api['app.endLeftovers']({ pgids });
       const done = ended.length === 1 ? 'Ended 1 process group' : `Ended ${ended.length} process groups`;
       get().announce(remaining.length > 0 ? `${done}; ${remaining.length} could not be ended` : done);
     } catch (err) {
@@ -73,7 +73,7 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
   },
   openLink: async (url) => {
     try {
-      await appService.openLink(url);
+      await api['app.openLink']({ url });
       get().announce(get().info?.mode === 'headless' ? `Link printed by the Switchboard host: ${url}` : `Opened ${url} in your browser`);
     } catch (err) {
       get().announce(err instanceof AppError ? err.message : 'The link could not be opened');

@@ -3,8 +3,8 @@
 import type { AppGrants, AppLaunch, AppLinkCheck, AppResourceTemplate, AppToolResult, ServerApps } from '../../../shared/domains/apps';
 import type { ResourceItem } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
-import { appsService } from '../services/apps';
 import type { SliceCreator, Store } from './types';
+import { api, bridgeKind, onEvent } from '../bridge';
 
 /** MCP Apps state and actions. */
 export interface AppsSlice {
@@ -44,13 +44,13 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
   loadServerApps: async (serverId) => {
     if (!grantsSubscribed) {
       grantsSubscribed = true;
-      appsService.onGrantsChanged(({ serverId: id, grants }) => {
+      onEvent('apps.grantsChanged', ({ serverId: id, grants }) => {
         const current = get().serverApps[id];
         if (current) set((s) => ({ serverApps: { ...s.serverApps, [id]: { ...current, grants } } }));
       });
     }
     try {
-      const apps = await appsService.server(serverId);
+      const apps = await api['apps.server']({ serverId });
       set((s) => ({ serverApps: { ...s.serverApps, [serverId]: apps }, serverAppsError: omit(s.serverAppsError, serverId) }));
     } catch (err) {
       set((s) => ({ serverAppsError: { ...s.serverAppsError, [serverId]: message(err) } }));
@@ -59,7 +59,7 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
 
   setAppGrants: async (serverId, grants) => {
     try {
-      const stored = await appsService.setGrants(serverId, grants);
+      const stored = await api['apps.setGrants']({ serverId, grants });
       const current = get().serverApps[serverId];
       if (current) set((s) => ({ serverApps: { ...s.serverApps, [serverId]: { ...current, grants: stored } } }));
       return true;
@@ -70,29 +70,29 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
   },
 
   prefetchApp: (tool) => {
-    appsService.prefetch(tool).catch(() => undefined);
+    api['apps.prefetch']({ tool }).catch(() => undefined);
   },
-  openApp: (callId) => appsService.open(callId),
+  openApp: (callId) => api['apps.open']({ callId }),
   closeApp: async (launchId) => {
-    await appsService.close(launchId).catch(() => undefined);
+    await api['apps.close']({ launchId }).catch(() => undefined);
   },
   appCallTool: async (launchId, name, args) => {
-    const result = await appsService.callTool(launchId, name, args);
+    const result = await api['apps.callTool']({ launchId, name, arguments: args });
     // The app's call is in the history now (marked "from app").
     if (get().history.loaded) void get().loadHistory();
     return result;
   },
-  appReadResource: (launchId, uri) => appsService.readResource(launchId, uri),
-  appListResources: (launchId, cursor) => appsService.listResources(launchId, cursor),
-  appListResourceTemplates: (launchId) => appsService.listResourceTemplates(launchId),
-  appCheckLink: (launchId, url) => appsService.checkLink(launchId, url),
+  appReadResource: (launchId, uri) => api['apps.readResource']({ launchId, uri }),
+  appListResources: (launchId, cursor) => api['apps.listResources']({ launchId, ...(cursor !== undefined ? { cursor } : {}) }),
+  appListResourceTemplates: (launchId) => api['apps.listResourceTemplates']({ launchId }),
+  appCheckLink: (launchId, url) => api['apps.checkLink']({ launchId, url }),
   appOpenLink: async (launchId, url) => {
-    const opened = await appsService.openLink(launchId, url);
+    const opened = await api['apps.openLink']({ launchId, url });
     // Headless mode's core only prints the link; the person's browser is right here.
-    if (appsService.shell() === 'websocket') window.open(opened.url, '_blank', 'noopener,noreferrer');
+    if (bridgeKind() === 'websocket') window.open(opened.url, '_blank', 'noopener,noreferrer');
   },
   openAppWindow: async (callId) => {
-    if (appsService.shell() === 'electron') return appsService.openWindow(callId);
+    if (bridgeKind() === 'electron') return api['apps.openWindow']({ callId });
     // A new tab of this renderer (it shares this tab's session, so it reaches the core the same way).
     window.open(`${window.location.pathname}${appWindowHash(callId)}`, '_blank');
   },

@@ -1,7 +1,7 @@
 import type { AuthStatus, ClientSettingsInput } from '../../../shared/domains/auth';
 import { AppError } from '../../../shared/errors';
-import { authService } from '../services/auth';
 import type { SliceCreator } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Authorization status per server (never a token) and the last error of an auth action. */
 export interface AuthSlice {
@@ -34,7 +34,7 @@ export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
   const apply = (status: AuthStatus): void => set((s) => ({ authById: { ...s.authById, [status.id]: status } }));
   const run = async (id: string, action: () => Promise<AuthStatus>): Promise<boolean> => {
     if (!subscribed) {
-      authService.on('auth.changed', apply);
+      onEvent('auth.changed', apply);
       subscribed = true;
     }
     set((s) => ({ authErrors: { ...s.authErrors, [id]: undefined } }));
@@ -50,27 +50,27 @@ export const createAuthSlice: SliceCreator<AuthSlice> = (set) => {
     authById: {},
     authErrors: {},
     loadAuth: async (id) => {
-      await run(id, () => authService.status(id));
+      await run(id, () => api['auth.status']({ id }));
     },
     beginSignIn: async (id) => {
-      await run(id, () => authService.begin(id));
+      await run(id, () => api['auth.begin']({ id }));
     },
-    completeSignIn: (id, redirectUrl) => run(id, () => authService.complete(id, redirectUrl)),
+    completeSignIn: (id, redirectUrl) => run(id, () => api['auth.complete']({ id, redirectUrl })),
     signOut: async (id) => {
-      await run(id, () => authService.signOut(id));
+      await run(id, () => api['auth.signOut']({ id }));
     },
-    setBearer: (id, token) => run(id, () => authService.setBearer(id, token)),
-    setClient: (id, client) => run(id, () => authService.setClient(id, client)),
+    setBearer: (id, token) => run(id, () => api['auth.setBearer']({ id, token })),
+    setClient: (id, client) => run(id, () => api['auth.setClient']({ id, client })),
     deviceStart: async (id) => {
-      await run(id, () => authService.deviceStart(id));
+      await run(id, () => api['auth.deviceStart']({ id }));
     },
     deviceCancel: async (id) => {
-      await run(id, () => authService.deviceCancel(id));
+      await run(id, () => api['auth.deviceCancel']({ id }));
     },
     deviceOpen: async (id) => {
       await run(id, async () => {
-        await authService.deviceOpen(id);
-        return authService.status(id);
+        await api['auth.deviceOpen']({ id });
+        return api['auth.status']({ id });
       });
     },
   };

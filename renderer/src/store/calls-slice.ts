@@ -1,7 +1,7 @@
 import type { CallOutcome, CallProgress, HistoryEntry } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
-import { callsService } from '../services/calls';
 import type { SliceCreator } from './types';
+import { api, onEvent } from '../bridge';
 
 /** A call in flight, as the UI shows it. */
 export interface RunningCall {
@@ -80,7 +80,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
 
   callTool: async (tool, args) => {
     if (!subscribed) {
-      callsService.on('call.progress', (p) => get().applyCallProgress(p));
+      onEvent('call.progress', (p) => get().applyCallProgress(p));
       subscribed = true;
     }
     const callId = newCallId();
@@ -88,7 +88,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     const running: RunningCall = { callId, tool, startedAt: Date.now(), cancelling: false };
     set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running, error: undefined } } }));
     try {
-      const outcome = await callsService.call(tool, args, callId);
+      const outcome = await api['tools.call']({ name: tool, arguments: args, callId });
       const cancelledByYou = outcome.status === 'cancelled' && get().callsByTool[tool]?.running?.cancelling === true;
       set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { outcome, ...(cancelledByYou ? { cancelledByYou } : {}) } } }));
       get().announce(`Call finished: ${outcomeLabel(outcome.status, cancelledByYou)}`);
@@ -108,7 +108,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     if (!running) return;
     set((s) => ({ callsByTool: { ...s.callsByTool, [tool]: { ...s.callsByTool[tool], running: { ...running, cancelling: true } } } }));
     try {
-      await callsService.cancel(running.callId);
+      await api['tools.cancel']({ callId: running.callId });
     } catch {
       // The call may have ended meanwhile; its outcome arrives anyway.
     }
@@ -146,8 +146,8 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
     const savedOnly = q?.savedOnly ?? get().history.savedOnly;
     try {
       const [{ entries, total }, saved] = await Promise.all([
-        callsService.history({ ...(query ? { query } : {}), savedOnly, limit: 200 }),
-        callsService.history({ ...(query ? { query } : {}), savedOnly: true, limit: 200 }),
+        api['calls.history']({ ...(query ? { query } : {}), savedOnly, limit: 200 }),
+        api['calls.history']({ ...(query ? { query } : {}), savedOnly: true, limit: 200 }),
       ]);
       set({ history: { entries, total, saved: saved.entries, query, savedOnly, loaded: true, error: null } });
     } catch (err) {
@@ -156,12 +156,12 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => ({
   },
 
   saveCall: async (callId, name) => {
-    await callsService.save(callId, name);
+    await api['calls.save']({ callId, name });
     await get().loadHistory();
   },
 
   clearHistory: async (includeSaved) => {
-    await callsService.clear(includeSaved);
+    await api['calls.clear']({ includeSaved });
     await get().loadHistory();
   },
 

@@ -1,7 +1,7 @@
 import type { CatalogQuery, GroupCard, ToolDetail, ToolSummary } from '../../../shared/domains/catalog';
 import { AppError } from '../../../shared/errors';
-import { catalogService } from '../services/catalog';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Rows fetched per request while scrolling. */
 export const CATALOG_PAGE = 200;
@@ -87,7 +87,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     results = { ...results, pages: new Set(results.pages).add(page) };
     set({ results, ...(page === 0 ? { catalogLoading: true } : {}) });
     try {
-      const res = await catalogService.search(queryOf(state, page * CATALOG_PAGE));
+      const res = await api['catalog.search'](queryOf(state, page * CATALOG_PAGE));
       const now = get().results;
       if (now.key !== key) return;
       const rows = now.rows.length === res.total ? now.rows.slice() : Array.from({ length: res.total }, (_, i) => now.rows[i]);
@@ -124,13 +124,13 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     watchCatalog: () => {
       if (subscribed) return;
       // Marked only once the listener is attached, so a failed attempt is retried by the next call.
-      catalogService.onChanged(({ revision }) => get().applyCatalogChanged(revision));
+      onEvent('catalog.changed', ({ revision }) => get().applyCatalogChanged(revision));
       subscribed = true;
     },
     loadCatalog: async () => {
       get().watchCatalog();
       try {
-        const groups = await catalogService.groups();
+        const groups = await api['catalog.groups']({});
         set({ groups });
       } catch (err) {
         set({ catalogError: message(err) });
@@ -164,7 +164,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
       set({ selectedTool: name, toolDetail: null, toolError: null });
       if (name === null) return;
       try {
-        const toolDetail = await catalogService.tool(name);
+        const toolDetail = await api['catalog.tool']({ name });
         if (get().selectedTool === name) set({ toolDetail });
       } catch (err) {
         if (get().selectedTool === name) set({ toolError: message(err) });
@@ -173,7 +173,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     approveTool: async (name, fingerprint) => {
       set({ approving: true, toolError: null });
       try {
-        const toolDetail = await catalogService.approve(name, fingerprint);
+        const toolDetail = await api['catalog.approveTool']({ name, fingerprint });
         if (get().selectedTool === name) set({ toolDetail });
       } catch (err) {
         set({ toolError: message(err) });
@@ -185,7 +185,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
     refreshCatalog: async (id) => {
       set({ refreshing: true, catalogError: null });
       try {
-        const report = await catalogService.refresh(id);
+        const report = await api['catalog.refresh'](id === undefined ? {} : { id });
         const failed = report.servers.filter((s) => !s.ok);
         if (failed.length > 0) set({ catalogError: failed.map((f) => `${f.id}: ${f.error ?? 'failed'}`).join('; ') });
       } catch (err) {
@@ -195,19 +195,19 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
       }
     },
     fetchServerTools: async (serverId, query) =>
-      (await catalogService.search({ query, serverIds: [serverId], limit: 25_000, includeGroups: false })).tools,
-    fetchTool: (name) => catalogService.tool(name),
-    approveToolDefinition: (name, fingerprint) => catalogService.approve(name, fingerprint),
+      (await api['catalog.search']({ query, serverIds: [serverId], limit: 25_000, includeGroups: false })).tools,
+    fetchTool: (name) => api['catalog.tool']({ name }),
+    approveToolDefinition: (name, fingerprint) => api['catalog.approveTool']({ name, fingerprint }),
     applyCatalogChanged: (revision) => {
       set({ catalogRevision: revision });
-      void catalogService.groups().then(
+      void api['catalog.groups']({}).then(
         (groups) => set({ groups }),
         () => undefined,
       );
       reload();
       const open = get().selectedTool;
       if (open) {
-        void catalogService.tool(open).then(
+        void api['catalog.tool']({ name: open }).then(
           (toolDetail) => {
             if (get().selectedTool === open) set({ toolDetail });
           },

@@ -2,8 +2,8 @@
 import type { ServerConfigInput } from '../../../shared/config';
 import type { DoctorWalk } from '../../../shared/domains/doctor';
 import { AppError } from '../../../shared/errors';
-import { doctorService } from '../services/doctor';
 import type { SliceCreator, Store } from './types';
+import { api } from '../bridge';
 
 /** One walk's state. */
 export interface WalkState {
@@ -34,7 +34,7 @@ export const createDoctorSlice: SliceCreator<DoctorSlice> = (set, get) => ({
     const put = (state: WalkState) => set({ walks: { ...get().walks, [key]: state } });
     put({ ...get().walks[key], running: true, error: undefined });
     try {
-      const walk = await doctorService.walk(request);
+      const walk = await api['servers.test'](request);
       if (latest.get(key) === seq) put({ walk, running: false });
     } catch (err) {
       if (latest.get(key) === seq) put({ running: false, error: err instanceof AppError ? err.message : 'The test could not run' });

@@ -4,8 +4,8 @@
 import type { EventDeliveryMode, EventTypesResult, FeedEntry, FeedFilter, SubscriptionView } from '../../../shared/domains/events';
 import { AppError } from '../../../shared/errors';
 import { appendOlder, matchesFilter, prependNewer } from '../components/events/feed-logic';
-import { eventsService } from '../services/events';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Feed entries per page. */
 export const FEED_PAGE = 200;
@@ -107,7 +107,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const fetched: FeedEntry[] = [];
       let cursor: string | undefined;
       for (;;) {
-        const page = await eventsService.feed(filter, FEED_PAGE, cursor);
+        const page = await api['events.feed']({ filter, limit: FEED_PAGE, ...(cursor !== undefined ? { cursor } : {}) });
         fetched.push(...page.entries);
         const reached = page.entries.some((e) => e.seq <= top) || page.nextCursor === undefined;
         if (reached) break;
@@ -136,11 +136,11 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
     startEvents: async () => {
       if (!started) {
         started = true;
-        eventsService.onSubscriptionStatus(({ subscriptionId, subscription }) => {
+        onEvent('events.subscriptionStatus', ({ subscriptionId, subscription }) => {
           if (subscription) upsert(subscription);
           else set({ subscriptions: get().subscriptions.filter((s) => s.id !== subscriptionId) });
         });
-        eventsService.onOccurred(({ entries, more }) => {
+        onEvent('events.occurred', ({ entries, more }) => {
           for (const e of entries) {
             if (e.kind === 'activity' && e.activity === 'event-types-changed') {
               void get().loadEventTypes(e.serverId, true);
@@ -159,7 +159,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
           setFeed({ entries: next, unseen: feed.atTop ? 0 : feed.unseen + (next.length - before) });
         });
       }
-      const subscriptions = await eventsService.subscriptions();
+      const subscriptions = await api['events.subscriptions']({});
       set({ subscriptions, subscriptionsLoaded: true });
     },
     loadEventTypes: async (id, force) => {
@@ -167,21 +167,21 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       if (current?.loading || (current?.result && !force)) return;
       set({ eventTypes: { ...get().eventTypes, [id]: { ...current, loading: true } } });
       try {
-        const result = await eventsService.types(id);
+        const result = await api['events.types']({ id });
         set({ eventTypes: { ...get().eventTypes, [id]: { loading: false, result } } });
       } catch (err) {
         set({ eventTypes: { ...get().eventTypes, [id]: { loading: false, error: message(err) } } });
       }
     },
     subscribeEvent: async (args) => {
-      const sub = await eventsService.subscribe(args);
+      const sub = await api['events.subscribe'](args);
       upsert(sub);
       return sub;
     },
     subscriptionError: null,
     pauseSubscription: async (id) => {
       try {
-        upsert(await eventsService.pause(id));
+        upsert(await api['events.pause']({ subscriptionId: id }));
         set({ subscriptionError: null });
       } catch (err) {
         set({ subscriptionError: message(err) });
@@ -189,7 +189,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
     },
     resumeSubscription: async (id) => {
       try {
-        upsert(await eventsService.resume(id));
+        upsert(await api['events.resume']({ subscriptionId: id }));
         set({ subscriptionError: null });
       } catch (err) {
         set({ subscriptionError: message(err) });
@@ -197,7 +197,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
     },
     removeSubscription: async (id) => {
       try {
-        await eventsService.remove(id);
+        await api['events.remove']({ subscriptionId: id });
         set({ subscriptions: get().subscriptions.filter((s) => s.id !== id), subscriptionError: null });
       } catch (err) {
         set({ subscriptionError: message(err) });
@@ -207,7 +207,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const request = ++feedRequest;
       setFeed({ filter, loading: true, error: null, unseen: 0 });
       try {
-        const page = await eventsService.feed(filter, FIRST_PAGE);
+        const page = await api['events.feed']({ filter, limit: FIRST_PAGE });
         if (request !== feedRequest) return;
         setFeed({
           entries: page.entries,
@@ -226,7 +226,11 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const request = feedRequest;
       setFeed({ loading: true });
       try {
-        const page = await eventsService.feed(feed.filter, FEED_PAGE, feed.cursor);
+        const page = await api['events.feed']({
+          filter: feed.filter,
+          limit: FEED_PAGE,
+          ...(feed.cursor !== undefined ? { cursor: feed.cursor } : {}),
+        });
         if (request !== feedRequest) return;
         setFeed({ entries: appendOlder(get().feed.entries, page.entries), cursor: page.nextCursor, loading: false });
       } catch (err) {

@@ -9,8 +9,8 @@ import type {
   GatewayStatus,
 } from '../../../shared/domains/gateway';
 import { AppError } from '../../../shared/errors';
-import { gatewayService } from '../services/gateway';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Activity entries kept in the renderer. */
 export const GATEWAY_ACTIVITY_KEPT = 200;
@@ -61,7 +61,7 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     if (reloadTimer) return;
     reloadTimer = setTimeout(() => {
       reloadTimer = undefined;
-      void Promise.all([gatewayService.clients(), gatewayService.status()]).then(
+      void Promise.all([api['gateway.clients']({}), api['gateway.status']({})]).then(
         ([gatewayClients, gatewayStatus]) => set({ gatewayClients, gatewayStatus }),
         () => undefined,
       );
@@ -85,15 +85,15 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     gatewayIssuedToken: null,
     startGateway: async () => {
       if (!subscribed) {
-        gatewayService.onRequest(({ pending }) => set({ gatewayPending: pending }));
-        gatewayService.onActivity((entry) => {
+        onEvent('gateway.request', ({ pending }) => set({ gatewayPending: pending }));
+        onEvent('gateway.activity', (entry) => {
           set((s) => ({ gatewayActivity: [entry, ...s.gatewayActivity].slice(0, GATEWAY_ACTIVITY_KEPT) }));
           reloadClients();
         });
         subscribed = true;
       }
       try {
-        const status = await gatewayService.status();
+        const status = await api['gateway.status']({});
         set({ gatewayStatus: status, gatewayPending: status.pending });
       } catch {
         // The view reports errors when it loads.
@@ -102,9 +102,9 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     loadGateway: async () => {
       try {
         const [status, clients, activity] = await Promise.all([
-          gatewayService.status(),
-          gatewayService.clients(),
-          gatewayService.activity(100),
+          api['gateway.status']({}),
+          api['gateway.clients']({}),
+          api['gateway.activity']({ limit: 100 }),
         ]);
         set({
           gatewayStatus: status,
@@ -120,11 +120,11 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     setGatewayEnabled: async (on, port) => {
       set({ gatewayBusy: true, gatewayError: null });
       try {
-        const status = on ? await gatewayService.enable(port) : await gatewayService.disable();
+        const status = on ? await api['gateway.enable'](port === undefined ? {} : { port }) : await api['gateway.disable']({});
         set({ gatewayStatus: status });
       } catch (err) {
         set({ gatewayError: message(err) });
-        const status = await gatewayService.status().catch(() => null);
+        const status = await api['gateway.status']({}).catch(() => null);
         if (status) set({ gatewayStatus: status });
       } finally {
         set({ gatewayBusy: false });
@@ -132,7 +132,7 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     },
     addGatewayClient: (name, profile) =>
       run(async () => {
-        const added = await gatewayService.addClient(name, profile);
+        const added = await api['gateway.addClient']({ name, profile });
         const { token, ...view } = added;
         set((s) => ({
           gatewayClients: [...s.gatewayClients, view],
@@ -142,31 +142,31 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
       }),
     updateGatewayClient: (id, changes) =>
       run(async () => {
-        const updated = await gatewayService.updateClient(id, changes);
+        const updated = await api['gateway.updateClient']({ id, ...changes });
         set((s) => ({ gatewayClients: s.gatewayClients.map((c) => (c.id === id ? updated : c)) }));
       }),
     removeGatewayClient: (id) =>
       run(async () => {
-        await gatewayService.removeClient(id);
+        await api['gateway.removeClient']({ id });
         set((s) => ({ gatewayClients: s.gatewayClients.filter((c) => c.id !== id) }));
         reloadClients();
       }),
     rotateGatewayToken: (id) =>
       run(async () => {
-        const { token, ...view } = await gatewayService.rotateToken(id);
+        const { token, ...view } = await api['gateway.rotateToken']({ id });
         set({ gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' } });
       }),
     dismissIssuedToken: () => set({ gatewayIssuedToken: null }),
     decideGateway: async (requestId, allow) => {
       set((s) => ({ gatewayPending: s.gatewayPending.filter((p) => p.requestId !== requestId) }));
       try {
-        await gatewayService.decide(requestId, allow);
+        await api['gateway.decide']({ requestId, allow });
       } catch {
         // It ended meanwhile (deadline or the client gave up); the next gateway.request event says so.
       }
     },
-    previewGatewaySetup: (args) => gatewayService.setupPreview(args),
-    installGatewaySetup: (args) => gatewayService.setupInstall(args),
+    previewGatewaySetup: (args) => api['gateway.setupPreview'](args),
+    installGatewaySetup: (args) => api['gateway.setupInstall'](args),
   };
 };
 

@@ -7,8 +7,8 @@ import type {
   ServerTaskView,
   TrafficEntry,
 } from '../../../shared/domains/protocol';
-import { protocolService } from '../services/protocol';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Entries the renderer keeps per server (the core keeps the same bound). */
 export const TRAFFIC_KEPT_PER_SERVER = 500;
@@ -79,8 +79,8 @@ export const createProtocolSlice: SliceCreator<ProtocolSlice> = (set, get) => ({
   startProtocol: async () => {
     if (started) return;
     started = true;
-    protocolService.on('protocol.traffic', ({ entries }) => set({ traffic: append(get().traffic, entries) }));
-    protocolService.on('protocol.cleared', ({ serverId }) => {
+    onEvent('protocol.traffic', ({ entries }) => set({ traffic: append(get().traffic, entries) }));
+    onEvent('protocol.cleared', ({ serverId }) => {
       if (serverId === undefined) set({ traffic: {} });
       else {
         const next = { ...get().traffic };
@@ -88,15 +88,13 @@ export const createProtocolSlice: SliceCreator<ProtocolSlice> = (set, get) => ({
         set({ traffic: next });
       }
     });
-    protocolService.on('protocol.featuresChanged', (view) => set({ features: { ...get().features, [view.serverId]: view } }));
-    protocolService.on('sampling.requested', ({ request }) => {
+    onEvent('protocol.featuresChanged', (view) => set({ features: { ...get().features, [view.serverId]: view } }));
+    onEvent('sampling.requested', ({ request }) => {
       if (get().samplingQueue.some((r) => r.requestId === request.requestId)) return;
       set({ samplingQueue: [...get().samplingQueue, request] });
     });
-    protocolService.on('sampling.settled', ({ requestId }) =>
-      set({ samplingQueue: get().samplingQueue.filter((r) => r.requestId !== requestId) }),
-    );
-    const [recorded, pending] = await Promise.all([protocolService.traffic(), protocolService.pendingSampling()]);
+    onEvent('sampling.settled', ({ requestId }) => set({ samplingQueue: get().samplingQueue.filter((r) => r.requestId !== requestId) }));
+    const [recorded, pending] = await Promise.all([api['protocol.traffic']({}), api['sampling.pending']({})]);
     // Entries pushed while loading are newer than the recorded ones: keep both, once each (by seq).
     const live = Object.values(get().traffic).flat();
     set({ traffic: append(append({}, recorded.entries), live), trafficLoaded: true });
@@ -104,30 +102,30 @@ export const createProtocolSlice: SliceCreator<ProtocolSlice> = (set, get) => ({
     set({ samplingQueue: [...get().samplingQueue, ...pending.filter((p) => !known.has(p.requestId))] });
   },
   clearTraffic: async (serverId) => {
-    await protocolService.clear(serverId);
+    await api['protocol.clear'](serverId !== undefined ? { serverId } : {});
   },
   loadFeatures: async (id) => {
-    const view = await protocolService.features(id);
+    const view = await api['protocol.features']({ id });
     set({ features: { ...get().features, [id]: view } });
   },
   setFeatures: async (id, patch) => {
-    const view = await protocolService.setFeatures(id, patch);
+    const view = await api['protocol.setFeatures']({ id, ...patch });
     set({ features: { ...get().features, [id]: view } });
   },
   setConsent: async (id, consent) => {
-    const view = await protocolService.setConsent(id, consent);
+    const view = await api['protocol.setConsent']({ id, consent });
     set({ features: { ...get().features, [id]: view } });
   },
   setRoots: async (id, roots) => {
-    const view = await protocolService.setRoots(id, roots);
+    const view = await api['roots.set']({ id, roots });
     set({ features: { ...get().features, [id]: view } });
   },
   loadServerTasks: async (id) => {
-    const page = await protocolService.tasks(id);
+    const page = await api['protocol.tasks']({ id });
     set({ serverTasks: { ...get().serverTasks, [id]: { supported: page.supported, tasks: page.tasks, at: Date.now() } } });
   },
   respondSampling: async (requestId, action, reply) => {
-    await protocolService.respondSampling(requestId, action, reply);
+    await api['sampling.respond']({ requestId, action, ...(reply ? { reply } : {}) });
     set({ samplingQueue: get().samplingQueue.filter((r) => r.requestId !== requestId) });
   },
 });

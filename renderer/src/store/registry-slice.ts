@@ -12,9 +12,8 @@ import type {
   UpdatePreview,
 } from '../../../shared/domains/registry';
 import { AppError } from '../../../shared/errors';
-import { appService } from '../services/app';
-import { registryService } from '../services/registry';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Entries per page of the browser. */
 export const BROWSE_PAGE_SIZE = 20;
@@ -79,7 +78,7 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
     set({ browse: { ...get().browse, query, source, cursors, loading: true, error: null } });
     try {
       const cursor = cursors[cursors.length - 1];
-      const result = await registryService.search({
+      const result = await api['registry.search']({
         query,
         limit: BROWSE_PAGE_SIZE,
         ...(source !== undefined ? { source } : {}),
@@ -91,7 +90,7 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
     }
   };
   const showLinks = async (): Promise<void> => {
-    const links = await registryService.takeLinks();
+    const links = await api['registry.takeLinks']({});
     const last = links[links.length - 1];
     if (last !== undefined) get().openDialog({ kind: 'installPaste', text: last });
   };
@@ -99,18 +98,18 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
     ...registryInitialState,
     startRegistry: async () => {
       if (!subscribed) {
-        appService.on('registry.linkReceived', () => void showLinks());
-        appService.on('registry.sourcesChanged', ({ sources }) => set({ registrySources: sources }));
+        onEvent('registry.linkReceived', () => void showLinks());
+        onEvent('registry.sourcesChanged', ({ sources }) => set({ registrySources: sources }));
         subscribed = true;
       }
       await showLinks();
     },
     loadRegistrySources: async () => {
-      set({ registrySources: await registryService.sources() });
+      set({ registrySources: await api['registry.sources']({}) });
     },
     addRegistrySource: async (url) => {
       try {
-        set({ registrySources: await registryService.addSource(url) });
+        set({ registrySources: await api['registry.addSource']({ url }) });
         return null;
       } catch (err) {
         return message(err);
@@ -118,7 +117,7 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
     },
     removeRegistrySource: async (url) => {
       try {
-        const sources = await registryService.removeSource(url);
+        const sources = await api['registry.removeSource']({ url });
         set({ registrySources: sources });
         if (get().browse.source === url) await get().searchRegistry(get().browse.query, undefined);
         return null;
@@ -138,24 +137,25 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       if (browse.cursors.length <= 1 || browse.loading) return;
       await load(browse.query, browse.source, browse.cursors.slice(0, -1));
     },
-    prepareInstall: (target, choice, values) => registryService.prepare(target, choice, values),
+    prepareInstall: (target, choice, values) =>
+      api['registry.prepare']({ ...target, ...(choice !== undefined ? { choice } : {}), ...(values ? { values } : {}) }),
     installFromRegistry: async (target, opts) => {
-      const detail = await registryService.install(target, opts);
+      const detail = await api['registry.install']({ ...target, ...opts });
       await get().loadServers();
       return detail;
     },
     checkRegistryUpdates: async () => {
-      set({ registryUpdates: await registryService.updates() });
+      set({ registryUpdates: await api['registry.updates']({}) });
     },
-    previewRegistryUpdate: (id) => registryService.previewUpdate(id),
+    previewRegistryUpdate: (id) => api['registry.previewUpdate']({ id }),
     applyRegistryUpdate: async (id, version, values) => {
-      const detail = await registryService.applyUpdate(id, version, values);
+      const detail = await api['registry.applyUpdate']({ id, version, ...(values ? { values } : {}) });
       await get().loadServers();
-      set({ registryUpdates: await registryService.updates().catch(() => get().registryUpdates) });
+      set({ registryUpdates: await api['registry.updates']({}).catch(() => get().registryUpdates) });
       return detail;
     },
-    parseInstallText: (text) => registryService.parseInstall(text),
-    openRegistryLink: (url) => registryService.openLink(url),
+    parseInstallText: (text) => api['registry.parseInstall']({ text }),
+    openRegistryLink: (url) => api['registry.openLink']({ url }),
   };
 };
 

@@ -1,6 +1,6 @@
 import type { ElicitationRequestView } from '../../../shared/domains/resources';
-import { resourcesService } from '../services/resources';
 import type { SliceCreator, Store } from './types';
+import { api, onEvent } from '../bridge';
 
 /** Resources, prompts and elicitation state: the dialog queue and change marks pushed by the core. */
 export interface ResourcesSlice {
@@ -39,30 +39,29 @@ export const createResourcesSlice: SliceCreator<ResourcesSlice> = (set, get) => 
   startResources: async () => {
     if (started) return;
     started = true;
-    resourcesService.on('elicitation.requested', ({ request }) => {
+    onEvent('elicitation.requested', ({ request }) => {
       if (get().elicitations.some((e) => e.requestId === request.requestId)) return;
       set({ elicitations: [...get().elicitations, request] });
     });
-    resourcesService.on('elicitation.cancelled', ({ requestId }) =>
-      set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) }),
-    );
-    resourcesService.on('resources.updated', ({ id, uri }) => {
+    onEvent('elicitation.cancelled', ({ requestId }) => set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) }));
+    onEvent('resources.updated', ({ id, uri }) => {
       const key = `${id}\n${uri}`;
       set({ resourceUpdates: { ...get().resourceUpdates, [key]: (get().resourceUpdates[key] ?? 0) + 1 } });
     });
-    resourcesService.on('resources.listChanged', ({ id }) =>
+    onEvent('resources.listChanged', ({ id }) =>
       set({ resourceListVersion: { ...get().resourceListVersion, [id]: (get().resourceListVersion[id] ?? 0) + 1 } }),
     );
-    resourcesService.on('prompts.listChanged', ({ id }) =>
+    onEvent('prompts.listChanged', ({ id }) =>
       set({ promptListVersion: { ...get().promptListVersion, [id]: (get().promptListVersion[id] ?? 0) + 1 } }),
     );
-    const pending = await resourcesService.pendingElicitations();
+    const pending = await api['elicitation.pending']({});
     const known = new Set(get().elicitations.map((e) => e.requestId));
     set({ elicitations: [...get().elicitations, ...pending.filter((p) => !known.has(p.requestId))] });
   },
-  complete: async (serverId, ref, argument, context) => (await resourcesService.complete(serverId, ref, argument, context)).values,
+  complete: async (serverId, ref, argument, context) =>
+    (await api['completion.complete']({ id: serverId, ref, argument, ...(context ? { context } : {}) })).values,
   respondElicitation: async (requestId, action, content) => {
-    await resourcesService.respond(requestId, action, content);
+    await api['elicitation.respond']({ requestId, action, ...(content ? { content } : {}) });
     set({ elicitations: get().elicitations.filter((e) => e.requestId !== requestId) });
   },
 });

@@ -5,6 +5,7 @@ import { serversService } from '../services/servers';
 import { routes } from '../router/route';
 import { statusText } from '../ui/StatusBadge';
 import type { SliceCreator, Store } from './types';
+import { api } from '../bridge';
 
 const MAX_LOGS = 1000;
 
@@ -61,20 +62,20 @@ const message = (err: unknown): string => (err instanceof AppError ? err.message
 export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
   ...serversInitialState,
   loadServers: async () => {
-    const servers = await serversService.list();
+    const servers = await api['servers.list']({});
     set({ servers, loaded: true });
   },
   select: async (id) => {
     set({ selectedId: id, detail: null, actionError: null });
     if (id === null) return;
-    const [detail, logs] = await Promise.all([serversService.get(id), serversService.logs(id)]);
+    const [detail, logs] = await Promise.all([api['servers.get']({ id }), api['servers.logs']({ id })]);
     if (get().selectedId === id) set({ detail, logs: { ...get().logs, [id]: logs } });
   },
   refreshDetail: async () => {
     const id = get().selectedId;
     if (!id) return;
     try {
-      const detail = await serversService.get(id);
+      const detail = await api['servers.get']({ id });
       if (get().selectedId === id) set({ detail });
     } catch {
       // the server may have been removed meanwhile
@@ -99,23 +100,23 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
     set({ counts: { ...get().counts, [id]: counts } });
   },
   addServer: async (config, bearerToken) => {
-    const detail = await serversService.add(config, bearerToken);
+    const detail = await api['servers.add']({ config, ...(bearerToken !== undefined ? { bearerToken } : {}) });
     await get().loadServers();
     return detail;
   },
   updateServer: async (id, config) => {
-    const detail = await serversService.update(id, config);
+    const detail = await api['servers.update']({ id, config });
     if (get().selectedId === id) set({ detail });
     return detail;
   },
   removeServer: async (id, deleteCredentials) => {
-    await serversService.remove(id, deleteCredentials);
+    await api['servers.remove']({ id, deleteCredentials });
     if (get().selectedId === id) get().navigate(routes.servers(), { replace: true });
     await get().loadServers();
   },
   addDemo: async () => {
     try {
-      const detail = await serversService.addDemo();
+      const detail = await api['servers.addDemo']({});
       await get().loadServers();
       get().navigate(routes.servers(detail.id));
     } catch (err) {
@@ -125,7 +126,7 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
   runServerAction: async (id, action) => {
     set({ actionError: null });
     try {
-      await serversService[action](id);
+      await api[`servers.${action}`]({ id });
     } catch (err) {
       set({ actionError: message(err) });
     }
@@ -134,7 +135,7 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => ({
   approve: async (id, fingerprint) => {
     set({ actionError: null });
     try {
-      const detail = await serversService.approve(id, fingerprint);
+      const detail = await api['servers.approve']({ id, fingerprint });
       set({ detail });
     } catch (err) {
       set({ actionError: message(err) });
