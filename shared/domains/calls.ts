@@ -1,7 +1,16 @@
-// Contract types for tool calls, results and history (issue: tool calls). Owned by the calls work.
+// Contract types for tool calls, results and history.
+import type { ErrorCode } from '../errors.js';
 
 /** How a call ended. */
 export type CallStatus = 'ok' | 'error' | 'cancelled' | 'timeout';
+
+/** Why a call failed: a code from the closed set (shared/errors.ts) and plain words. */
+export interface CallError {
+  /** Stable machine-readable code. */
+  code: ErrorCode;
+  /** Plain-words explanation; never contains secrets. */
+  message: string;
+}
 
 /** One inline media block of a bounded presentation. */
 export interface MediaView {
@@ -52,7 +61,7 @@ export interface CallOutcome {
   /** Wall time in ms. */
   durationMs: number;
   /** Why it failed, for status error/timeout/cancelled (e.g. tool_error, authorization_required, input_unsupported). */
-  error?: { code: string; message: string };
+  error?: CallError;
   /** Server id of the call. */
   serverId?: string;
   /** Local tool name. */
@@ -104,7 +113,7 @@ export interface HistoryEntry {
   /** Name under which the call was saved, if any. */
   savedAs?: string;
   /** Why it failed, when it did. */
-  error?: { code: string; message: string };
+  error?: CallError;
   /** Who started the call (absent: the person, in the UI). */
   origin?: CallOrigin;
 }
