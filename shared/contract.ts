@@ -4,7 +4,8 @@
 // Adding a method touches four files:
 //   1. shared/domains/<domain>.ts: the method's type in <Domain>InvokeMap and its argument validator in
 //      <domain>ArgSchemas (the compiler checks the validator's output against the type, see contract-schemas.ts);
-//   2. electron/core/<domain>/<domain>-handlers.ts: its handler (a missing one does not compile);
+//   2. its handler in electron/core/<domain>/*-handlers.ts (app.* and servers.*: electron/core/handlers.ts); a missing
+//      one does not compile;
 //   3. the core service that does the work;
 //   4. the renderer slice or component that calls `api['<domain>.<verb>'](args)` (renderer/src/bridge).
 // The preload, the IPC registration, the headless bridge and the renderer's api are generated from the key list.
