@@ -4,6 +4,7 @@
 // entry of its own.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { contractKeysOnly } from './contract-keys-plugin.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
@@ -36,6 +37,7 @@ await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
+    plugins: [contractKeysOnly],
   }),
   build({
     ...common,

@@ -1,24 +1,28 @@
-// The one typed contract between the renderer and the core. Types only: the runtime
-// key lists and argument validators live in contract-schemas.ts, checked against these maps.
+// The one typed contract between the renderer and the core: the views shared across domains, and the method and event
+// maps assembled from the domains in shared/domains/ (contract-schemas.ts assembles their runtime side the same way).
+//
+// Adding a method touches four files:
+//   1. shared/domains/<domain>.ts: the method's type in <Domain>InvokeMap and its argument validator in
+//      <domain>ArgSchemas (the compiler checks the validator's output against the type, see contract-schemas.ts);
+//   2. its handler in electron/core/<domain>/*-handlers.ts (app.* and servers.*: electron/core/handlers.ts); a missing
+//      one does not compile;
+//   3. the core service that does the work;
+//   4. the renderer slice or component that calls `api['<domain>.<verb>'](args)` (renderer/src/bridge).
+// The preload, the IPC registration, the headless bridge and the renderer's api are generated from the key list.
+// A new domain adds its maps to InvokeMap/EventMap below and its validators and event keys to contract-schemas.ts.
 import type { AppErrorData } from './errors.js';
 import type { ServerConfigInput, TransportKind } from './config.js';
-import type { AuthStatus, ClientSettingsInput } from './domains/auth.js';
-import type { AuditedEnvelope, CallOutcome, CallProgress, ExportTestArgs, HistoryEntry } from './domains/calls.js';
-import type { CatalogQuery, CatalogSearchResult, CatalogSelection, GroupCard, RefreshReport, ToolDetail } from './domains/catalog.js';
-import type {
-  ElicitationRequestView,
-  PromptItem,
-  PromptMessageView,
-  ResourceItem,
-  ResourceReadResult,
-  ResourceTemplateItem,
-} from './domains/resources.js';
+import type { AppInvokeMap } from './domains/app.js';
 import type { AppsEventMap, AppsInvokeMap } from './domains/apps.js';
+import type { AuthInvokeMap, AuthStatus } from './domains/auth.js';
+import type { CallOutcome, CallProgress, CallsInvokeMap } from './domains/calls.js';
+import type { CatalogInvokeMap } from './domains/catalog.js';
 import type { EventsEventMap, EventsInvokeMap } from './domains/events.js';
 import type { GatewayEventMap, GatewayInvokeMap } from './domains/gateway.js';
 import type { ProtocolEventMap, ProtocolInvokeMap } from './domains/protocol.js';
 import type { RegistryEventMap, RegistryInvokeMap } from './domains/registry.js';
-import type { DoctorWalk } from './domains/doctor.js';
+import type { ElicitationRequestView, ResourcesInvokeMap } from './domains/resources.js';
+import type { ServersInvokeMap } from './domains/servers.js';
 
 /** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
 export interface AppNotice {
@@ -276,153 +280,20 @@ export interface ImportResult {
 }
 
 /** Every call the renderer can make into the core: name → (argument object) → result. Newer domains declare theirs in shared/domains/. */
-export interface InvokeMap extends EventsInvokeMap, GatewayInvokeMap, AppsInvokeMap, RegistryInvokeMap, ProtocolInvokeMap {
-  /** Facts about the running app and its notices. */
-  'app.info': (args: Record<string, never>) => Promise<AppInfo>;
-  /** Dismisses a notice by id. */
-  'app.dismissNotice': (args: { id: string }) => Promise<void>;
-  /** The renderer has attached its event listeners: events held back since its page (re)loaded may be sent now. */
-  'app.listening': (args: Record<string, never>) => Promise<void>;
-  /** Opens an http(s) link the person clicked (e.g. in a Markdown preview) through the safe opener; headless prints it. */
-  'app.openLink': (args: { url: string }) => Promise<void>;
-  /** Server process groups from an earlier run that are still running and verified as that run's. */
-  'app.leftovers': (args: Record<string, never>) => Promise<LeftoverProcess[]>;
-  /** Ends listed leftover groups (SIGTERM, then SIGKILL); `not_found` for a pgid that is not listed. */
-  'app.endLeftovers': (args: { pgids: number[] }) => Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }>;
-  /** Lists all servers with their status. */
-  'servers.list': (args: Record<string, never>) => Promise<ServerSummary[]>;
-  /** One server's full detail. */
-  'servers.get': (args: { id: string }) => Promise<ServerDetail>;
-  /** Adds a server definition; a bearer token (HTTP/SSE) is stored in the credential store before its first connect. */
-  'servers.add': (args: { config: ServerConfigInput; bearerToken?: string }) => Promise<ServerDetail>;
-  /** Replaces a server definition (reconnects with the new config). */
-  'servers.update': (args: { id: string; config: ServerConfigInput }) => Promise<ServerDetail>;
-  /** Removes a server, releasing its session; its sign-in credentials too when asked. */
-  'servers.remove': (args: { id: string; deleteCredentials?: boolean }) => Promise<void>;
-  /** Parses pasted or picked config text and previews what an import would create. */
-  'servers.importPreview': (args: { text: string; format?: ImportFormat }) => Promise<ImportPreview>;
-  /** Imports the chosen valid entries of config text; clashes are reported, never overwritten. */
-  'servers.import': (args: {
-    text: string;
-    format?: ImportFormat;
-    keys?: string[];
-    secrets?: Record<string, Record<string, string>>;
-  }) => Promise<ImportResult>;
-  /** Exports server definitions in another app's format, without secret values. */
-  'servers.export': (args: { format: ImportFormat; ids?: string[] }) => Promise<{ format: ImportFormat; fileName: string; text: string }>;
-  /** Adds the built-in demo server. */
-  'servers.addDemo': (args: Record<string, never>) => Promise<ServerDetail>;
-  /** Connects a server now (shares an in-flight connect). */
-  'servers.connect': (args: { id: string }) => Promise<ServerStatus>;
-  /** Drops a server's session but keeps it registered. */
-  'servers.disconnect': (args: { id: string }) => Promise<ServerStatus>;
-  /** Disconnects and connects again. */
-  'servers.restart': (args: { id: string }) => Promise<ServerStatus>;
-  /** Approves the exact stdio launch the user was shown. */
-  'servers.approve': (args: { id: string; fingerprint: string }) => Promise<ServerDetail>;
-  /** A server's status, without connecting. */
-  'servers.status': (args: { id: string }) => Promise<ServerStatus>;
-  /** A server's recent log lines. */
-  'servers.logs': (args: { id: string }) => Promise<LogEntry[]>;
-  /**
-   * Runs the connection doctor's walk on a definition (saved or not) without saving anything. For stdio, the walk
-   * spawns the command only when `approvedLaunch` is the fingerprint of the exact launch the person was shown (this
-   * request is the approval of that one test run) or the saved server's launch is approved; otherwise it stops
-   * before spawning and returns the launch to show. `id` names the saved server a definition belongs to (its stored
-   * secrets and sign-in are used).
-   */
-  'servers.test': (args: { config?: ServerConfigInput; id?: string; approvedLaunch?: string }) => Promise<DoctorWalk>;
-
-  /** The capability groups directory (one per server, no schemas). */
-  'catalog.groups': (args: { includeMembers?: boolean }) => Promise<GroupCard[]>;
-  /** Full schemas of a group's members or of named tools, within the discovery byte budget. */
-  'catalog.select': (args: { group?: string; tools?: string[] }) => Promise<CatalogSelection>;
-  /** Ranked search across every server, with filters and paging. */
-  'catalog.search': (args: CatalogQuery) => Promise<CatalogSearchResult>;
-  /** One tool's detail by local name. */
-  'catalog.tool': (args: { name: string }) => Promise<ToolDetail>;
-  /** Re-lists tools of one server or all (clears the response cache first). */
-  'catalog.refresh': (args: { id?: string }) => Promise<RefreshReport>;
-  /** Approves a tool's current definition (the fingerprint the user saw). */
-  'catalog.approveTool': (args: { name: string; fingerprint: string }) => Promise<ToolDetail>;
-
-  /** Calls a tool by local name; resolves when the call ends. */
-  'tools.call': (args: { name: string; arguments: Record<string, unknown>; callId?: string }) => Promise<CallOutcome>;
-  /** Cancels a running call. */
-  'tools.cancel': (args: { callId: string }) => Promise<void>;
-  /** Searches the call history, newest first. */
-  'calls.history': (args: {
-    query?: string;
-    offset?: number;
-    limit?: number;
-    savedOnly?: boolean;
-  }) => Promise<{ entries: HistoryEntry[]; total: number }>;
-  /** The full audited envelope of one call. */
-  'calls.result': (args: { callId: string }) => Promise<AuditedEnvelope>;
-  /** Saves a call under a name. */
-  'calls.save': (args: { callId: string; name: string }) => Promise<HistoryEntry>;
-  /** Clears the history (saved calls are kept unless `includeSaved`). */
-  'calls.clear': (args: { includeSaved?: boolean }) => Promise<void>;
-  /** The history as JSON text. */
-  'calls.export': (args: Record<string, never>) => Promise<{ fileName: string; text: string }>;
-  /** Saved calls as a Playwright spec using switchboard/testing (secrets read from environment variables). */
-  'calls.exportTest': (args: ExportTestArgs) => Promise<{ fileName: string; text: string }>;
-
-  /** A server's authorization state. */
-  'auth.status': (args: { id: string }) => Promise<AuthStatus>;
-  /** Starts an interactive sign-in; opens the system browser in the app, returns the URL in any case. */
-  'auth.begin': (args: { id: string }) => Promise<AuthStatus>;
-  /** Completes a sign-in with the redirect URL pasted from the browser. */
-  'auth.complete': (args: { id: string; redirectUrl: string }) => Promise<AuthStatus>;
-  /** Deletes stored credentials (next connect needs sign-in). */
-  'auth.signOut': (args: { id: string }) => Promise<AuthStatus>;
-  /** Starts a device sign-in (RFC 8628): resolves with the code to enter and where; the core polls until it is entered. */
-  'auth.deviceStart': (args: { id: string }) => Promise<AuthStatus>;
-  /** Stops a device sign-in in progress. */
-  'auth.deviceCancel': (args: { id: string }) => Promise<AuthStatus>;
-  /** Opens the device sign-in's verification page through the safe opener (headless mode prints it). */
-  'auth.deviceOpen': (args: { id: string }) => Promise<void>;
-  /** Sets or clears a static bearer token. */
-  'auth.setBearer': (args: { id: string; token: string | null }) => Promise<AuthStatus>;
-  /** Sets a pre-registered or client-credentials client. */
-  'auth.setClient': (args: { id: string; client: ClientSettingsInput | null }) => Promise<AuthStatus>;
-
-  /** A page of a server's resources. */
-  'resources.list': (args: { id: string; cursor?: string }) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
-  /** A server's resource templates. */
-  'resources.templates': (args: { id: string }) => Promise<{ templates: ResourceTemplateItem[] }>;
-  /** Reads one resource (or a template expanded with its variables), bounded. */
-  'resources.read': (
-    args: { id: string; uri: string } | { id: string; uriTemplate: string; variables: Record<string, string> },
-  ) => Promise<ResourceReadResult>;
-  /** Subscribes to updates of one resource. */
-  'resources.subscribe': (args: { id: string; uri: string }) => Promise<void>;
-  /** Unsubscribes from one resource. */
-  'resources.unsubscribe': (args: { id: string; uri: string }) => Promise<void>;
-  /** A server's prompts. */
-  'prompts.list': (args: { id: string }) => Promise<{ prompts: PromptItem[] }>;
-  /** Renders a prompt with arguments. */
-  'prompts.get': (args: {
-    id: string;
-    name: string;
-    arguments: Record<string, string>;
-  }) => Promise<{ description?: string; messages: PromptMessageView[] }>;
-  /** Completion suggestions for a prompt or template argument. */
-  'completion.complete': (args: {
-    id: string;
-    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-    argument: { name: string; value: string };
-    context?: Record<string, string>;
-  }) => Promise<{ values: string[]; hasMore: boolean }>;
-  /** Pending elicitation requests (for a renderer that attaches late). */
-  'elicitation.pending': (args: Record<string, never>) => Promise<ElicitationRequestView[]>;
-  /** Answers an elicitation request. */
-  'elicitation.respond': (args: {
-    requestId: string;
-    action: 'accept' | 'decline' | 'cancel';
-    content?: Record<string, unknown>;
-  }) => Promise<void>;
-}
+/** Every call the renderer can make into the core: name → (argument object) → result, one map per domain. */
+export interface InvokeMap
+  extends
+    AppInvokeMap,
+    ServersInvokeMap,
+    CatalogInvokeMap,
+    CallsInvokeMap,
+    AuthInvokeMap,
+    ResourcesInvokeMap,
+    EventsInvokeMap,
+    GatewayInvokeMap,
+    AppsInvokeMap,
+    RegistryInvokeMap,
+    ProtocolInvokeMap {}
 
 /** Every event the core pushes to the renderer: name → payload. Newer domains declare theirs in shared/domains/. */
 export interface EventMap extends EventsEventMap, GatewayEventMap, AppsEventMap, RegistryEventMap, ProtocolEventMap {

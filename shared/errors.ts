@@ -1,34 +1,64 @@
-/** Every error code that may cross the renderer/core boundary. */
-export type ErrorCode =
-  | 'invalid_request'
-  | 'unknown_method'
-  | 'config_invalid'
-  | 'not_found'
-  | 'id_conflict'
-  | 'approval_required'
-  | 'spawn_failed'
-  | 'command_not_found'
-  | 'process_exited'
-  | 'connection_closed'
-  | 'connect_failed'
-  | 'protocol_mismatch'
-  | 'http_error'
-  | 'redirect_refused'
-  | 'url_refused'
-  | 'auth_required'
-  | 'authorization_required'
-  | 'timeout'
-  | 'cancelled'
-  | 'limit_exceeded'
-  | 'stale_route'
-  | 'tool_changed'
-  | 'catalog_invalid'
-  | 'app_invalid'
-  | 'server_error'
-  | 'storage_failed'
-  | 'port_in_use'
-  | 'data_locked'
-  | 'internal';
+/**
+ * The one closed set of error codes that may cross the renderer/core boundary, for AppErrors and call outcomes alike:
+ * each code with what it means. A code not listed here does not compile.
+ */
+export const ERROR_CODES = {
+  invalid_request: "A call's arguments failed its schema, or the call came from somewhere that may not make it.",
+  unknown_method: 'The method named is not in the contract.',
+  config_invalid: 'A server definition, setting or file the person supplied is not valid.',
+  not_found: 'The server, call, client, resource or other thing named does not exist (any more).',
+  id_conflict: 'The id or name is already used by another server or gateway client.',
+  approval_required: 'A stdio launch (or a changed one) waits for the person to approve it before it is spawned.',
+  spawn_failed: "A stdio server's process could not be started.",
+  command_not_found: "A stdio server's command was not found on the PATH that was searched.",
+  process_exited: "A stdio server's process ended (before or during its session).",
+  connection_closed: 'The connection to a server, or to the core, closed.',
+  connect_failed: 'A server could not be reached or did not complete the connection.',
+  protocol_mismatch: 'The server speaks no protocol revision Switchboard does.',
+  http_error: 'A server answered over HTTP with a status or content type Switchboard cannot use.',
+  redirect_refused: 'A server answered with a redirect; redirects are refused, the final URL must be configured.',
+  url_refused: 'A URL is not allowed by the URL policy (scheme, host, user info, characters).',
+  auth_required: 'The server needs a sign-in, or the sign-in failed or was refused.',
+  authorization_required: 'A call was refused because the server needs the person to sign in again.',
+  timeout: 'A named time limit ran out before the operation finished.',
+  cancelled: 'The operation was cancelled by the person, the caller or a shutdown.',
+  limit_exceeded: 'A size, count or rate limit was exceeded.',
+  stale_route: 'The catalog changed while a tool was being called; calling again resolves the new route.',
+  tool_changed: "A tool's definition changed since it was approved, so it waits for approval again.",
+  catalog_invalid: "A server's tool, resource or prompt listing could not be used.",
+  app_invalid: 'An MCP App resource is not one Switchboard runs (wrong type, too large, refused content).',
+  server_error: 'The server answered a request with an error.',
+  storage_failed: 'Settings, credentials or history could not be read or written.',
+  port_in_use: "The gateway's chosen port is taken by another program.",
+  data_locked: 'Another Switchboard is using the data folder.',
+  internal: 'An unexpected failure inside Switchboard; its details are logged, never sent.',
+  tool_error: 'The tool ran and reported an error in its result.',
+  denied: "A gateway client's call was refused by its profile or by the person.",
+  feature_not_enabled: 'The server asked for something a setting of this server refuses (sampling, roots, questions).',
+  elicitation_not_enabled: 'The tool asked the person for input, but questions are turned off for this server.',
+  elicitation_unavailable: 'The tool asked the person for input, but there is no way to ask on this connection.',
+  elicitation_refused: 'The tool asked the person for input, and the person refused to be asked by this server.',
+  sampling_not_enabled: 'The tool asked for sampling, but sampling is turned off for this server.',
+  sampling_declined: 'The sampling request was declined or not answered in time.',
+  roots_not_enabled: 'The tool asked for the roots list, but roots are turned off for this server.',
+  tasks_not_enabled: 'The tool runs only as a task, but tasks are turned off for this server.',
+  input_unsupported: 'The tool asked the client for a capability Switchboard does not provide on this connection.',
+  input_rounds_exceeded: 'The server asked for input more times than one call allows.',
+  task_input_unsupported: 'A task asked for input, which cannot be answered inside a task; the task was cancelled.',
+  task_failed: 'The task the tool started failed.',
+  task_cancelled: 'The server cancelled the task the tool started.',
+} as const satisfies Record<string, string>;
+
+/** A code from the closed set ERROR_CODES. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Every error code, in the order ERROR_CODES lists them. */
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/** True when a string is one of the closed set's codes. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}
 
 /** Extra facts a failed connection carries so the connection doctor can explain it. */
 export interface ErrorEvidence {
@@ -98,12 +128,12 @@ export class AppError extends Error {
   }
 }
 
-/** True when a value has the shape of AppErrorData. */
+/** True when a value has the shape of AppErrorData, its code one of the closed set. */
 export function isAppErrorData(value: unknown): value is AppErrorData {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as { code?: unknown }).code === 'string' &&
+    isErrorCode((value as { code?: unknown }).code) &&
     typeof (value as { message?: unknown }).message === 'string'
   );
 }

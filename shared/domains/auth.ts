@@ -1,4 +1,5 @@
 // Contract types for authorization (issue: authorization). Owned by the auth work.
+import { z } from 'zod';
 
 /** Steps of an interactive sign-in (`device`: waiting for the code to be entered on another device, RFC 8628). */
 export type AuthStep = 'discovery' | 'registration' | 'browser' | 'device' | 'token';
@@ -127,3 +128,78 @@ export interface ClientSettingsInput {
   /** The user's ID token from the identity provider (stored in the credential store, never returned). */
   idToken?: string;
 }
+
+/** Authorization methods: name → (argument object) → result. */
+export interface AuthInvokeMap {
+  /** A server's authorization state. */
+  'auth.status': (args: { id: string }) => Promise<AuthStatus>;
+  /** Starts an interactive sign-in; opens the system browser in the app, returns the URL in any case. */
+  'auth.begin': (args: { id: string }) => Promise<AuthStatus>;
+  /** Completes a sign-in with the redirect URL pasted from the browser. */
+  'auth.complete': (args: { id: string; redirectUrl: string }) => Promise<AuthStatus>;
+  /** Deletes stored credentials (next connect needs sign-in). */
+  'auth.signOut': (args: { id: string }) => Promise<AuthStatus>;
+  /** Starts a device sign-in (RFC 8628): resolves with the code to enter and where; the core polls until it is entered. */
+  'auth.deviceStart': (args: { id: string }) => Promise<AuthStatus>;
+  /** Stops a device sign-in in progress. */
+  'auth.deviceCancel': (args: { id: string }) => Promise<AuthStatus>;
+  /** Opens the device sign-in's verification page through the safe opener (headless mode prints it). */
+  'auth.deviceOpen': (args: { id: string }) => Promise<void>;
+  /** Sets or clears a static bearer token. */
+  'auth.setBearer': (args: { id: string; token: string | null }) => Promise<AuthStatus>;
+  /** Sets a pre-registered or client-credentials client. */
+  'auth.setClient': (args: { id: string; client: ClientSettingsInput | null }) => Promise<AuthStatus>;
+}
+
+// Argument validators, one per method above: run before any handler, their shapes checked against the method
+// types in contract-schemas.ts.
+const id = z.string().min(1).max(200);
+
+/** Validators for auth.* arguments. */
+export const authArgSchemas = {
+  'auth.status': z.object({ id }).strict(),
+  'auth.begin': z.object({ id }).strict(),
+  'auth.complete': z.object({ id, redirectUrl: z.string().min(1).max(8192) }).strict(),
+  'auth.signOut': z.object({ id }).strict(),
+  'auth.deviceStart': z.object({ id }).strict(),
+  'auth.deviceCancel': z.object({ id }).strict(),
+  'auth.deviceOpen': z.object({ id }).strict(),
+  'auth.setBearer': z
+    .object({
+      id,
+      token: z
+        .string()
+        .min(1)
+        .max(16384)
+        .regex(/^[\x21-\x7e]+$/, 'A token is printable ASCII without spaces')
+        .nullable(),
+    })
+    .strict(),
+  'auth.setClient': z
+    .object({
+      id,
+      client: z
+        .object({
+          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access', 'device_code']),
+          clientId: z.string().max(2048).optional(),
+          clientSecret: z.string().max(8192).optional(),
+          authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']).optional(),
+          privateKeyPem: z.string().max(32768).optional(),
+          metadataUrl: z.string().url().max(2048).optional(),
+          scopes: z.array(z.string().max(200)).max(100).optional(),
+          issuer: z.string().url().max(2048).optional(),
+          idpIssuer: z.string().url().max(2048).optional(),
+          idpTokenEndpoint: z.string().url().max(2048).optional(),
+          idpClientId: z.string().max(2048).optional(),
+          idpClientSecret: z.string().max(8192).optional(),
+          idToken: z
+            .string()
+            .max(16384)
+            .regex(/^[A-Za-z0-9._~+/=-]*$/, 'An ID token is a JWT: letters, digits and . _ - only')
+            .optional(),
+        })
+        .strict()
+        .nullable(),
+    })
+    .strict(),
+} as const;

@@ -1,7 +1,17 @@
-// Contract types for tool calls, results and history (issue: tool calls). Owned by the calls work.
+// Contract types for tool calls, results and history.
+import { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
 
 /** How a call ended. */
 export type CallStatus = 'ok' | 'error' | 'cancelled' | 'timeout';
+
+/** Why a call failed: a code from the closed set (shared/errors.ts) and plain words. */
+export interface CallError {
+  /** Stable machine-readable code. */
+  code: ErrorCode;
+  /** Plain-words explanation; never contains secrets. */
+  message: string;
+}
 
 /** One inline media block of a bounded presentation. */
 export interface MediaView {
@@ -52,7 +62,7 @@ export interface CallOutcome {
   /** Wall time in ms. */
   durationMs: number;
   /** Why it failed, for status error/timeout/cancelled (e.g. tool_error, authorization_required, input_unsupported). */
-  error?: { code: string; message: string };
+  error?: CallError;
   /** Server id of the call. */
   serverId?: string;
   /** Local tool name. */
@@ -104,7 +114,7 @@ export interface HistoryEntry {
   /** Name under which the call was saved, if any. */
   savedAs?: string;
   /** Why it failed, when it did. */
-  error?: { code: string; message: string };
+  error?: CallError;
   /** Who started the call (absent: the person, in the UI). */
   origin?: CallOrigin;
 }
@@ -142,3 +152,62 @@ export interface ExportTestArgs {
   /** The spec's describe title (default: the saved name, or "Saved calls"). */
   title?: string;
 }
+
+/** Tool-call and history methods: name → (argument object) → result. */
+export interface CallsInvokeMap {
+  /** Calls a tool by local name; resolves when the call ends. */
+  'tools.call': (args: { name: string; arguments: Record<string, unknown>; callId?: string }) => Promise<CallOutcome>;
+  /** Cancels a running call. */
+  'tools.cancel': (args: { callId: string }) => Promise<void>;
+  /** Searches the call history, newest first. */
+  'calls.history': (args: {
+    query?: string;
+    offset?: number;
+    limit?: number;
+    savedOnly?: boolean;
+  }) => Promise<{ entries: HistoryEntry[]; total: number }>;
+  /** The full audited envelope of one call. */
+  'calls.result': (args: { callId: string }) => Promise<AuditedEnvelope>;
+  /** Saves a call under a name. */
+  'calls.save': (args: { callId: string; name: string }) => Promise<HistoryEntry>;
+  /** Clears the history (saved calls are kept unless `includeSaved`). */
+  'calls.clear': (args: { includeSaved?: boolean }) => Promise<void>;
+  /** The history as JSON text. */
+  'calls.export': (args: Record<string, never>) => Promise<{ fileName: string; text: string }>;
+  /** Saved calls as a Playwright spec using switchboard/testing (secrets read from environment variables). */
+  'calls.exportTest': (args: ExportTestArgs) => Promise<{ fileName: string; text: string }>;
+}
+
+// Argument validators, one per method above: run before any handler, their shapes checked against the method
+// types in contract-schemas.ts.
+const callId = z.string().min(1).max(100);
+
+/** Validators for tools.* and calls.* arguments. */
+export const callArgSchemas = {
+  'tools.call': z
+    .object({ name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()), callId: callId.optional() })
+    .strict(),
+  'tools.cancel': z.object({ callId }).strict(),
+  'calls.history': z
+    .object({
+      query: z.string().max(1000).optional(),
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+      savedOnly: z.boolean().optional(),
+    })
+    .strict(),
+  'calls.result': z.object({ callId }).strict(),
+  'calls.save': z.object({ callId, name: z.string().trim().min(1).max(200) }).strict(),
+  'calls.clear': z.object({ includeSaved: z.boolean().optional() }).strict(),
+  'calls.export': z.object({}).strict(),
+  'calls.exportTest': z
+    .object({
+      callIds: z.array(callId).min(1).max(200),
+      assertions: z
+        .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
+        .max(200)
+        .optional(),
+      title: z.string().max(200).optional(),
+    })
+    .strict(),
+} as const;

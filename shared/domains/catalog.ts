@@ -1,4 +1,5 @@
 // Contract types for the tool catalog (issue: catalog). Owned by the catalog work.
+import { z } from 'zod';
 import type { ToolUi } from './apps.js';
 
 /** Hints a server gave about a tool; never treated as approval. */
@@ -143,3 +144,45 @@ export interface RefreshReport {
   /** Catalog revision after the refresh. */
   revision: number;
 }
+
+/** Catalog methods: name → (argument object) → result. */
+export interface CatalogInvokeMap {
+  /** The capability groups directory (one per server, no schemas). */
+  'catalog.groups': (args: { includeMembers?: boolean }) => Promise<GroupCard[]>;
+  /** Full schemas of a group's members or of named tools, within the discovery byte budget. */
+  'catalog.select': (args: { group?: string; tools?: string[] }) => Promise<CatalogSelection>;
+  /** Ranked search across every server, with filters and paging. */
+  'catalog.search': (args: CatalogQuery) => Promise<CatalogSearchResult>;
+  /** One tool's detail by local name. */
+  'catalog.tool': (args: { name: string }) => Promise<ToolDetail>;
+  /** Re-lists tools of one server or all (clears the response cache first). */
+  'catalog.refresh': (args: { id?: string }) => Promise<RefreshReport>;
+  /** Approves a tool's current definition (the fingerprint the user saw). */
+  'catalog.approveTool': (args: { name: string; fingerprint: string }) => Promise<ToolDetail>;
+}
+
+// Argument validators, one per method above: run before any handler, their shapes checked against the method
+// types in contract-schemas.ts.
+const localName = z.string().min(1).max(512);
+
+/** Validators for catalog.* arguments. */
+export const catalogArgSchemas = {
+  'catalog.groups': z.object({ includeMembers: z.boolean().optional() }).strict(),
+  'catalog.select': z
+    .object({ group: z.string().max(200).optional(), tools: z.array(localName).max(2048).optional() })
+    .strict()
+    .refine((a) => a.group !== undefined || (a.tools !== undefined && a.tools.length > 0), 'Give a group or tool names'),
+  'catalog.search': z
+    .object({
+      query: z.string().max(1000),
+      serverIds: z.array(z.string().max(200)).max(1000).optional(),
+      annotation: z.enum(['readOnly', 'destructive', 'idempotent', 'openWorld']).optional(),
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(25_000).optional(),
+      includeGroups: z.boolean().optional(),
+    })
+    .strict(),
+  'catalog.tool': z.object({ name: localName }).strict(),
+  'catalog.refresh': z.object({ id: z.string().max(200).optional() }).strict(),
+  'catalog.approveTool': z.object({ name: localName, fingerprint: z.string().min(1).max(200) }).strict(),
+} as const;

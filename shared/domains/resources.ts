@@ -1,4 +1,5 @@
 // Contract types for resources, prompts, completion and elicitation (issue: resources). Owned by that work.
+import { z } from 'zod';
 
 /** A resource row. */
 export interface ResourceItem {
@@ -122,3 +123,80 @@ export interface ElicitationRequestView {
   /** "ask": the person has not yet said whether this server may ask questions; the dialog asks first. */
   consent?: 'ask' | 'allow';
 }
+
+/** Resource, prompt, completion and elicitation methods: name → (argument object) → result. */
+export interface ResourcesInvokeMap {
+  /** A page of a server's resources. */
+  'resources.list': (args: { id: string; cursor?: string }) => Promise<{ resources: ResourceItem[]; nextCursor?: string }>;
+  /** A server's resource templates. */
+  'resources.templates': (args: { id: string }) => Promise<{ templates: ResourceTemplateItem[] }>;
+  /** Reads one resource (or a template expanded with its variables), bounded. */
+  'resources.read': (
+    args: { id: string; uri: string } | { id: string; uriTemplate: string; variables: Record<string, string> },
+  ) => Promise<ResourceReadResult>;
+  /** Subscribes to updates of one resource. */
+  'resources.subscribe': (args: { id: string; uri: string }) => Promise<void>;
+  /** Unsubscribes from one resource. */
+  'resources.unsubscribe': (args: { id: string; uri: string }) => Promise<void>;
+  /** A server's prompts. */
+  'prompts.list': (args: { id: string }) => Promise<{ prompts: PromptItem[] }>;
+  /** Renders a prompt with arguments. */
+  'prompts.get': (args: {
+    id: string;
+    name: string;
+    arguments: Record<string, string>;
+  }) => Promise<{ description?: string; messages: PromptMessageView[] }>;
+  /** Completion suggestions for a prompt or template argument. */
+  'completion.complete': (args: {
+    id: string;
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    argument: { name: string; value: string };
+    context?: Record<string, string>;
+  }) => Promise<{ values: string[]; hasMore: boolean }>;
+  /** Pending elicitation requests (for a renderer that attaches late). */
+  'elicitation.pending': (args: Record<string, never>) => Promise<ElicitationRequestView[]>;
+  /** Answers an elicitation request. */
+  'elicitation.respond': (args: {
+    requestId: string;
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, unknown>;
+  }) => Promise<void>;
+}
+
+// Argument validators, one per method above: run before any handler, their shapes checked against the method
+// types in contract-schemas.ts.
+const id = z.string().min(1).max(200);
+const uri = z.string().min(1).max(8192);
+
+/** Validators for resources.*, prompts.*, completion.* and elicitation.* arguments. */
+export const resourceArgSchemas = {
+  'resources.list': z.object({ id, cursor: z.string().max(65536).optional() }).strict(),
+  'resources.templates': z.object({ id }).strict(),
+  'resources.read': z.union([
+    z.object({ id, uri }).strict(),
+    z.object({ id, uriTemplate: uri, variables: z.record(z.string(), z.string().max(8192)) }).strict(),
+  ]),
+  'resources.subscribe': z.object({ id, uri }).strict(),
+  'resources.unsubscribe': z.object({ id, uri }).strict(),
+  'prompts.list': z.object({ id }).strict(),
+  'prompts.get': z.object({ id, name: z.string().min(1).max(512), arguments: z.record(z.string(), z.string()) }).strict(),
+  'completion.complete': z
+    .object({
+      id,
+      ref: z.discriminatedUnion('type', [
+        z.object({ type: z.literal('ref/prompt'), name: z.string().min(1).max(512) }).strict(),
+        z.object({ type: z.literal('ref/resource'), uri }).strict(),
+      ]),
+      argument: z.object({ name: z.string().min(1).max(512), value: z.string().max(8192) }).strict(),
+      context: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+  'elicitation.pending': z.object({}).strict(),
+  'elicitation.respond': z
+    .object({
+      requestId: z.string().min(1).max(100),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+} as const;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KEYS, INVOKE_KEYS } from '../../shared/contract-schemas.js';
+import { contractKeysOnly } from '../../scripts/contract-keys-plugin.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sorted = (keys: readonly string[]): string[] => [...keys].sort();
@@ -16,6 +17,7 @@ interface Exposed {
   events: Record<string, (listener: (payload: unknown) => void) => () => void>;
 }
 
+let bundled: string;
 let exposed: Map<string, unknown>;
 let invoked: [string, unknown][];
 let listeners: Map<string, Set<(event: unknown, payload: unknown) => void>>;
@@ -28,10 +30,12 @@ beforeAll(async () => {
     platform: 'node',
     format: 'cjs',
     external: ['electron'],
+    plugins: [contractKeysOnly],
     write: false,
     logLevel: 'silent',
   });
   const code = out.outputFiles[0]!.text;
+  bundled = code;
   exposed = new Map();
   invoked = [];
   listeners = new Map();
@@ -71,6 +75,10 @@ describe('the built preload', () => {
     expect(sorted(Object.keys(api))).toEqual(['events', 'invoke']);
     expect(sorted(Object.keys(api.invoke))).toEqual(sorted(INVOKE_KEYS));
     expect(sorted(Object.keys(api.events))).toEqual(sorted(EVENT_KEYS));
+  });
+
+  it('carries the key lists only, not the validators they come from', () => {
+    expect(bundled).not.toMatch(/node_modules[\\/]zod/);
   });
 
   it('invokes each method on its own channel', async () => {

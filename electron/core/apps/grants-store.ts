@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppGrants } from '../../../shared/domains/apps.js';
-import { AppGrantsSchema } from '../../../shared/domains/apps-schemas.js';
+import { AppGrantsSchema } from '../../../shared/domains/apps.js';
 import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';
 
 /** The grants file's name in the data folder. */

@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { CallProgress } from '../../../shared/domains/calls.js';
-import { AppError } from '../../../shared/errors.js';
+import type { CallError, CallProgress } from '../../../shared/domains/calls.js';
+import { AppError, type ErrorCode } from '../../../shared/errors.js';
 import { sanitizeText, truncate } from '../text.js';
 import { outboundEnvelope, rawRequest } from './raw-request.js';
 import { isObject, type JsonObject } from '../json.js';
@@ -65,7 +65,7 @@ export interface RunResult {
   /** The raw result (or a synthesized tool-level error result). */
   result: JsonObject;
   /** Set when the run ended in a tool-level error produced by the host (not the server). */
-  hostError?: { code: string; message: string };
+  hostError?: CallError;
   /** Set when a task ended as cancelled on the server side. */
   taskCancelled?: boolean;
 }
@@ -77,7 +77,7 @@ export function toolErrorResult(text: string): JsonObject {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function hostError(code: string, message: string): RunResult {
+function hostError(code: ErrorCode, message: string): RunResult {
   return { result: toolErrorResult(message), hostError: { code, message } };
 }
 

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import type { AppNotice } from '../../../shared/contract.js';
 import type {
   AuditedEnvelope,
+  CallError,
   CallOrigin,
   CallOutcome,
   CallProgress,
@@ -15,7 +16,7 @@ import type {
   HistoryEntry,
   Presentation,
 } from '../../../shared/domains/calls.js';
-import { AppError } from '../../../shared/errors.js';
+import { AppError, type ErrorCode } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
 import type { EventBus } from '../event-bus.js';
 import { sanitizeText } from '../text.js';
@@ -265,7 +266,7 @@ export class CallService {
     route: ToolRoute,
     args: Record<string, unknown>,
     opts: { callId?: string; origin?: CallOrigin; startedAt: number },
-    error: { code: string; message: string },
+    error: CallError,
   ): CallOutcome {
     const outcome: CallOutcome = {
       callId: opts.callId ?? randomUUID(),
@@ -378,8 +379,8 @@ export class CallService {
     signal: AbortSignal,
     serverId: string,
     config: ServerConfig,
-  ): { status: CallStatus; code: string; message: string; result: JsonObject; presentation: Presentation } {
-    const fail = (status: CallStatus, code: string, message: string, result?: JsonObject) => ({
+  ): { status: CallStatus; code: ErrorCode; message: string; result: JsonObject; presentation: Presentation } {
+    const fail = (status: CallStatus, code: ErrorCode, message: string, result?: JsonObject) => ({
       status,
       code,
       message,

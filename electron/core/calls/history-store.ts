@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { AppNotice } from '../../../shared/contract.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
-import { AppError } from '../../../shared/errors.js';
+import { AppError, ERROR_CODE_LIST } from '../../../shared/errors.js';
 import { copyAside, JsonFileWriter, JsonText, readJsonFile } from '../storage/json-file.js';
 
 /** Entries kept (saved ones count too, and are trimmed last). */
@@ -52,7 +52,8 @@ const EntrySchema = z
     status: z.enum(['ok', 'error', 'cancelled', 'timeout']),
     presentation: PresentationSchema,
     savedAs: z.string().optional(),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    // A code this version does not know (a file written by another version) reads as internal; its words are kept.
+    error: z.object({ code: z.enum(ERROR_CODE_LIST).catch('internal'), message: z.string() }).optional(),
   })
   .loose();
 

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { CallOrigin, CallOutcome, CallProgress } from '../../../shared/domains/calls.js';
+import type { CallError, CallOrigin, CallOutcome, CallProgress } from '../../../shared/domains/calls.js';
 import type { GatewayActivity, GatewayRequestView } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
 import type { ElicitationAnswer, ElicitationHandler } from '../calls/call-runner.js';
@@ -39,7 +39,7 @@ export interface GatewayCallDeps {
       route: ToolRoute,
       args: Record<string, unknown>,
       opts: { origin: CallOrigin; startedAt: number },
-      error: { code: string; message: string },
+      error: CallError,
     ): CallOutcome;
     result(callId: string): { result: unknown };
   };
@@ -310,7 +310,7 @@ export class GatewayCalls {
     config: ServerConfig,
     args: Record<string, unknown>,
     deadlineAt: number,
-  ): Promise<{ code: string; message: string } | undefined> {
+  ): Promise<CallError | undefined> {
     const policy = round.view.writes;
     if (policy === 'allow') return undefined;
     // The server's own readOnlyHint is never consulted here: a hostile server would call every tool read-only.

@@ -3,7 +3,7 @@
 // the one atomic JSON helper; a corrupt file is moved aside and reported, never silently dropped.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { GatewayClientNameSchema, GatewayProfileSchema } from '../../../shared/domains/gateway-schemas.js';
+import { GatewayClientNameSchema, GatewayProfileSchema } from '../../../shared/domains/gateway.js';
 import type { GatewayLastActivity, GatewayProfile } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
 import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';

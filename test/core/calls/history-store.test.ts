@@ -76,6 +76,17 @@ describe('call history file', () => {
     expect(onDisk(file)).toEqual(['call-3', 'call-1', 'call-2']);
   });
 
+  it('reads an error code it does not know as internal, keeping the entry and its words', () => {
+    const { file, notices, open } = setup();
+    const known = { ...entry(1), status: 'error', error: { code: 'tool_error', message: 'known' } };
+    const unknown = { ...entry(2), status: 'error', error: { code: 'from_another_version', message: 'kept words' } };
+    writeFileSync(file, JSON.stringify({ version: 1, entries: [unknown, known] }));
+    const store = open();
+    expect(store.get('call-1')?.error).toEqual({ code: 'tool_error', message: 'known' });
+    expect(store.get('call-2')?.error).toEqual({ code: 'internal', message: 'kept words' });
+    expect(notices).toEqual([]);
+  });
+
   it('still records a call whose arguments are nested too deeply to serialise', async () => {
     const { file, open } = setup();
     let deep: Record<string, unknown> = {};

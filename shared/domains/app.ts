@@ -1,0 +1,45 @@
+// The app-level methods of the contract (facts, notices, links, leftover processes) and their argument validators.
+import { z } from 'zod';
+import type { AppInfo, LeftoverProcess } from '../contract.js';
+
+/** App-level methods (facts, notices, links, leftover processes): name → (argument object) → result. */
+export interface AppInvokeMap {
+  /** Facts about the running app and its notices. */
+  'app.info': (args: Record<string, never>) => Promise<AppInfo>;
+  /** Dismisses a notice by id. */
+  'app.dismissNotice': (args: { id: string }) => Promise<void>;
+  /** The renderer has attached its event listeners: events held back since its page (re)loaded may be sent now. */
+  'app.listening': (args: Record<string, never>) => Promise<void>;
+  /** Opens an http(s) link the person clicked (e.g. in a Markdown preview) through the safe opener; headless prints it. */
+  'app.openLink': (args: { url: string }) => Promise<void>;
+  /** Server process groups from an earlier run that are still running and verified as that run's. */
+  'app.leftovers': (args: Record<string, never>) => Promise<LeftoverProcess[]>;
+  /** Ends listed leftover groups (SIGTERM, then SIGKILL); `not_found` for a pgid that is not listed. */
+  'app.endLeftovers': (args: { pgids: number[] }) => Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }>;
+}
+
+const empty = z.object({}).strict();
+
+/** Validators for app.* arguments: run before any handler, their shapes checked in contract-schemas.ts. */
+export const appArgSchemas = {
+  'app.info': empty,
+  'app.dismissNotice': z.object({ id: z.string().min(1).max(200) }).strict(),
+  'app.listening': empty,
+  'app.openLink': z.object({ url: z.string().min(1).max(8192) }).strict(),
+  'app.leftovers': empty,
+  // Positive group ids only: 0 or a negative number would signal the host's own group or every process.
+  'app.endLeftovers': z
+    .object({
+      pgids: z
+        .array(
+          z
+            .number()
+            .int()
+            .min(2)
+            .max(2 ** 31 - 1),
+        )
+        .min(1)
+        .max(1000),
+    })
+    .strict(),
+} satisfies Record<keyof AppInvokeMap, z.ZodType>;
