@@ -73,12 +73,12 @@ export class Catalog implements CatalogPort {
   }
 
   /** Stops timers and writes pending approvals. */
-  dispose(): void {
+  async dispose(): Promise<void> {
     this.#state.disposed = true;
     for (const u of this.#unsubscribe) u();
     this.#refresher.dispose();
     for (const entry of this.#state.entries.values()) this.#retire(entry);
-    this.#state.deps.pins.flush();
+    await this.#state.deps.pins.flush();
   }
 
   // ---------------------------------------------------------------- session events

@@ -129,7 +129,7 @@ export class CatalogHarness {
   }
 
   async close(): Promise<void> {
-    this.catalog.dispose();
+    await this.catalog.dispose();
     await Promise.all([...this.clients.values()].map((c) => c.close().catch(() => undefined)));
     this.clients.clear();
   }
