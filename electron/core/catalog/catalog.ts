@@ -64,7 +64,8 @@ export class Catalog implements CatalogPort {
 
   /** Counters of one server (tests). */
   stats(id: string): CatalogStats {
-    return { ...this.#state.entry(id).stats };
+    const entry = this.#state.entry(id);
+    return { ...entry.stats, publishing: entry.publishing };
   }
 
   /** Whether a server needs a refresh before its catalog is trusted. */
