@@ -27,6 +27,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  // Type-aware rules: a promise nobody awaits or handles is an unhandled rejection waiting to happen, and an async
+  // function passed where a void callback is expected (event handlers, React props) drops its rejection too.
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'docs/examples/*.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   {
     files: ['electron/core/**/*.ts', 'shared/**/*.ts'],
     rules: {

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     bare.push(performance.now() - t);
     if (lists.reduce((n, l) => n + l.tools.length, 0) !== SERVERS * (TOOLS + 1)) throw new Error('bare listing incomplete');
 
-    catalog?.dispose();
+    await catalog?.dispose();
     catalog = new Catalog({
       events: new EventBus(),
       sessionEvents: new SessionEvents(),
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     `  cpu:  p50 ${pct(cpu, 0.5).toFixed(2)} ms, p95 ${pct(cpu, 0.95).toFixed(2)} ms (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`,
   );
 
-  catalog?.dispose();
+  await catalog?.dispose();
   await Promise.all(clients.map((c) => c.close()));
   const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
   if (args.includes('--no-paint')) console.log('\ncatalog view first paint: skipped (--no-paint)');

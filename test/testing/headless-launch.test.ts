@@ -1,17 +1,19 @@
 // The kit's launcher on the real built app: two Switchboards side by side get their own data folders and ports and
 // stop cleanly with nothing left in /proc; a server that leaves a daemon behind makes the stop report it (by pid),
-// and the daemon is killed. Needs `npm run build` (dist/).
+// and the daemon is killed. Builds dist/ first when it is missing or stale.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBridge, webSocketTransport } from '../../testing/bridge-client.js';
 import { launchHeadless, type HeadlessApp } from '../../testing/headless-launch.js';
 import { listProcesses } from '../../testing/process-tree.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from './support/built-app.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'kit-launch-'));
+beforeAll(() => ensureBuilt(['node', 'renderer']), BUILD_TIMEOUT_MS);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Whether `pid` is a live (non-zombie) process, read from /proc. */

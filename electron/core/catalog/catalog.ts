@@ -64,7 +64,8 @@ export class Catalog implements CatalogPort {
 
   /** Counters of one server (tests). */
   stats(id: string): CatalogStats {
-    return { ...this.#state.entry(id).stats };
+    const entry = this.#state.entry(id);
+    return { ...entry.stats, publishing: entry.publishing };
   }
 
   /** Whether a server needs a refresh before its catalog is trusted. */
@@ -73,12 +74,12 @@ export class Catalog implements CatalogPort {
   }
 
   /** Stops timers and writes pending approvals. */
-  dispose(): void {
+  async dispose(): Promise<void> {
     this.#state.disposed = true;
     for (const u of this.#unsubscribe) u();
     this.#refresher.dispose();
     for (const entry of this.#state.entries.values()) this.#retire(entry);
-    this.#state.deps.pins.flush();
+    await this.#state.deps.pins.flush();
   }
 
   // ---------------------------------------------------------------- session events

@@ -25,9 +25,14 @@ export interface Outcome {
 }
 
 /** Counters for tests and diagnostics. */
-export interface CatalogStats {
+export interface CatalogCounters {
   listings: number;
   publications: number;
+}
+
+/** The counters, with the publications under way (each waits for the calls using the catalog), for tests. */
+export interface CatalogStats extends CatalogCounters {
+  publishing: number;
 }
 
 /** The catalog's record of one registered server. */
@@ -57,7 +62,7 @@ export class Entry {
   publishing = 0;
   publishWaiters: (() => void)[] = [];
   autoTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly stats: CatalogStats = { listings: 0, publications: 0 };
+  readonly stats: CatalogCounters = { listings: 0, publications: 0 };
 
   constructor(config: ServerConfig) {
     this.id = config.id;

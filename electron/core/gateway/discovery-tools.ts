@@ -13,9 +13,6 @@ import type { ProfileView } from './profile.js';
 import { SESSION_MAX_BYTES, SESSION_MAX_DEFINITIONS, type SessionScope } from './session-scope.js';
 import { toolDefinition, type GatewayCatalog, type VisibleTools } from './tool-listing.js';
 
-/** Names of the discovery tools. */
-export const DISCOVERY_NAMES = ['tools_groups', 'tools_select', 'tools_search'] as const;
-
 /** What the discovery tools read. */
 export interface DiscoveryContext {
   view: ProfileView;

@@ -47,16 +47,6 @@ export function upgradeSettingsDocument(raw: unknown): JsonObject {
   return doc;
 }
 
-/** Upgrades and validates a parsed settings object as a whole; throws config_invalid when any part is bad. */
-export function migrateSettings(raw: unknown): Settings {
-  const parsed = SettingsSchema.safeParse(upgradeSettingsDocument(raw));
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new AppError('config_invalid', `The settings file does not match the schema (${first ? describeIssue(first) : 'invalid'})`);
-  }
-  return parsed.data;
-}
-
 /**
  * Upgrades a parsed settings object and keeps every valid part: each server entry is checked on its own (a bad one
  * or a repeated id is left out), unknown top-level keys are left out, a bad value of a known key falls back to its

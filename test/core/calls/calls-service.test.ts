@@ -30,18 +30,20 @@ describe('tool calls over stdio (2026-07-28)', () => {
     service.cancel('slow-1');
     const outcome = await pending;
     expect(outcome.status).toBe('cancelled');
-    expect(outcome.durationMs).toBeLessThan(4000);
+    // The server saw the cancellation: the call did not run its 5 s.
     await until(() => conn.stderr().includes('cancelled slow'));
     expect(events.list.some((e) => e.event === 'call.finished')).toBe(true);
   });
 
   it('ends a call at the logical deadline', async () => {
     const { service } = make({ timeouts: { callSecs: 0.6 } });
-    const started = Date.now();
+    const cancels = (): number => conn.stderr().split('cancelled slow').length;
+    const before = cancels();
     const outcome = await service.call({ name: 'mcp__fx__slow', arguments: { ms: 5000, steps: 5 } });
     expect(outcome.status).toBe('timeout');
     expect(outcome.error?.message).toMatch(/0.6 s deadline/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The deadline ended the call on the server too, before its 5 s ran out.
+    await until(() => cancels() > before);
   });
 
   it('the deadline covers queueing: a call stuck behind a serial call times out', async () => {

@@ -63,10 +63,14 @@ export class CatalogHarness {
     return config;
   }
 
+  /** Servers whose connect has started (a test waits for it instead of sleeping). */
+  readonly connectsStarted = new Set<string>();
+
   /** Connects a server the way the session manager does and announces it. */
   async connect(id: string): Promise<Client> {
     const existing = this.clients.get(id);
     if (existing) return existing;
+    this.connectsStarted.add(id);
     const spec = this.specs.get(id) ?? {};
     const client = new Client(
       { name: 'catalog-test', version: '1.0.0' },
@@ -129,7 +133,7 @@ export class CatalogHarness {
   }
 
   async close(): Promise<void> {
-    this.catalog.dispose();
+    await this.catalog.dispose();
     await Promise.all([...this.clients.values()].map((c) => c.close().catch(() => undefined)));
     this.clients.clear();
   }

@@ -13,6 +13,12 @@ afterEach(async () => {
   await h?.close();
 });
 
+/**
+ * Lets every continuation already queued run (one turn of the event loop). What follows it checks work that, once
+ * cancelled, has no I/O left to wait for: a broken cancellation would have shown by then.
+ */
+const drained = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 describe('catalog refresh', () => {
   it('coalesces a storm of 1,000 list_changed notifications into a few listings', async () => {
     h = new CatalogHarness();
@@ -21,9 +27,8 @@ describe('catalog refresh', () => {
     await h.until(() => h.catalog.stats('storm').publications === 1, 15_000, 'first publication');
     const before = JSON.parse(await h.control('storm', { action: 'stats' })) as { lists: number };
     await h.control('storm', { action: 'storm', count: 1000 });
+    // Over stdio the notifications reach the catalog before the storm's answer, so each has marked it dirty by now.
     await h.until(() => !h.catalog.isDirty('storm'), 15_000, 'refresh after the storm');
-    await new Promise((r) => setTimeout(r, 300));
-    await h.until(() => !h.catalog.isDirty('storm'), 15_000, 'quiet');
     const after = JSON.parse(await h.control('storm', { action: 'stats' })) as { lists: number };
     const listings = after.lists - before.lists;
     expect(listings).toBeGreaterThanOrEqual(1);
@@ -99,7 +104,7 @@ describe('catalog refresh', () => {
     await h.until(() => h.catalog.stats('gone').listings >= 1, 10_000, 'listing started');
     const revision = h.catalog.revision;
     await h.remove('gone');
-    await new Promise((r) => setTimeout(r, 300));
+    await drained();
     expect(h.catalog.revision).toBe(revision);
     expect(h.catalog.groups()).toEqual([]);
     await expect(h.catalog.route('mcp__gone__tool_0000')).rejects.toMatchObject({ code: 'not_found' });
@@ -108,13 +113,13 @@ describe('catalog refresh', () => {
     h.add('cancel', { env: { CATALOG_TOOLS: '2' }, config: deny });
     const ac = new AbortController();
     const pending = h.catalog.route('mcp__cancel__tool_0000', ac.signal).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    await h.until(() => h.connectsStarted.has('cancel'), 10_000, 'the connect to start');
     ac.abort();
     const err = await pending;
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('cancelled');
     await h.until(() => h.clients.has('cancel'), 10_000, 'the connect to finish');
-    await new Promise((r) => setTimeout(r, 100));
+    await drained();
     expect(h.catalog.isDirty('cancel')).toBe(true);
     expect(h.catalog.stats('cancel').publications).toBe(0);
     // The next use refreshes.
@@ -130,7 +135,7 @@ describe('catalog refresh', () => {
     h.catalog.validate(route);
     await h.control('busy', { action: 'set', names: ['tool_0001'] });
     const refreshing = h.catalog.refresh('busy');
-    await new Promise((r) => setTimeout(r, 400));
+    await h.until(() => h.catalog.stats('busy').publishing === 1, 10_000, 'the publication to wait for the call');
     expect(h.names('busy')).toEqual(['mcp__busy__tool_0000', 'mcp__busy__tool_0001']);
     release();
     await refreshing;
@@ -146,20 +151,23 @@ describe('catalog refresh', () => {
     const first = h.catalog.beginCall('busy');
     await h.control('busy', { action: 'set', names: ['tool_0001', 'tool_0002'] });
     const refreshing = h.catalog.refresh('busy');
-    await h.until(() => h.catalog.stats('busy').listings === 2, 10_000, 'the new listing');
-    await new Promise((r) => setTimeout(r, 50));
+    await h.until(() => h.catalog.stats('busy').publishing === 1, 10_000, 'the publication to wait for the call');
     // A second call arrives while the publication waits for the first: it is held back, not admitted.
     let admitted = false;
+    let namesWhenAdmitted: string[] = [];
     const second = h.catalog.whenPublishable('busy').then(() => {
       admitted = true;
+      namesWhenAdmitted = h.names('busy');
       return h.catalog.beginCall('busy');
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await drained();
     expect(admitted).toBe(false);
     first();
     await refreshing;
     const releaseSecond = await second;
     expect(h.names('busy')).toEqual(['mcp__busy__tool_0001', 'mcp__busy__tool_0002']);
+    // It was admitted only after the publication.
+    expect(namesWhenAdmitted).toEqual(['mcp__busy__tool_0001', 'mcp__busy__tool_0002']);
     // The held call checks its route against what was just published.
     expect(() => h.catalog.validate(route)).not.toThrow();
     releaseSecond();
@@ -168,8 +176,7 @@ describe('catalog refresh', () => {
     const third = h.catalog.beginCall('busy');
     await h.control('busy', { action: 'set', names: ['tool_0002'] });
     const again = h.catalog.refresh('busy');
-    await h.until(() => h.catalog.stats('busy').listings === 3, 10_000, 'the third listing');
-    await new Promise((r) => setTimeout(r, 50));
+    await h.until(() => h.catalog.stats('busy').publishing === 1, 10_000, 'the third publication to wait');
     const abort = new AbortController();
     const held = h.catalog.whenPublishable('busy', abort.signal);
     abort.abort(new Error('walked away'));

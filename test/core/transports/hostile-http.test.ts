@@ -38,14 +38,13 @@ async function connect(path: string): Promise<{ client: ReturnType<typeof legacy
 describe('an oversized SSE event that answers a request', () => {
   it.each(['/id-first', '/id-last', '/id-hidden'])('fails that request at once (%s), and the session goes on', async (path) => {
     const { client } = await connect(path);
-    const started = Date.now();
     const error = await client.callTool({ name: 'big', arguments: { bytes: 3 * 1024 * 1024 } }, { timeout: 120_000 }).then(
       () => new Error('expected a rejection'),
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: LIMIT_EXCEEDED_RPC_CODE });
+    // Refused by the limit, not by the 120 s request timeout.
     expect(String((error as Error).message)).toMatch(/larger than the 1 MiB limit/);
-    expect(Date.now() - started).toBeLessThan(60_000);
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
     await client.close();
   });

@@ -1,5 +1,8 @@
 // Large stdout lines are parsed on a worker thread; the result is the same as on the main thread, lines keep their
 // order through the stdio transport, and a worker that cannot start or dies costs speed, never a line.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,10 +49,21 @@ describe('LineParsePool', () => {
   it('finds the worker beside the source module (tsx) and beside a built bundle, unpacked from an asar archive', () => {
     expect(lineParseWorker()?.file).toMatch(/electron\/core\/transports\/line-parse-worker\.ts$/);
     expect(lineParseWorker()?.bootstrap).toContain('tsx');
-    expect(lineParseWorker(`file://${REPO_ROOT}/dist/electron/main.mjs`)).toEqual({
-      file: `${REPO_ROOT}/dist/electron/line-parse-worker.mjs`,
-    });
-    expect(lineParseWorker(`file://${REPO_ROOT}/nowhere/main.mjs`)).toBeUndefined();
+    // A built layout of its own, so the test does not depend on the repository's dist/ being built.
+    const app = mkdtempSync(join(tmpdir(), 'line-parse-'));
+    try {
+      for (const dir of ['dist/electron', 'app.asar.unpacked/dist/electron']) {
+        mkdirSync(join(app, dir), { recursive: true });
+        writeFileSync(join(app, dir, 'line-parse-worker.mjs'), '');
+      }
+      expect(lineParseWorker(`file://${app}/dist/electron/main.mjs`)).toEqual({ file: `${app}/dist/electron/line-parse-worker.mjs` });
+      expect(lineParseWorker(`file://${app}/app.asar/dist/electron/main.mjs`)).toEqual({
+        file: `${app}/app.asar.unpacked/dist/electron/line-parse-worker.mjs`,
+      });
+      expect(lineParseWorker(`file://${app}/nowhere/main.mjs`)).toBeUndefined();
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 
   it('parses on the worker what the main thread would, in the order asked', async () => {

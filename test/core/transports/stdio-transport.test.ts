@@ -47,9 +47,8 @@ describe('stdio transport', () => {
     const o = track(openStdioTransport({ config: stdioConfig('silent', 'silent-discover.ts'), env: {}, log }));
     const { Client } = await import('@modelcontextprotocol/client');
     const client = new Client({ name: 't', version: '0' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 1000 } } });
-    const started = Date.now();
+    // Connected at all: the server never answers server/discover, so only the probe's bound ends that wait.
     await client.connect(o.transport);
-    expect(Date.now() - started).toBeLessThan(8000);
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'legacy' } }))).toBe('legacy');
     await client.close();
@@ -103,11 +102,10 @@ describe('stdio transport', () => {
     );
     const client = legacyClient();
     await client.connect(o.transport);
-    const started = Date.now();
     const err = await client.callTool({ name: 'big', arguments: { bytes: 3 * 1024 * 1024 } }, { timeout: 60_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
+    // The limit's error, not the request timeout's.
     expect((err as Error).message).toMatch(/larger than the 1 MiB limit \(limits.messageBytes\)/);
-    expect(Date.now() - started).toBeLessThan(20_000);
     // The session stays usable.
     const result = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect(firstText(result)).toBe('still here');
