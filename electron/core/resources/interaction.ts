@@ -1,5 +1,5 @@
-// The Host's "optional interaction and resources" feature (seed 000): the resource/prompt service, the
-// elicitation broker, the URL opener port, and the hooks the session manager installs on each new Client.
+// Interaction with servers beyond tools: the resource/prompt service, the elicitation broker, the URL opener port,
+// and the hooks the session manager installs on each new Client.
 import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import { APPS_CLIENT_CAPABILITIES } from '../apps/capability.js';
@@ -8,45 +8,44 @@ import { keepProgressBeforeResponse } from '../calls/progress-order.js';
 import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
-import type { ClientHooks, SessionController } from '../sessions/session-controller.js';
+import type { ClientHooks } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
 import { ResourceService } from './resource-service.js';
 
-/** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
-export interface InteractionHost {
+/** What this feature is built from. */
+export interface InteractionDeps {
   readonly events: EventBus;
   /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
-  readonly clientFeatures?: {
+  readonly clientFeatures: {
     prepareClient(client: Client, config: ServerConfig): void;
     closed(id: string): void;
     store: { consent(id: string): 'ask' | 'allow' | 'deny' };
   };
   readonly sessionEvents: SessionEvents;
-  readonly sessions: SessionController;
+  /** A server's connected client (connects when needed). */
+  client(id: string): Promise<Client>;
   config(id: string): ServerConfig;
+  /** Opens URLs the person consented to in URL-mode elicitations (the app's safe opener); default: printed. */
+  readonly urlOpener?: UrlOpener;
+  /** The relay of the server's only running call, when it has one (a gateway client answers instead of the dialog). */
+  relayFor(serverId: string): CallRelay | undefined;
 }
-
-type WithClient = SessionController & { client?: (id: string) => Promise<Client> };
 
 /** Resources, prompts, completion and elicitation for every server of one Host. */
 export class Interaction implements ClientHooks {
   readonly resources: ResourceService;
   readonly elicitation: ElicitationBroker;
   readonly #sessionEvents: SessionEvents;
-  readonly #host: InteractionHost;
-  #opener: UrlOpener = new PrintingUrlOpener();
-  #relay: ((serverId: string) => CallRelay | undefined) | undefined;
+  readonly #host: InteractionDeps;
+  readonly #opener: UrlOpener;
 
-  constructor(host: InteractionHost) {
+  constructor(host: InteractionDeps) {
     this.#sessionEvents = host.sessionEvents;
     this.#host = host;
+    this.#opener = host.urlOpener ?? new PrintingUrlOpener();
     this.resources = new ResourceService({
       config: (id) => host.config(id),
-      client: (id) => {
-        const sessions = host.sessions as WithClient;
-        if (!sessions.client) return Promise.reject(new Error('Not connected'));
-        return sessions.client(id);
-      },
+      client: (id) => host.client(id),
     });
     this.elicitation = new ElicitationBroker({
       events: host.events,
@@ -72,7 +71,7 @@ export class Interaction implements ClientHooks {
         }
       },
       opener: () => this.#opener,
-      consent: (id) => host.clientFeatures?.store.consent(id) ?? 'allow',
+      consent: (id) => host.clientFeatures.store.consent(id),
     });
     host.sessionEvents.subscribe((event) => {
       switch (event.type) {
@@ -103,16 +102,11 @@ export class Interaction implements ClientHooks {
     installInteractionHooks(client, config, {
       sessionEvents: this.#sessionEvents,
       elicitation: this.elicitation,
-      relay: (serverId) => this.#relay?.(serverId),
+      relay: (serverId) => this.#host.relayFor(serverId),
     });
     // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
     client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
-    this.#host.clientFeatures?.prepareClient(client, config);
-  }
-
-  /** Where a server's requests and log messages go while a relayed call (a gateway client's) is its only call. */
-  setCallRelay(relay: (serverId: string) => CallRelay | undefined): void {
-    this.#relay = relay;
+    this.#host.clientFeatures.prepareClient(client, config);
   }
 
   /**
@@ -126,12 +120,7 @@ export class Interaction implements ClientHooks {
   /** Session hook: a session closed; its pending elicitations are cancelled. */
   closed(id: string): void {
     this.elicitation.cancelServer(id, 'The server’s session closed');
-    this.#host.clientFeatures?.closed(id);
-  }
-
-  /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */
-  setUrlOpener(opener: UrlOpener): void {
-    this.#opener = opener;
+    this.#host.clientFeatures.closed(id);
   }
 
   /** The opener in use (tests and the headless shell read what it recorded). */
