@@ -2,10 +2,9 @@
 // narrow ports by constructor, and each service's shutdown steps added to the core's one lifetime store as it is
 // built (so shutdown order follows construction order; see DisposableStore).
 //
-// Three edges point up the build order, because the domain has cycles: authorization reconnects sessions while
-// sessions need authorization for their transports; the client features and the interaction feature install hooks on
-// every session's Client while reading sessions (status, clients) and editing definitions for the contract. Those
-// ports are closures over services declared further down, called only after createCore has returned.
+// One edge points up the build order, because the domain has a cycle: sessions need authorization for their
+// transports, and authorization reconnects (and reads the state of) sessions after a sign-in. Authorization's session
+// port is three closures over the session controller declared below it, called only after createCore has returned.
 import { join } from 'node:path';
 import type { ServerConfigInput } from '../../shared/config.js';
 import type { AppInfo, AppNotice } from '../../shared/contract.js';
@@ -33,7 +32,12 @@ import { attachHostLog } from './logging/host-log.js';
 import type { Logger } from './logging/logger.js';
 import { Notices } from './notices.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
+import { createElicitationBroker } from './elicitation/definitions-broker.js';
+import { PrintingUrlOpener } from './elicitation/url-opener.js';
 import { ClientFeatures } from './protocol/client-features.js';
+import { FeatureSettings } from './protocol/feature-settings.js';
+import { FeatureStore } from './protocol/feature-store.js';
+import { InteractionHooks } from './resources/interaction-hooks.js';
 import type { LocalPackages } from './registry/install-options.js';
 import { RegistryService } from './registry/registry-service.js';
 import { Interaction } from './resources/interaction.js';
@@ -155,33 +159,31 @@ export function createCore(ports: CorePorts): Host {
     },
   });
 
-  const clientFeatures: ClientFeatures = new ClientFeatures(
-    {
-      events,
-      sessionEvents,
-      credentials,
-      config: (id) => definitions.config(id),
-      update: (id, input) => servers.update(id, input),
-      status: (id) => sessions.status(id),
-      elicitationBroker: () => interaction.elicitation,
-    },
-    dataDir,
+  // What servers may ask of the person: consent and roots kept per server, questions through one broker, sampling,
+  // traffic and the task receiver per Client; the hooks install them on every session's Client.
+  const featureStore = new FeatureStore(dataDir);
+  const urlOpener = ports.urlOpener ?? new PrintingUrlOpener();
+  const elicitation = createElicitationBroker({
+    events,
+    config: (id) => definitions.config(id),
+    opener: urlOpener,
+    consent: (id) => featureStore.consent(id),
+  });
+  const clientFeatures = new ClientFeatures(
+    { events, sessionEvents, credentials, config: (id) => definitions.config(id), elicitation },
+    featureStore,
   );
   const featuresNotice = clientFeatures.notice();
   if (featuresNotice) notices.notify(featuresNotice);
   lifetime.add({ name: 'close client features', stage: 'close', timeoutMs: 1000, run: () => clientFeatures.dispose() });
-
+  lifetime.add({ name: 'decline elicitations', stage: 'close', timeoutMs: 500, run: () => elicitation.cancelAll(CLOSING) });
   const running = new RunningCalls();
-  const interaction: Interaction = new Interaction({
-    events,
+  const hooks = new InteractionHooks({
     sessionEvents,
-    clientFeatures,
-    config: (id) => definitions.config(id),
-    client: (id) => sessions.client(id),
+    elicitation,
+    features: clientFeatures,
     relayFor: (serverId) => running.relayFor(serverId),
-    ...(ports.urlOpener ? { urlOpener: ports.urlOpener } : {}),
   });
-  lifetime.add({ name: 'decline elicitations', stage: 'close', timeoutMs: 500, run: () => interaction.elicitation.cancelAll(CLOSING) });
 
   const auth = new AuthManager({
     host: {
@@ -208,7 +210,7 @@ export function createCore(ports: CorePorts): Host {
     configs: () => definitions.configs(),
     isLaunchApproved: (config) => gate.isApproved(config),
     verifyLaunch: (config, env) => gate.verify(config, env),
-    interaction,
+    interaction: hooks,
     trafficSink: clientFeatures,
     processes,
   };
@@ -225,6 +227,15 @@ export function createCore(ports: CorePorts): Host {
     });
   // The flushes need their share of the time: the sessions get what is left minus a reserve.
   lifetime.add({ name: 'release sessions', stage: 'close', leaveMs: SESSIONS_LEAVE_MS, run: () => sessions.shutdown() });
+
+  const interaction = new Interaction({
+    events,
+    sessionEvents,
+    config: (id) => definitions.config(id),
+    client: (id) => sessions.client(id),
+    elicitation,
+    urlOpener,
+  });
 
   const mcpEvents = new EventsService(
     { events, sessionEvents, sessions, credentials, config: (id) => definitions.config(id) },
@@ -263,7 +274,7 @@ export function createCore(ports: CorePorts): Host {
     catalog,
     dataDir,
     notify,
-    elicitation: interaction.elicitation,
+    elicitation,
     features: clientFeatures,
     running,
   });
@@ -312,6 +323,14 @@ export function createCore(ports: CorePorts): Host {
     ...(ports.demoServer ? { demoServer: ports.demoServer } : {}),
   });
   const imports = new ServerImport({ credentials, definitions, gate, directory: servers });
+  const featureSettings = new FeatureSettings({
+    events,
+    config: (id) => definitions.config(id),
+    status: (id) => sessions.status(id),
+    update: (id, input) => servers.update(id, input),
+    elicitation,
+    features: clientFeatures,
+  });
 
   const registryLoginPath = ports.registry?.loginPath ?? loginPath;
   const registry = new RegistryService(
@@ -361,6 +380,7 @@ export function createCore(ports: CorePorts): Host {
     gate,
     processes,
     clientFeatures,
+    featureSettings,
     interaction,
     auth,
     sessions,

@@ -29,6 +29,7 @@ import type { ShutdownHook, ShutdownReport } from './lifecycle/shutdown.js';
 import type { Notices } from './notices.js';
 import type { CredentialStore } from './ports.js';
 import type { ClientFeatures } from './protocol/client-features.js';
+import type { FeatureSettings } from './protocol/feature-settings.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 import type { RegistryService } from './registry/registry-service.js';
 import type { Interaction } from './resources/interaction.js';
@@ -68,6 +69,7 @@ export interface HostParts {
   gate: LaunchGate;
   processes: ProcessRecord;
   clientFeatures: ClientFeatures;
+  featureSettings: FeatureSettings;
   interaction: Interaction;
   auth: AuthManager;
   sessions: SessionController;
@@ -93,7 +95,7 @@ export class Host {
   readonly credentials: CredentialStore;
   readonly sessions: SessionController;
   /** Sampling by hand, roots, elicitation consent and the protocol view's traffic. */
-  readonly clientFeatures: ClientFeatures;
+  readonly clientFeatures: FeatureSettings;
   /** The tool catalog (also the CatalogPort tool calls use). */
   readonly catalog: Catalog;
   /** Tool calls, their history and results. */
@@ -125,7 +127,7 @@ export class Host {
     this.interaction = parts.interaction;
     this.credentials = parts.credentials;
     this.sessions = parts.sessions;
-    this.clientFeatures = parts.clientFeatures;
+    this.clientFeatures = parts.featureSettings;
     this.catalog = parts.catalog;
     this.calls = parts.calls;
     this.mcpEvents = parts.mcpEvents;
@@ -150,7 +152,7 @@ export class Host {
 
   /** Where every session's transport reports its JSON-RPC traffic (the protocol view). */
   get trafficSink(): TrafficSink {
-    return this.clientFeatures;
+    return this.#p.clientFeatures;
   }
 
   /** Connects enabled servers per their startup policy (nothing once shutdown has begun). */
