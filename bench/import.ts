@@ -2,8 +2,7 @@
 // host with the real settings store, against 200 entries in the same run (linear growth means ~10×), plus the
 // longest wait of a bridge-like macrotask (a timer ticking every ms) during the 2,000-entry import.
 // Run: npm run bench -- import   (prints figures; not part of npm test)
-import { Host } from '../electron/core/host.js';
-import { InertSessions } from '../test/shared/support/harness.js';
+import { InertSessions, testCore } from '../test/shared/support/harness.js';
 import { MemoryCredentialStore } from '../electron/platform/memory-credential-store.js';
 import { createSettingsStore } from '../electron/platform/settings-store.js';
 import { ms, tempDir } from './support.js';
@@ -22,9 +21,7 @@ function entries(n: number): string {
 }
 
 async function importOnce(n: number): Promise<{ total: number; longestStall: number }> {
-  const host = new Host({
-    mode: 'headless',
-    version: 'bench',
+  const host = testCore({
     settingsStore: createSettingsStore(tempDir()),
     credentials: new MemoryCredentialStore(),
     createSessions: () => new InertSessions(),

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfigInput } from '../shared/config.js';
-import { Host } from '../electron/core/host.js';
+import type { Host } from '../electron/core/host.js';
+import { testCore } from '../test/shared/support/harness.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionManager } from '../electron/core/sessions/session-manager.js';
 import { createTransport } from '../electron/core/transports/create-transport.js';
@@ -53,9 +54,7 @@ export async function startHeadlessApp(dataDir: string): Promise<{ url: string; 
 /** A Host with the real SessionManager and transports, settings in `dir`. */
 export function benchHost(dir: string, cacheFile?: string): Host {
   const credentials = new MemoryCredentialStore();
-  return new Host({
-    mode: 'headless',
-    version: 'bench',
+  return testCore({
     settingsStore: createSettingsStore(dir),
     credentials,
     createSessions: (h) => new SessionManager(h, { credentials, createTransport, ...(cacheFile ? { discoveryCacheFile: cacheFile } : {}) }),

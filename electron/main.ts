@@ -26,7 +26,6 @@ import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
 import { createSettingsStore } from './platform/settings-store.js';
 import { collectInstallLinks } from './install-links.js';
-import { registryOf } from './core/registry/registry-service.js';
 import { runAndExit } from './gateway-cli/run.js';
 
 declare const __APP_VERSION__: string;
@@ -194,7 +193,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   app.on('activate', reopen);
   await open();
   installLinks.deliver(
-    (link) => registryOf(host).receiveLink(link),
+    (link) => host.registry.receiveLink(link),
     () => win && !win.isDestroyed() && (win.isMinimized() ? win.restore() : win.focus()),
   );
   void host.start();

@@ -1,4 +1,4 @@
-// One handler per contract method, each a thin call into the Host.
+// One handler per contract method, each a thin call into the core (the Host facade and its services).
 import type { BridgeApi } from '../../shared/contract.js';
 import { authHandlers, forgetCredentials } from './auth/auth-handlers.js';
 import { callHandlers } from './calls/call-handlers.js';
@@ -12,12 +12,12 @@ import { eventsHandlers } from './events/events-handlers.js';
 import { gatewayHandlers } from './gateway/gateway-handlers.js';
 import { protocolHandlers } from './protocol/protocol-handlers.js';
 import { registryHandlers } from './registry/registry-handlers.js';
-import { doctorOptions, runDoctorWalk } from './doctor/doctor-walk.js';
+import { runDoctorWalk } from './doctor/doctor-walk.js';
 
 /** The complete handler table; a missing or extra key is a compile error. */
 export type Handlers = BridgeApi;
 
-/** Binds every contract method to the host. */
+/** Binds every contract method to the core. */
 export function createHandlers(host: Host): Handlers {
   return {
     'app.info': async () => host.info(),
@@ -35,7 +35,7 @@ export function createHandlers(host: Host): Handlers {
     'servers.update': ({ id, config }) => host.update(id, config),
     'servers.remove': async ({ id, deleteCredentials }) => {
       host.config(id);
-      if (deleteCredentials) await forgetCredentials(host, id);
+      if (deleteCredentials) await forgetCredentials(host.auth, id);
       await host.remove(id);
     },
     'servers.importPreview': async ({ text, format }) => host.importPreview(text, format),
@@ -48,7 +48,7 @@ export function createHandlers(host: Host): Handlers {
     'servers.approve': ({ id, fingerprint }) => host.approve(id, fingerprint),
     'servers.status': async ({ id }) => host.status(id),
     'servers.logs': async ({ id }) => host.logs(id),
-    'servers.test': (args) => runDoctorWalk(host, args, doctorOptions(host)),
+    'servers.test': (args) => runDoctorWalk(host, args, host.doctor),
     ...catalogHandlers(host),
     ...callHandlers(host),
     ...authHandlers(host),

@@ -5,11 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attachAuth, AuthManager } from '../../electron/core/auth/auth-manager.js';
 import type { BrowserOpener } from '../../electron/core/auth/auth-ports.js';
 import { checkAuthorizationUrl } from '../../electron/core/auth/safe-url.js';
-import { withTransportAuth } from '../../electron/core/auth/transport-auth.js';
-import { Host } from '../../electron/core/host.js';
+import { createCore } from '../../electron/core/compose.js';
+import { createLogger } from '../../electron/core/logging/logger.js';
 import { SessionManager } from '../../electron/core/sessions/session-manager.js';
 import { createTransport } from '../../electron/core/transports/create-transport.js';
 import { MemoryCredentialStore } from '../../electron/platform/memory-credential-store.js';
@@ -61,22 +60,17 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'sb-conformance-'));
   const credentials = new MemoryCredentialStore();
-  const ref: { auth?: AuthManager } = {};
-  const host = new Host({
+  const host = createCore({
     mode: 'headless',
     version: '0.0.0-conformance',
     settingsStore: createSettingsStore(dir),
     credentials,
-    createSessions: (h) => new SessionManager(h, { credentials, createTransport: withTransportAuth(createTransport, () => ref.auth) }),
+    logger: createLogger(),
+    transports: createTransport,
+    createSessions: (h, transports) => new SessionManager(h, { credentials, createTransport: transports }),
+    auth: { opener: browser, listen: listenForRedirect, log: (_id, level, text) => console.error(`[auth ${level}] ${text}`) },
   });
-  const auth = new AuthManager({
-    host,
-    opener: browser,
-    listen: listenForRedirect,
-    log: (_id, level, text) => console.error(`[auth ${level}] ${text}`),
-  });
-  ref.auth = auth;
-  attachAuth(host, auth);
+  const auth = host.auth;
   // The user answers form elicitations by accepting the defaults offered (an empty form), from a window they see.
   host.presence.set('conformance-window', 'visible');
   host.events.subscribe((event, payload) => {

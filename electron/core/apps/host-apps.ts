@@ -1,34 +1,46 @@
-// Wires the apps service to the Host: definitions, events, session clients, the catalog, the call service, the
-// safe URL opener, the gateway's port (which no app may reach) and a grants file next to the settings. Removing a
-// server ends its launches and grants.
-import type { Client } from '@modelcontextprotocol/client';
-import { AppError } from '../../../shared/errors.js';
-import type { Host } from '../host.js';
+// Builds the core's apps service: definitions, events, session clients, the catalog, the call service, the safe URL
+// opener, the gateway's port (which no app may reach) and a grants file next to the settings. Removing a server ends
+// its launches and grants.
+import type { ServerConfig } from '../../../shared/config.js';
+import type { UrlOpener } from '../elicitation/url-opener.js';
+import type { EventBus } from '../event-bus.js';
+import type { CallService } from '../calls/call-service.js';
+import type { SessionController } from '../sessions/session-controller.js';
+import type { SessionEvents } from '../sessions/session-events.js';
 import { AppsService, type AppsCatalog } from './apps-service.js';
 
-/** Builds the Host's apps service. Session clients, the catalog and the opener are looked up at use time. */
-export function createHostApps(host: Host, dataDir: string | undefined): AppsService {
+/** What the core's apps service is built from. */
+export interface CoreAppsDeps {
+  events: EventBus;
+  sessionEvents: SessionEvents;
+  config(id: string): ServerConfig;
+  configs(): readonly ServerConfig[];
+  sessions: Pick<SessionController, 'client'>;
+  catalog: AppsCatalog;
+  calls: CallService;
+  opener: UrlOpener;
+  /** The gateway's listening port, when it listens. */
+  gatewayPort(): number | undefined;
+  dataDir: string;
+}
+
+/** The core's apps service. */
+export function createHostApps(deps: CoreAppsDeps): AppsService {
   const apps = new AppsService({
-    events: host.events,
-    config: (id) => host.config(id),
-    client: (id) => {
-      const sessions = host.sessions as { client?: (id: string) => Promise<Client> };
-      if (typeof sessions.client !== 'function') {
-        return Promise.reject(new AppError('connect_failed', 'Connecting to servers is not available in this build', { serverId: id }));
-      }
-      return sessions.client(id);
-    },
-    catalog: () => (host as { catalog?: AppsCatalog }).catalog,
-    calls: host.calls,
-    opener: () => host.interaction.urlOpener,
-    serverIds: () => host.configs().map((c) => c.id),
+    events: deps.events,
+    config: (id) => deps.config(id),
+    client: (id) => deps.sessions.client(id),
+    catalog: () => deps.catalog,
+    calls: deps.calls,
+    opener: () => deps.opener,
+    serverIds: () => deps.configs().map((c) => c.id),
     reservedPorts: () => {
-      const port = host.gateway.status().port;
+      const port = deps.gatewayPort();
       return port !== undefined && port > 0 ? [port] : [];
     },
-    ...(dataDir !== undefined ? { dataDir } : {}),
+    dataDir: deps.dataDir,
   });
-  host.sessionEvents.subscribe((event) => {
+  deps.sessionEvents.subscribe((event) => {
     if (event.type === 'removed') apps.forgetServer(event.id);
     else if (event.type === 'resourceUpdated') apps.invalidate(event.id, event.uri);
     else if (

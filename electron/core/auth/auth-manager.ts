@@ -196,17 +196,3 @@ export class AuthManager {
     return refreshGrant(this.#ctx, id, config, stale);
   }
 }
-
-const attached = new WeakMap<object, AuthManager>();
-
-/** Associates the manager with its host so the contract handlers find it. */
-export function attachAuth(host: object, manager: AuthManager): void {
-  attached.set(host, manager);
-}
-
-/** The manager attached to a host, or an error when the shell did not set one up. */
-export function authOf(host: object): AuthManager {
-  const manager = attached.get(host);
-  if (manager === undefined) throw new AppError('internal', 'Authorization is not set up in this shell');
-  return manager;
-}

@@ -3,10 +3,10 @@
 import type { TransportFactory } from '../transports/transport-factory.js';
 import type { AuthManager } from './auth-manager.js';
 
-/** A factory that adds `auth` to every HTTP/SSE transport context. `getAuth` may return undefined (no auth set up). */
-export function withTransportAuth(base: TransportFactory, getAuth: () => AuthManager | undefined): TransportFactory {
+/** A factory that adds `auth` (the manager's credentials for the server) to every HTTP/SSE transport context. */
+export function withTransportAuth(base: TransportFactory, manager: Pick<AuthManager, 'transportAuth'>): TransportFactory {
   return (ctx) => {
-    const auth = ctx.config.transport.type === 'stdio' ? undefined : getAuth()?.transportAuth(ctx.config);
+    const auth = ctx.config.transport.type === 'stdio' ? undefined : manager.transportAuth(ctx.config);
     return base(auth !== undefined ? { ...ctx, auth } : ctx);
   };
 }

@@ -1,6 +1,5 @@
 // Contract handlers for tools.* and calls.* methods.
 import { isObject } from '../json.js';
-import { authOf } from '../auth/auth-manager.js';
 import type { Handlers } from '../handlers.js';
 import { boundForView } from '../ingress/view.js';
 import type { Host } from '../host.js';
@@ -36,7 +35,7 @@ export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `c
           entry: (id) => host.calls.history.get(id),
           server: (id) => host.config(id),
           structuredContent: (id) => keptStructured(host, id),
-          usesBearer: async (id) => (await authOf(host).status(id)).kind === 'bearer',
+          usesBearer: async (id) => (await host.auth.status(id)).kind === 'bearer',
         },
         args,
       ),

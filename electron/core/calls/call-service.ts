@@ -25,6 +25,7 @@ import { HistoryStore } from './history-store.js';
 import { taskSupportOf } from './legacy-tasks.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
 import { jsonByteLength } from './result-size.js';
+import { RunningCalls } from './running-calls.js';
 import { CallScheduler } from './scheduler.js';
 import { isObject, type JsonObject } from '../json.js';
 
@@ -36,7 +37,7 @@ export interface CallServiceDeps {
   config(serverId: string): ServerConfig;
   /** The connected SDK client of a server (connects when needed). */
   client(serverId: string): Promise<Client>;
-  /** The catalog, once it exists. */
+  /** The catalog tools are resolved through. */
   catalog(): CatalogPort | undefined;
   /** The history file; undefined keeps history in memory. */
   historyFile(): string | undefined;
@@ -44,6 +45,12 @@ export interface CallServiceDeps {
   closeReason?(serverId: string): string | undefined;
   /** Where storage problems (a corrupt history file, a failed write) are reported to the user. */
   notify?(notice: AppNotice): void;
+  /** Answers MRTR elicitation rounds (the elicitation broker and its dialog); absent: rounds are refused. */
+  elicit?: ElicitationHandler;
+  /** The client features' part in calls (consent, refused server requests, sampling and roots for MRTR rounds). */
+  features?: CallFeatureHooks;
+  /** Where running calls are kept (shared with the per-Client hooks that relay a call's requests). */
+  running?: RunningCalls;
 }
 
 /** Envelopes kept for calls.result (most recent calls). */
@@ -89,12 +96,6 @@ export interface CallFeatureHooks {
   listRoots(serverId: string): JsonObject;
 }
 
-interface Running {
-  controller: AbortController;
-  serverId: string;
-  relay?: CallRelay;
-}
-
 /** True for an authorization failure from the SDK or the session layer. */
 export function isAuthFailure(err: unknown): boolean {
   if (err instanceof UnauthorizedError) return true;
@@ -106,25 +107,18 @@ export function isAuthFailure(err: unknown): boolean {
 export class CallService {
   readonly #deps: CallServiceDeps;
   readonly #scheduler = new CallScheduler();
-  readonly #running = new Map<string, Running>();
+  readonly #running: RunningCalls;
   readonly #envelopes = new Map<string, { envelope: AuditedEnvelope; bytes: number }>();
   #envelopeBytes = 0;
   #history: HistoryStore | undefined;
-  #elicit: ElicitationHandler | undefined;
-  #features: CallFeatureHooks | undefined;
+  readonly #elicit: ElicitationHandler | undefined;
+  readonly #features: CallFeatureHooks | undefined;
 
   constructor(deps: CallServiceDeps) {
     this.#deps = deps;
-  }
-
-  /** Installs the elicitation broker's handler for MRTR elicitation rounds. */
-  setElicitationHandler(handler: ElicitationHandler | undefined): void {
-    this.#elicit = handler;
-  }
-
-  /** Installs the client features' hooks (consent, refused server requests). */
-  setFeatureHooks(hooks: CallFeatureHooks | undefined): void {
-    this.#features = hooks;
+    this.#running = deps.running ?? new RunningCalls();
+    this.#elicit = deps.elicit;
+    this.#features = deps.features;
   }
 
   /** The history (opened on first use). */
@@ -287,13 +281,7 @@ export class CallService {
    * one. With several calls running on the server, a request cannot be told apart, so none is returned.
    */
   relayFor(serverId: string): CallRelay | undefined {
-    let found: Running | undefined;
-    for (const r of this.#running.values()) {
-      if (r.serverId !== serverId) continue;
-      if (found) return undefined;
-      found = r;
-    }
-    return found?.relay;
+    return this.#running.relayFor(serverId);
   }
 
   /** tools.cancel: aborts a running call (the SDK sends notifications/cancelled; a task gets tasks/cancel). */

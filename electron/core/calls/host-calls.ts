@@ -1,29 +1,50 @@
-// Wires the call service to the Host: definitions, events, the session manager's clients and the catalog.
+// Builds the core's call service: definitions, events, the session controller's clients, the catalog, the
+// elicitation broker for MRTR rounds and the client features' part in calls.
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
-import { AppError } from '../../../shared/errors.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import type { CatalogPort } from '../catalog/catalog-port.js';
-import type { Host } from '../host.js';
-import { CallService } from './call-service.js';
+import { parseElicitParams } from '../elicitation/elicit-params.js';
+import type { ElicitationBroker } from '../elicitation/elicitation-broker.js';
+import type { EventBus } from '../event-bus.js';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { SessionController } from '../sessions/session-controller.js';
+import { CallService, type CallFeatureHooks } from './call-service.js';
+import type { RunningCalls } from './running-calls.js';
 
 /** The history file's name in the data folder. */
 export const HISTORY_FILE = 'call-history.json';
 
-/** Builds the Host's call service. Session clients and the catalog are looked up at call time. */
-export function createHostCalls(host: Host): CallService {
+/** What the core's call service is built from. */
+export interface CoreCallsDeps {
+  events: Pick<EventBus, 'emit'>;
+  config(id: string): ServerConfig;
+  sessions: Pick<SessionController, 'client' | 'status'>;
+  catalog: CatalogPort;
+  /** The data folder (the history file lives there). */
+  dataDir: string;
+  notify(notice: AppNotice): void;
+  elicitation: ElicitationBroker;
+  features: CallFeatureHooks;
+  running: RunningCalls;
+}
+
+/** The core's call service. */
+export function createHostCalls(deps: CoreCallsDeps): CallService {
+  const { sessions, catalog, elicitation } = deps;
   return new CallService({
-    events: host.events,
-    config: (id) => host.config(id),
-    client: (id) => {
-      const sessions = host.sessions as { client?: (id: string) => Promise<Client> };
-      if (typeof sessions.client !== 'function') {
-        return Promise.reject(new AppError('connect_failed', 'Connecting to servers is not available in this build', { serverId: id }));
-      }
-      return sessions.client(id);
+    events: deps.events,
+    config: (id) => deps.config(id),
+    client: (id) => sessions.client(id),
+    catalog: () => catalog,
+    historyFile: () => join(deps.dataDir, HISTORY_FILE),
+    closeReason: (id) => sessions.status(id).error?.message,
+    notify: (notice) => deps.notify(notice),
+    // MRTR elicitation rounds of tool calls use the same broker and dialog as legacy elicitation/create.
+    elicit: async (serverId, params, signal) => {
+      const request = parseElicitParams(params);
+      return request ? elicitation.request(serverId, request, signal) : { action: 'decline' };
     },
-    catalog: () => (host as { catalog?: CatalogPort }).catalog,
-    historyFile: () => join(host.info().dataDir, HISTORY_FILE),
-    closeReason: (id) => host.sessions.status(id).error?.message,
-    notify: (notice) => host.notify(notice),
+    features: deps.features,
+    running: deps.running,
   });
 }

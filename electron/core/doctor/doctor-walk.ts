@@ -121,15 +121,3 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
     ...(opts.lookup !== undefined ? { lookup: opts.lookup } : {}),
   });
 }
-
-const attached = new WeakMap<object, DoctorOptions>();
-
-/** Sets the doctor's options for a host (bootstrap: login PATH, client identity, credentials of saved servers). */
-export function attachDoctor(host: object, options: DoctorOptions): void {
-  attached.set(host, options);
-}
-
-/** The doctor options set for a host (defaults when none were set). */
-export function doctorOptions(host: object): DoctorOptions {
-  return attached.get(host) ?? {};
-}

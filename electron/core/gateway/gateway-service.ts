@@ -129,10 +129,7 @@ export class Gateway {
     this.#forwarding = new Forwarding({
       config: (id) => host.config(id),
       connected: (id) => host.sessions.status(id).state === 'connected',
-      client: (id) => {
-        const sessions = host.sessions as SessionController & { client?: (id: string) => Promise<never> };
-        return sessions.client(id);
-      },
+      client: (id) => host.sessions.client(id),
       subscribe: (id, uri) => host.interaction.resources.subscribe(id, uri),
       unsubscribe: (id, uri) => host.interaction.resources.unsubscribe(id, uri),
       subscriptions: (id) => host.interaction.resources.subscriptions(id),

@@ -1,11 +1,12 @@
-// Ordered, bounded shutdown steps. The Host runs its own steps and the hooks other modules register (the gateway
-// closing its front, the events client stopping its streams and writing its cursors, the process tracker ending what
-// is left) in stages, each step bounded so one stuck step cannot hold the app open.
+// Ordered, bounded shutdown steps. Every service registers its steps in the core's store as it is built (the gateway
+// closing its front, the calls cancelled, the sessions released, the event feed written), in stages, each step
+// bounded so one stuck step cannot hold the app open.
 
-/** When a hook runs: `stop` before the core releases anything (stop taking work), `release` after the sessions are
- * closed (end what is left), `flush` to write what is pending (flush steps run side by side), `final` once every
- * write is done (release the data folder, close the log). */
-export type ShutdownStage = 'stop' | 'release' | 'flush' | 'final';
+/** When a hook runs: `stop` before the core releases anything (stop taking work), `close` to dispose of the services
+ * (running calls, the catalog, the sessions), `release` after the sessions are closed (end what is left), `flush` to
+ * write what is pending (flush steps run side by side), `final` once every write is done (release the data folder,
+ * close the log). */
+export type ShutdownStage = 'stop' | 'close' | 'release' | 'flush' | 'final';
 
 /** A step another module adds to the Host's shutdown. */
 export interface ShutdownHook {
@@ -17,6 +18,9 @@ export interface ShutdownHook {
   run(signal: AbortSignal): Promise<void> | void;
   /** Longest it may take, in ms (default 2,000; never past the shutdown's deadline, or its grace for writes). */
   timeoutMs?: number;
+  /** Instead of timeoutMs: the time left before the stage's deadline less this many ms (the sessions' release keeps
+   * time for what comes after it). */
+  leaveMs?: number;
 }
 
 /** How one shutdown step went. */
@@ -68,34 +72,6 @@ export async function boundedStep(name: string, fn: (signal: AbortSignal) => Pro
     return { name, ms: Date.now() - started, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Hooks registered by stage, run in registration order. */
-export class ShutdownHooks {
-  readonly #hooks: ShutdownHook[] = [];
-
-  /** Adds a hook; returns the function that removes it. */
-  add(hook: ShutdownHook): () => void {
-    this.#hooks.push(hook);
-    return () => {
-      const at = this.#hooks.indexOf(hook);
-      if (at >= 0) this.#hooks.splice(at, 1);
-    };
-  }
-
-  /**
-   * Runs the stage's hooks, each bounded by its timeout and the deadline: one after another, or all at once for
-   * `flush` (each writes its own file, so one slow write cannot take the others' time).
-   */
-  async run(stage: ShutdownStage, deadline: number): Promise<ShutdownStep[]> {
-    const hooks = this.#hooks.filter((h) => (h.stage ?? 'flush') === stage);
-    const runOne = (hook: ShutdownHook): Promise<ShutdownStep> =>
-      boundedStep(hook.name, (signal) => hook.run(signal), stepBudget(stage, hook.timeoutMs ?? HOOK_TIMEOUT_MS, deadline));
-    if (stage === 'flush') return Promise.all(hooks.map(runOne));
-    const steps: ShutdownStep[] = [];
-    for (const hook of hooks) steps.push(await runOne(hook));
-    return steps;
   }
 }
 

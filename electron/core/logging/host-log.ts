@@ -1,16 +1,16 @@
 // What the core writes to the log file: status changes of servers (with the reason of a failure), notices shown to
 // the user, warnings and errors from servers' protocol handling, and the shutdown report. Server text is untrusted:
 // the logger escapes it. Secrets the credential store handles are registered with the redactor as they pass.
-import type { ServerStatus } from '../../../shared/contract.js';
-import type { Host } from '../host.js';
+import type { AppNotice, ServerStatus } from '../../../shared/contract.js';
+import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
 import type { Logger } from './logger.js';
 
-/** Logs the host's activity; returns the detach function. */
-export function attachHostLog(host: Host, logger: Logger): () => void {
+/** Logs the core's activity (and the notices already raised); returns the detach function. */
+export function attachHostLog(events: Pick<EventBus, 'subscribe'>, logger: Logger, notices: readonly AppNotice[] = []): () => void {
   const last = new Map<string, ServerStatus['state']>();
   const seenNotices = new Set<string>();
-  const unsubscribe = host.events.subscribe((event, payload) => {
+  const unsubscribe = events.subscribe((event, payload) => {
     switch (event) {
       case 'servers.status': {
         const { id, status } = payload as { id: string; status: ServerStatus };
@@ -39,7 +39,7 @@ export function attachHostLog(host: Host, logger: Logger): () => void {
         return;
     }
   });
-  for (const n of host.info().notices) {
+  for (const n of notices) {
     seenNotices.add(`${n.id}\u0000${n.message}`);
     logger.log(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info', 'notice', `${n.id}: ${n.message}`);
   }

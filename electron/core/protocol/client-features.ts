@@ -4,34 +4,30 @@
 // by default; capabilities are advertised only for what is on.
 import type { Client, ClientCapabilities, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { bindTaskReceiver, type TaskReceiverBinding } from '@modelcontextprotocol/ext-tasks/receiver';
-import type { ServerConfig, ServerConfigInput } from '../../../shared/config.js';
-import type { AppNotice, ServerStatus } from '../../../shared/contract.js';
-import type { ClientFeaturesView, ElicitationConsent, RootInput } from '../../../shared/domains/protocol.js';
+import type { ServerConfig } from '../../../shared/config.js';
+import type { AppNotice } from '../../../shared/contract.js';
 import { CONSENT_DENIED_MESSAGE, needsSettingMessage, type ClientFeature } from '../../../shared/domains/protocol-text.js';
 import type { CallFeatureHooks } from '../calls/call-service.js';
 import type { ElicitationBroker, ElicitParams } from '../elicitation/elicitation-broker.js';
 import type { EventBus } from '../event-bus.js';
 import type { PresencePort } from '../presence.js';
 import type { CredentialStore } from '../ports.js';
-import { rootView, toRoot } from '../roots/root-paths.js';
 import { SamplingBroker } from '../sampling/sampling-broker.js';
 import type { SessionEvents } from '../sessions/session-events.js';
-import { FeatureStore } from './feature-store.js';
+import type { FeatureStore } from './feature-store.js';
 import { serverSecretValues } from './secret-values.js';
 import { TrafficLog } from './traffic-log.js';
 import type { TrafficSink } from './traffic-tap.js';
 
-/** The parts of the Host the client features use (read lazily). */
+/** What the client features are built from (the contract's edits are FeatureSettings'). */
 export interface ClientFeaturesHost {
   readonly events: EventBus;
   readonly presence: PresencePort;
   readonly sessionEvents: SessionEvents;
   readonly credentials: CredentialStore;
   config(id: string): ServerConfig;
-  update(id: string, input: ServerConfigInput): Promise<unknown>;
-  status(id: string): ServerStatus;
-  /** The elicitation broker (the Host's interaction feature). */
-  elicitationBroker(): ElicitationBroker;
+  /** The elicitation broker (task-augmented elicitations go to it). */
+  readonly elicitation: ElicitationBroker;
 }
 
 /** Requests a server makes that a setting may refuse, and the setting each needs. */
@@ -53,9 +49,9 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
   readonly #receivers = new Map<Client, TaskReceiverBinding>();
   readonly #refused = new Map<string, { feature: ClientFeature | 'consent'; at: number }[]>();
 
-  constructor(host: ClientFeaturesHost, dataDir: string | undefined) {
+  constructor(host: ClientFeaturesHost, store: FeatureStore) {
     this.#host = host;
-    this.store = new FeatureStore(dataDir);
+    this.store = store;
     this.traffic = new TrafficLog({
       events: host.events,
       secretValues: async (id) => {
@@ -159,7 +155,7 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
       );
     if (config.roots) client.setRequestHandler('roots/list', () => ({ roots: this.store.roots(id) }));
     if (config.tasks && (config.sampling || config.elicitation)) {
-      const broker = this.#host.elicitationBroker();
+      const broker = this.#host.elicitation;
       const binding = bindTaskReceiver(client, {
         methods: { 'sampling/createMessage': config.sampling, 'elicitation/create': config.elicitation },
         ttlMs: config.timeouts.elicitationSecs * 1000,
@@ -192,56 +188,9 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     }
   }
 
-  // --- contract ---
-
-  /** A server's client features. */
-  view(id: string): ClientFeaturesView {
-    const config = this.#host.config(id);
-    const status = this.#host.status(id);
-    return {
-      serverId: id,
-      elicitation: config.elicitation,
-      elicitationConsent: this.store.consent(id),
-      sampling: config.sampling,
-      roots: config.roots,
-      tasks: config.tasks,
-      rootList: this.store.roots(id).map(rootView),
-      ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
-    };
-  }
-
-  /** Changes the feature switches (saved in the server's definition; a live session reconnects). */
-  async setFeatures(
-    id: string,
-    patch: { elicitation?: boolean; sampling?: boolean; roots?: boolean; tasks?: boolean },
-  ): Promise<ClientFeaturesView> {
-    const config = this.#host.config(id);
-    const next = { ...config, ...definedOnly(patch) };
-    if (JSON.stringify(next) !== JSON.stringify(config)) await this.#host.update(id, next as ServerConfigInput);
-    return this.#changed(id);
-  }
-
-  /** Records the person's consent to questions; "deny" declines what is waiting. */
-  setConsent(id: string, consent: ElicitationConsent): ClientFeaturesView {
-    this.#host.config(id);
-    this.store.setConsent(id, consent);
-    const broker = this.#host.elicitationBroker();
-    if (consent === 'deny') broker.declineServer(id, 'Declined: you do not let this server ask questions');
-    if (consent === 'allow') broker.allowServer(id);
-    return this.#changed(id);
-  }
-
-  /** Replaces the folders shared with a server and tells a connected server its roots changed. */
-  async setRoots(id: string, roots: RootInput[]): Promise<ClientFeaturesView> {
-    const config = this.#host.config(id);
-    const stored = roots.map(toRoot);
-    const unique = [...new Map(stored.map((r) => [r.uri, r])).values()];
-    this.store.setRoots(id, unique);
-    const client = this.#clients.get(id);
-    if (config.roots && client && this.#host.status(id).state === 'connected') {
-      await client.sendRootsListChanged().catch(() => undefined);
-    }
-    return this.#changed(id);
+  /** The live Client of a server's session, when it has one. */
+  client(serverId: string): Client | undefined {
+    return this.#clients.get(serverId);
   }
 
   /** Withdraws everything and writes the features file (shutdown). */
@@ -251,12 +200,6 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     for (const binding of this.#receivers.values()) binding.close();
     this.#receivers.clear();
     await this.store.flush().catch(() => undefined);
-  }
-
-  #changed(id: string): ClientFeaturesView {
-    const view = this.view(id);
-    this.#host.events.emit('protocol.featuresChanged', view);
-    return view;
   }
 
   /** Which setting refuses this request from this server, if one does. */
@@ -280,8 +223,4 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
       return fallback;
     }
   }
-}
-
-function definedOnly<T extends Record<string, unknown>>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,12 +1,11 @@
-// Contract handlers for the registry domain: thin calls into the host's RegistryService.
+// Contract handlers for the registry domain: thin calls into the core's RegistryService.
 import type { RegistryInvokeMap } from '../../../shared/domains/registry.js';
 import type { Handlers } from '../handlers.js';
 import type { Host } from '../host.js';
-import { registryOf } from './registry-service.js';
 
 /** The registry domain's handlers. */
 export function registryHandlers(host: Host): Pick<Handlers, keyof RegistryInvokeMap> {
-  const registry = () => registryOf(host);
+  const registry = (): Host['registry'] => host.registry;
   return {
     'registry.sources': async () => registry().sources(),
     'registry.addSource': async ({ url }) => registry().addSource(url),

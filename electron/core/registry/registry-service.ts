@@ -520,20 +520,3 @@ function secretEnvKeys(config: ServerConfig): Set<string> {
       : [],
   );
 }
-
-const attached = new WeakMap<object, RegistryService>();
-
-/** Associates the service with its host (bootstrap does this with the shell's options). */
-export function attachRegistry(host: object, service: RegistryService): void {
-  attached.set(host, service);
-}
-
-/** The host's registry service; one with default options is made on first use when the shell attached none. */
-export function registryOf(host: RegistryHost & { info(): { dataDir: string } }): RegistryService {
-  let service = attached.get(host);
-  if (service === undefined) {
-    service = new RegistryService(host, { dir: host.info().dataDir });
-    attached.set(host, service);
-  }
-  return service;
-}

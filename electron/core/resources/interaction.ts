@@ -1,57 +1,44 @@
-// The Host's "optional interaction and resources" feature (seed 000): the resource/prompt service, the
-// elicitation broker, the URL opener port, and the hooks the session manager installs on each new Client.
+// Interaction with servers beyond tools: the resource/prompt service, the elicitation broker and the URL opener port
+// (the hooks the session manager installs on each new Client are InteractionHooks; their installer is here).
 import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import { APPS_CLIENT_CAPABILITIES } from '../apps/capability.js';
 import type { CallRelay } from '../calls/call-service.js';
 import { deferResponseDispatch } from '../sdk/seams.js';
-import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
-import { PrintingUrlOpener, type UrlOpener } from '../elicitation/url-opener.js';
+import type { ElicitationBroker } from '../elicitation/elicitation-broker.js';
+import type { UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
-import type { PresencePort } from '../presence.js';
 import type { ReportProblem } from '../problems.js';
 import { sanitizeText, truncate } from '../text.js';
-import type { ClientHooks, SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
 import { ResourceService } from './resource-service.js';
 
-/** The parts of the Host this feature uses (read lazily: the Host builds its sessions after this). */
-export interface InteractionHost {
+/** What this feature is built from. */
+export interface InteractionDeps {
   readonly events: EventBus;
+  /** Where a lost resource subscription is reported. */
   readonly problems: { readonly report: ReportProblem };
-  readonly presence: PresencePort;
-  /** Sampling, roots, task receiver and consent (installed on each Client after elicitation). */
-  readonly clientFeatures?: {
-    prepareClient(client: Client, config: ServerConfig): void;
-    closed(id: string): void;
-    store: { consent(id: string): 'ask' | 'allow' | 'deny' };
-  };
   readonly sessionEvents: SessionEvents;
-  readonly sessions: SessionController;
+  /** A server's connected client (connects when needed). */
+  client(id: string): Promise<Client>;
   config(id: string): ServerConfig;
+  /** The elicitation broker (the per-Client hooks send it the servers' questions). */
+  readonly elicitation: ElicitationBroker;
+  /** Opens URLs the person consented to (the app's safe opener; headless prints them). */
+  readonly urlOpener: UrlOpener;
 }
 
-type WithClient = SessionController & { client?: (id: string) => Promise<Client> };
-
-/** Resources, prompts, completion and elicitation for every server of one Host. */
-export class Interaction implements ClientHooks {
+/** Resources, prompts, completion and elicitation for every server of the core. */
+export class Interaction {
   readonly resources: ResourceService;
   readonly elicitation: ElicitationBroker;
-  readonly #sessionEvents: SessionEvents;
-  readonly #host: InteractionHost;
-  #opener: UrlOpener = new PrintingUrlOpener();
-  #relay: ((serverId: string) => CallRelay | undefined) | undefined;
+  readonly #opener: UrlOpener;
 
-  constructor(host: InteractionHost) {
-    this.#sessionEvents = host.sessionEvents;
-    this.#host = host;
+  constructor(host: InteractionDeps) {
+    this.#opener = host.urlOpener;
+    this.elicitation = host.elicitation;
     this.resources = new ResourceService({
       config: (id) => host.config(id),
-      client: (id) => {
-        const sessions = host.sessions as WithClient;
-        if (!sessions.client) return Promise.reject(new Error('Not connected'));
-        return sessions.client(id);
-      },
+      client: (id) => host.client(id),
       lost: (id, uri, reason) => {
         host.events.emit('resources.subscriptionLost', { id, uri, reason });
         host.problems.report({
@@ -62,35 +49,13 @@ export class Interaction implements ClientHooks {
         });
       },
     });
-    this.elicitation = new ElicitationBroker({
-      events: host.events,
-      presence: host.presence,
-      enabled: (id) => {
-        try {
-          return host.config(id).elicitation;
-        } catch {
-          return false;
-        }
-      },
-      serverName: (id) => {
-        try {
-          return host.config(id).name;
-        } catch {
-          return id;
-        }
-      },
-      timeoutMs: (id) => {
-        try {
-          return host.config(id).timeouts.elicitationSecs * 1000;
-        } catch {
-          return 300_000;
-        }
-      },
-      opener: () => this.#opener,
-      consent: (id) => host.clientFeatures?.store.consent(id) ?? 'allow',
-    });
     host.sessionEvents.subscribe((event) => {
       switch (event.type) {
+        case 'connected':
+          // A session connected: re-establish its resource subscriptions. (Only here: the per-Client hooks must not
+          // do it too, or a 2026-07-28 session gets two listen streams and every update twice.)
+          void this.resources.resubscribe(event.id, event.client);
+          break;
         case 'resourceUpdated':
           host.events.emit('resources.updated', { id: event.id, uri: event.uri });
           break;
@@ -111,42 +76,6 @@ export class Interaction implements ClientHooks {
           break;
       }
     });
-  }
-
-  /** Session hook: installs elicitation and notification handlers on a fresh Client before it connects. */
-  prepare(client: Client, config: ServerConfig): void {
-    installInteractionHooks(client, config, {
-      sessionEvents: this.#sessionEvents,
-      elicitation: this.elicitation,
-      relay: (serverId) => this.#relay?.(serverId),
-    });
-    // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
-    client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
-    this.#host.clientFeatures?.prepareClient(client, config);
-  }
-
-  /** Where a server's requests and log messages go while a relayed call (a gateway client's) is its only call. */
-  setCallRelay(relay: (serverId: string) => CallRelay | undefined): void {
-    this.#relay = relay;
-  }
-
-  /**
-   * Session hook: a session connected; re-establish its resource subscriptions. (Only here: the `connected`
-   * session event must not do it too, or a 2026-07-28 session gets two listen streams and every update twice.)
-   */
-  connected(id: string, client: Client): void {
-    void this.resources.resubscribe(id, client);
-  }
-
-  /** Session hook: a session closed; its pending elicitations are cancelled. */
-  closed(id: string): void {
-    this.elicitation.cancelServer(id, 'The server’s session closed');
-    this.#host.clientFeatures?.closed(id);
-  }
-
-  /** Injects the opener for consented URL elicitations (the app's safe browser opener; headless prints). */
-  setUrlOpener(opener: UrlOpener): void {
-    this.#opener = opener;
   }
 
   /** The opener in use (tests and the headless shell read what it recorded). */

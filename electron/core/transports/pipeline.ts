@@ -39,8 +39,8 @@ export interface TransportPipelineParts {
   inProcess?: (inner: TransportFactory) => TransportFactory;
   /** Tracks open transports for shutdown and refuses new ones once it begins. */
   tracker?: TransportTracker;
-  /** Authorization for HTTP/SSE transports (undefined until it is set up). */
-  auth?: () => AuthManager | undefined;
+  /** Authorization for HTTP/SSE transports. */
+  auth?: Pick<AuthManager, 'transportAuth'>;
   /** The host's record of stdio process groups. */
   processes?: ProcessSink;
   /** The protocol view's sink. */

@@ -4,17 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventMap } from '../../../shared/contract.js';
-import { attachAuth, AuthManager } from '../../../electron/core/auth/auth-manager.js';
+import type { AuthManager } from '../../../electron/core/auth/auth-manager.js';
 import type { BrowserOpener } from '../../../electron/core/auth/auth-ports.js';
 import { checkAuthorizationUrl } from '../../../electron/core/auth/safe-url.js';
-import { withTransportAuth } from '../../../electron/core/auth/transport-auth.js';
-import { Host } from '../../../electron/core/host.js';
+import type { Host } from '../../../electron/core/host.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
 import type { CredentialStore } from '../../../electron/core/ports.js';
 import { listenForRedirect } from '../../../electron/platform/redirect-listener.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
-import { confSettingsStore } from '../../shared/support/harness.js';
+import { confSettingsStore, testCore } from '../../shared/support/harness.js';
 
 /** A recording opener; `onOpen` plays the user's browser. */
 export class TestOpener implements BrowserOpener {
@@ -43,29 +42,25 @@ export interface AuthHarness {
 export function makeAuthHost(opts: { credentials?: CredentialStore; flowTimeoutMs?: number } = {}): AuthHarness {
   const dir = mkdtempSync(join(tmpdir(), 'sb-auth-'));
   const credentials = opts.credentials ?? new MemoryCredentialStore();
-  const ref: { auth?: AuthManager } = {};
   let sessions: SessionManager | undefined;
-  const host = new Host({
-    mode: 'headless',
-    version: '0.0.0-test',
-    settingsStore: confSettingsStore(dir),
-    credentials,
-    createSessions: (h) => {
-      sessions = new SessionManager(h, { credentials, createTransport: withTransportAuth(createTransport, () => ref.auth) });
-      return sessions;
-    },
-  });
   const opener = new TestOpener();
   const logs: string[] = [];
-  const auth = new AuthManager({
-    host,
-    opener,
-    listen: listenForRedirect,
-    log: (id, level, text) => logs.push(`${id} ${level} ${text}`),
-    ...(opts.flowTimeoutMs !== undefined ? { flowTimeoutMs: opts.flowTimeoutMs } : {}),
+  const host = testCore({
+    settingsStore: confSettingsStore(dir),
+    credentials,
+    transports: createTransport,
+    createSessions: (h, transports) => {
+      sessions = new SessionManager(h, { credentials, createTransport: transports });
+      return sessions;
+    },
+    auth: {
+      opener,
+      listen: listenForRedirect,
+      log: (id, level, text) => logs.push(`${id} ${level} ${text}`),
+      ...(opts.flowTimeoutMs !== undefined ? { flowTimeoutMs: opts.flowTimeoutMs } : {}),
+    },
   });
-  ref.auth = auth;
-  attachAuth(host, auth);
+  const auth = host.auth;
   const events: AuthHarness['events'] = [];
   host.events.subscribe((event, payload) => events.push({ event, payload }));
   if (sessions === undefined) throw new Error('sessions not created');

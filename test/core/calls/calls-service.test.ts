@@ -80,11 +80,13 @@ describe('tool calls over stdio (2026-07-28)', () => {
     const b = await on.service.call({ name: 'mcp__fx__mrtr_elicit', arguments: {} });
     expect(b.error?.code).toBe('elicitation_unavailable');
     let asked = '';
-    on.service.setElicitationHandler(async (serverId, params) => {
-      asked = `${serverId}:${String(params.message)}`;
-      return { action: 'accept', content: { name: 'Ada' } };
+    const answering = serviceFor([serverConfig('fx', { elicitation: true })], { fx: withCap.client }, catalog, undefined, {
+      elicit: async (serverId, params) => {
+        asked = `${serverId}:${String(params.message)}`;
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
     });
-    const c = await on.service.call({ name: 'mcp__fx__mrtr_elicit', arguments: {} });
+    const c = await answering.service.call({ name: 'mcp__fx__mrtr_elicit', arguments: {} });
     expect(asked).toBe('fx:Your name?');
     expect(c.status).toBe('ok');
     expect(c.presentation.text).toBe('hello Ada');

@@ -3,7 +3,7 @@ import { Client, type ClientCapabilities, type Tool } from '@modelcontextprotoco
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { CallService } from '../../../electron/core/calls/call-service.js';
+import { CallService, type CallServiceDeps } from '../../../electron/core/calls/call-service.js';
 import type { CatalogPort, ToolRoute } from '../../../electron/core/catalog/catalog-port.js';
 import { ServerConfigSchema, type ServerConfig } from '../../../shared/config.js';
 import type { EventKey, EventMap } from '../../../shared/contract.js';
@@ -150,6 +150,7 @@ export function serviceFor(
   clients: Record<string, Client>,
   catalog: CatalogPort | undefined,
   historyFile?: string,
+  more: Pick<CallServiceDeps, 'elicit'> = {},
 ): { service: CallService; events: Events } {
   const events = new Events();
   const service = new CallService({
@@ -166,6 +167,7 @@ export function serviceFor(
     },
     catalog: () => catalog,
     historyFile: () => historyFile,
+    ...more,
   });
   return { service, events };
 }

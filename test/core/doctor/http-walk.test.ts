@@ -12,7 +12,6 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { DoctorStep, DoctorWalk } from '../../../shared/domains/doctor.js';
-import { attachDoctor } from '../../../electron/core/doctor/doctor-walk.js';
 import type { LookupFn } from '../../../electron/core/doctor/net-probes.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
@@ -105,7 +104,8 @@ describe('HTTP doctor walk', () => {
       if (hostname === 'localhost') callback(null, [{ address: '127.0.0.1', family: 4 }]);
       else callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
     };
-    attachDoctor(h.host, { lookup });
+    await h.host.shutdown();
+    h = makeHost(dir, { ports: { doctorLookup: lookup } });
     const walk = await walkOf('https://mcp.no-such-host.invalid/mcp');
     expect(statuses(walk)).toEqual([
       'url:passed',
@@ -267,8 +267,6 @@ describe('HTTP doctor walk of a saved server', () => {
     world = await startWorld();
     a = makeAuthHost();
     await addHttpServer(a.host, 'm', world.mcpUrl);
-    const auth = a.auth;
-    attachDoctor(a.host, { authFor: (config) => auth.transportAuth(config) });
     const walk = await call<DoctorWalk>(createDispatcher(createHandlers(a.host)), 'servers.test', { id: 'm' });
     expect(statuses(walk).slice(4)).toEqual([
       'http:passed',
@@ -293,8 +291,6 @@ describe('HTTP doctor walk of a saved server', () => {
       clientSecret: 'CANARY_walk_secret',
       issuer: world.issuer,
     });
-    const auth = a.auth;
-    attachDoctor(a.host, { authFor: (config) => auth.transportAuth(config) });
     const dispatch = createDispatcher(createHandlers(a.host));
     const walk = await call<DoctorWalk>(dispatch, 'servers.test', { id: 'm' });
     expect(statuses(walk).slice(4)).toEqual([

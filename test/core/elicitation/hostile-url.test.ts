@@ -6,11 +6,11 @@ import type { EventMap } from '../../../shared/contract.js';
 import { PrintingUrlOpener } from '../../../electron/core/elicitation/url-opener.js';
 import { addApproved, fixture, stdioServer, until, useSessionHost } from '../sessions/helpers.js';
 
-const t = useSessionHost();
+const printed: string[] = [];
+const t = useSessionHost({ urlOpener: new PrintingUrlOpener((line) => printed.push(line)) });
 
 async function setUp(): Promise<string[]> {
-  const printed: string[] = [];
-  t.h.host.interaction.setUrlOpener(new PrintingUrlOpener((line) => printed.push(line)));
+  printed.length = 0;
   await addApproved(t.h.host, stdioServer('url', fixture('hostile-url.ts'), { elicitation: true, lifecycle: 'initialize' }));
   return printed;
 }

@@ -5,11 +5,11 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap } from '../../../shared/contract.js';
 import type { FeedEntry, FeedFilter, SubscriptionView } from '../../../shared/domains/events.js';
-import { Host } from '../../../electron/core/host.js';
+import type { Host } from '../../../electron/core/host.js';
 import type { EventsTuning } from '../../../electron/core/events/tuning.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
-import { confSettingsStore } from '../../shared/support/harness.js';
+import { confSettingsStore, testCore } from '../../shared/support/harness.js';
 import { fixture, stdioServer, testTransportFactory, until } from '../sessions/helpers.js';
 
 export { addApproved, startHttpFixture, until } from '../sessions/helpers.js';
@@ -33,9 +33,7 @@ export function makeEventsHost(
   opts: { tuning?: Partial<EventsTuning>; credentials?: MemoryCredentialStore } = {},
 ): EventsHarness {
   const credentials = opts.credentials ?? new MemoryCredentialStore();
-  const host = new Host({
-    mode: 'headless',
-    version: '0.0.0-test',
+  const host = testCore({
     settingsStore: confSettingsStore(dir),
     credentials,
     createSessions: (h) => new SessionManager(h, { credentials, createTransport: testTransportFactory }),

@@ -2,10 +2,10 @@
 // served while it runs (it yields to the event loop). Its speed is measured in bench/import.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
-import { Host } from '../../../electron/core/host.js';
+
 import type { SettingsStore } from '../../../electron/core/ports.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
-import { cleanup, confSettingsStore, InertSessions, tempDir } from '../../shared/support/harness.js';
+import { cleanup, confSettingsStore, InertSessions, tempDir, testCore } from '../../shared/support/harness.js';
 
 let dir: string;
 beforeEach(() => {
@@ -30,9 +30,7 @@ describe('importing 2,000 entries', () => {
     const real = confSettingsStore(dir);
     let saves = 0;
     const store: SettingsStore = { dir: real.dir, load: () => real.load(), save: (s) => (saves++, real.save(s)) };
-    const host = new Host({
-      mode: 'headless',
-      version: '0.0.0-test',
+    const host = testCore({
       settingsStore: store,
       credentials: new MemoryCredentialStore(),
       createSessions: () => new InertSessions(),

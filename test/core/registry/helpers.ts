@@ -2,8 +2,9 @@
 // stand-in runtimes (so "can this machine run it" is deterministic), and the fixture registry.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attachRegistry, RegistryService } from '../../../electron/core/registry/registry-service.js';
+import type { RegistryService } from '../../../electron/core/registry/registry-service.js';
 import type { LocalPackages } from '../../../electron/core/registry/install-options.js';
+import type { CorePorts } from '../../../electron/core/compose.js';
 import { makeHost, type HostHarness } from '../../shared/support/harness.js';
 
 /** A folder with executable stand-ins for the given runtimes (never run by these tests). */
@@ -26,17 +27,19 @@ export interface RegistryHarness extends HostHarness {
 /** Builds the host and attaches a registry service with a short request timeout. */
 export function makeRegistryHost(
   dir: string,
-  opts: { runtimes?: string[]; localPackages?: LocalPackages; timeoutMs?: number; fetch?: typeof fetch } = {},
+  opts: { runtimes?: string[]; localPackages?: LocalPackages; timeoutMs?: number; fetch?: typeof fetch; ports?: Partial<CorePorts> } = {},
 ): RegistryHarness {
-  const h = makeHost(dir);
   const bin = runtimeDir(dir, opts.runtimes ?? ['npx', 'uvx']);
-  const registry = new RegistryService(h.host, {
-    dir,
-    loginPath: async () => bin,
-    timeoutMs: opts.timeoutMs ?? 3000,
-    ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
-    ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
+  const h = makeHost(dir, {
+    ports: {
+      registry: {
+        loginPath: async () => bin,
+        timeoutMs: opts.timeoutMs ?? 3000,
+        ...(opts.localPackages !== undefined ? { localPackages: opts.localPackages } : {}),
+        ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
+      },
+      ...opts.ports,
+    },
   });
-  attachRegistry(h.host, registry);
-  return { ...h, registry };
+  return { ...h, registry: h.host.registry };
 }

@@ -173,7 +173,8 @@ describe('registry search', () => {
 
   it('opens only the links of entries it showed, through the safe opener', async () => {
     const opener = new PrintingUrlOpener(() => undefined);
-    h.host.interaction.setUrlOpener(opener);
+    await h.host.shutdown();
+    h = makeRegistryHost(dir, { ports: { urlOpener: opener } });
     const before = await h.dispatch('registry.openLink', { url: 'https://github.com/example/weather-mcp' });
     expect(before.ok).toBe(false);
     const r = await search({ query: 'weather', source: fixture.url });

@@ -30,8 +30,7 @@ async function callTool(id: string, name: string): Promise<unknown> {
 
 beforeAll(async () => {
   dir = tempDir('sb-res-');
-  h = makeSessionHost(dir);
-  h.host.interaction.setUrlOpener(opener);
+  h = makeSessionHost(dir, { urlOpener: opener });
   await addApproved(
     h.host,
     stdioServer('res', fixture('res-server.ts'), { lifecycle: 'initialize', elicitation: true, limits: { messageBytes: 32 * MiB } }),

@@ -6,12 +6,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
-import { Host } from '../../../electron/core/host.js';
+import type { Host } from '../../../electron/core/host.js';
 import { envSecretAccount } from '../../../electron/core/servers/secrets.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
-import { cleanup, confSettingsStore, tempDir } from '../../shared/support/harness.js';
+import { cleanup, confSettingsStore, tempDir, testCore } from '../../shared/support/harness.js';
 import { countedServer, fixture, spawns, until } from '../sessions/helpers.js';
 
 let dir: string;
@@ -20,9 +20,7 @@ let hosts: Host[];
 
 function newHost(): Host {
   let sessions: SessionManager | undefined;
-  const host = new Host({
-    mode: 'headless',
-    version: '0.0.0-test',
+  const host = testCore({
     settingsStore: confSettingsStore(dir),
     credentials,
     createSessions: (h) => (sessions = new SessionManager(h, { credentials, createTransport })),

@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap, ServerStatus } from '../../../shared/contract.js';
-import { Host } from '../../../electron/core/host.js';
+import type { UrlOpener } from '../../../electron/core/elicitation/url-opener.js';
+import type { Host } from '../../../electron/core/host.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
-import { cleanup, tempDir } from '../../shared/support/harness.js';
+import { cleanup, tempDir, testCore } from '../../shared/support/harness.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
 import type { TransportFactory } from '../../../electron/core/transports/transport-factory.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
@@ -82,15 +83,14 @@ export interface SessionHarness {
 /** Builds the Host the way bootstrap does, with the session manager under test. */
 export function makeSessionHost(
   dir: string,
-  opts: { cacheFile?: string; factory?: TransportFactory; window?: boolean } = {},
+  opts: { cacheFile?: string; factory?: TransportFactory; urlOpener?: UrlOpener; window?: boolean } = {},
 ): SessionHarness {
   let sessions: SessionManager | undefined;
   const credentials = new MemoryCredentialStore();
-  const host = new Host({
-    mode: 'headless',
-    version: '0.0.0-test',
+  const host = testCore({
     settingsStore: confSettingsStore(dir),
     credentials,
+    ...(opts.urlOpener ? { urlOpener: opts.urlOpener } : {}),
     createSessions: (h) => {
       sessions = new SessionManager(h, {
         credentials,
@@ -156,11 +156,11 @@ export async function until(check: () => boolean, ms = 10_000, what = 'condition
 }
 
 /** A fresh settings folder and session host for every test of the file, shut down and removed after each. */
-export function useSessionHost(): { readonly h: SessionHarness; readonly dir: string } {
+export function useSessionHost(opts: { urlOpener?: UrlOpener } = {}): { readonly h: SessionHarness; readonly dir: string } {
   const ctx: { h?: SessionHarness; dir?: string } = {};
   beforeEach(() => {
     ctx.dir = tempDir('sb-sessions-');
-    ctx.h = makeSessionHost(ctx.dir);
+    ctx.h = makeSessionHost(ctx.dir, opts);
   });
   afterEach(async () => {
     await ctx.h?.host.shutdown();

@@ -9,7 +9,12 @@ import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/con
 import { AppError } from '../../../shared/errors.js';
 import { createDispatcher, type Dispatch } from '../../../electron/core/dispatcher.js';
 import { createHandlers, type Handlers } from '../../../electron/core/handlers.js';
-import { Host } from '../../../electron/core/host.js';
+import { createCore, type CorePorts } from '../../../electron/core/compose.js';
+import type { Host } from '../../../electron/core/host.js';
+import { createLogger } from '../../../electron/core/logging/logger.js';
+import { createTransport } from '../../../electron/core/transports/create-transport.js';
+import { createPrintingOpener } from '../../../electron/platform/browser-opener.js';
+import { listenForRedirect } from '../../../electron/platform/redirect-listener.js';
 import type { SettingsStore } from '../../../electron/core/ports.js';
 import type { SessionController, StartupReport } from '../../../electron/core/sessions/session-controller.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
@@ -67,6 +72,18 @@ export function settingsStoreIn(dir: string, now?: () => Date): SettingsStore {
 /** The old name of settingsStoreIn (the store no longer uses conf). */
 export const confSettingsStore = settingsStoreIn;
 
+/** The core as bootstrap builds it, with test defaults for the ports not given (no log file, the real transports). */
+export function testCore(ports: Partial<CorePorts> & Pick<CorePorts, 'settingsStore' | 'credentials'>): Host {
+  return createCore({
+    mode: 'headless',
+    version: '0.0.0-test',
+    logger: createLogger(),
+    transports: createTransport,
+    auth: { opener: createPrintingOpener(), listen: listenForRedirect },
+    ...ports,
+  });
+}
+
 /** A real Host plus its real handlers and dispatcher. */
 export interface HostHarness {
   dir: string;
@@ -80,18 +97,23 @@ export interface HostHarness {
 /** Builds a Host the way bootstrap does, with memory credentials and an inert session controller. */
 export function makeHost(
   dir: string,
-  opts: { credentials?: MemoryCredentialStore; demoServer?: () => ServerConfigInput; gatewayLauncher?: () => GatewayLauncher } = {},
+  opts: {
+    credentials?: MemoryCredentialStore;
+    demoServer?: () => ServerConfigInput;
+    gatewayLauncher?: () => GatewayLauncher;
+    /** Further ports (a URL opener, registry options, the doctor's resolver). */
+    ports?: Partial<CorePorts>;
+  } = {},
 ): HostHarness {
   const store = settingsStoreIn(dir);
   const credentials = opts.credentials ?? new MemoryCredentialStore();
-  const host = new Host({
-    mode: 'headless',
-    version: '0.0.0-test',
+  const host = testCore({
     settingsStore: store,
     credentials,
     createSessions: () => new InertSessions(),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
     ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
+    ...opts.ports,
   });
   const handlers = createHandlers(host);
   return { dir, store, credentials, host, handlers, dispatch: createDispatcher(handlers) };
