@@ -1,7 +1,7 @@
 // Adding or editing a gateway client: its name and profile (which servers it sees, how tools are exposed, what
 // happens to writes).
 import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { GatewayClientView, GatewayMode, GatewayProfile, GatewayWritePolicy } from '../../../../shared/domains/gateway';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
@@ -157,6 +157,11 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
 function TrustedTools({ client }: { client: GatewayClientView }) {
   const live = useStore((s) => s.gatewayClients.find((c) => c.id === client.id)) ?? client;
   const trust = useStore((s) => s.trustGatewayTool);
+  const loadGateway = useStore((s) => s.loadGateway);
+  // A "Trust this tool" answered a moment ago may not be in the list yet: read it afresh when the dialog opens.
+  useEffect(() => {
+    void loadGateway();
+  }, [loadGateway]);
   const [tool, setTool] = useState('');
   const [error, setError] = useState<string | null>(null);
   const change = async (name: string, trusted: boolean): Promise<void> => {
