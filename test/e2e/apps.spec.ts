@@ -520,8 +520,12 @@ hostileTest.describe('a hostile app cannot escape', () => {
       axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('; ')})`),
     ).toEqual([]);
     await shots(page, 'hello');
+  });
 
-    // The app may ask for full screen; the bar's button (or Escape outside the app) returns it inline.
+  // In a fresh launch of its own: on Chromium 156.0.8078.114, after the steps of the test above, the hello app reloads itself
+  // when it asks for full screen (its request is never answered); seen on the previous main too, not yet understood.
+  hostileTest('the app may ask for full screen; the bar’s button or Escape returns it inline', async ({ switchboard, page }) => {
+    const { app } = await startHello(switchboard, page);
     const region = page.getByRole('region', { name: 'App: Hello app' });
     await app.getByRole('button', { name: 'Full screen' }).click();
     await expect(app.locator('#log')).toContainText('display mode: OK (fullscreen)');
