@@ -194,11 +194,12 @@ test('the overview counts what a new server offers once it connects, without lea
   await switchboard.goto('#/servers/fresh/overview');
   await page.getByRole('button', { name: 'Approve and allow to run' }).click();
   await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 60_000 });
-  const total = await bridge['catalog.search']({ query: '', serverIds: ['fresh'], limit: 1, includeGroups: false });
-  const tools = total.total;
-  expect(tools).toBeGreaterThan(0);
-  // The server's tools reach the catalog a moment after it connects: the open overview follows (it used to keep the
-  // '0 tools' it read first).
+  // The server's tools reach the catalog a moment after it connects (wait for them rather than read once): the
+  // open overview follows (it used to keep the '0 tools' it read first).
+  const count = async (): Promise<number> =>
+    (await bridge['catalog.search']({ query: '', serverIds: ['fresh'], limit: 1, includeGroups: false })).total;
+  await expect.poll(count, { timeout: 30_000 }).toBeGreaterThan(0);
+  const tools = await count();
   await expect(page.getByRole('button', { name: new RegExp(`^${tools} tools?$`) })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('tab', { name: `Tools ${tools}` })).toBeVisible();
 });
