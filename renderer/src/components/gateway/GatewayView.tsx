@@ -102,14 +102,14 @@ function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: 
       <Table.Th scope="row">
         <Text fw={600}>{client.name}</Text>
         {client.tokenLost === true && (
-          <Group gap={6} wrap="nowrap">
+          <Stack gap={4} align="flex-start">
             <Text size="xs" c="red" role="status">
               Its token was lost (Switchboard could not keep it), so it cannot connect.
             </Text>
             <Button size="compact-xs" variant="light" color="red" onClick={() => void rotate(client.id)}>
               Issue a new token
             </Button>
-          </Group>
+          </Stack>
         )}
         {client.missing.length > 0 && (
           <Text size="xs" c="red">
