@@ -8,16 +8,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../shared/errors.js';
-import { bootstrap } from './bootstrap.js';
-import { createLogger, logFileIn, type Logger } from './core/logging/logger.js';
+import type { AppInfo } from '../shared/contract.js';
+import { SHUTDOWN_TIMEOUT_MS } from './core/lifecycle/core-lifetime.js';
+import { createLogger, logFileIn, SHELL_LOG_FILE, type Logger } from './core/logging/logger.js';
+import type { SandboxPlace } from './core-process/messages.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
 import { escapeControl } from './core/text.js';
-import { demoServerConfig } from './demo/demo-config.js';
 import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
 import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
-import { createSettingsStore } from './platform/settings-store.js';
+import { CoreSupervisor } from './shell/core-supervisor.js';
+import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { startNodeCore } from './shell/node-core-process.js';
 import type { LocalPackages } from './core/registry/install-options.js';
 
 declare const __APP_VERSION__: string;
@@ -48,40 +51,61 @@ async function main(): Promise<number> {
   }
   let logger: Logger | undefined;
   try {
-    logger = createLogger({ dataDir, echo: (line) => void process.stderr.write(`${line}\n`) });
+    logger = createLogger({ dataDir, fileName: SHELL_LOG_FILE, echo: (line) => void process.stderr.write(`${line}\n`) });
     return await serve(dataDir, port, values.json, lock, logger);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     logger?.error('app', `start failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
     await logger?.close();
     lock.release();
-    say(`Switchboard headless failed to start: ${message} (log: ${logFileIn(dataDir)})`);
+    say(`Switchboard headless failed to start: ${message} (log: ${logFileIn(dataDir, SHELL_LOG_FILE)})`);
     return 1;
   }
 }
 
 async function serve(dataDir: string, port: number, json: boolean, lock: DataLock, logger: Logger): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const { host, dispatch } = await bootstrap({
-    mode: 'headless',
-    version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0',
-    settingsStore: createSettingsStore(dataDir),
-    credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
-    demoServer: () => demoServerConfig(),
-    logger,
-    dataLock: lock,
-    ...testLocalPackages(),
-    gatewayLauncher: () => ({ command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] }),
-  });
   const token = randomBytes(32).toString('base64url');
+  // The core runs in a process of its own (core-process/entry.ts); this process keeps the bridge, the static files,
+  // the app sandbox and the data folder's lock, relays the contract and restarts the core if it dies.
+  // Known once the sandbox and bridge listen (before the first core starts).
+  let reserved: SandboxPlace | undefined = undefined;
+  const core = new CoreSupervisor({
+    launch: () =>
+      startNodeCore({
+        // Built: the core's bundle beside this one; from source (tests run the .ts): its entry through tsx.
+        ...(import.meta.url.endsWith('.ts')
+          ? { entry: join(here, 'core-process', 'entry.ts'), execArgv: ['--import', 'tsx'] }
+          : { entry: join(here, 'core.mjs') }),
+        onLine: (line) => {
+          // The core's warnings, errors and printed sign-in addresses: to this terminal and to the shell's log.
+          say(line);
+          logger.info('core', line);
+        },
+      }),
+    init: () => ({
+      mode: 'headless',
+      version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0',
+      dataDir,
+      credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
+      ...testLocalPackages(),
+      gatewayLauncher: { command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] },
+      ...(reserved ? { sandbox: reserved } : {}),
+      echoLog: true,
+    }),
+    // Headless has no browser or safeStorage of its own: the core prints sign-in addresses itself.
+    serve: (request) => Promise.reject(new Error(`headless mode cannot ${request.op}`)),
+    log: (level, message) => logger.log(level, 'supervisor', message),
+    logFile: logger.file,
+  });
   // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
-  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => host.apps.sandboxInput(id) });
+  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => core.sandboxInput(id) });
   const server = await startBridgeServer({
-    dispatch,
-    events: host.events,
-    presence: host.presence,
+    dispatch: core.dispatch,
+    events: core,
+    presence: core.presence,
     staticDir: join(here, '..', 'renderer'),
     token,
     port,
@@ -89,25 +113,37 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
   });
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
-  host.apps.setSandbox({
-    pageUrl: (id) => sandbox.pageUrl(id),
-    warmUrl: sandbox.warmUrl,
-    reservedPorts: () => [server.port, sandbox.port],
-  });
-  host.onShutdown({ name: 'close the browser bridge', stage: 'stop', run: () => server.close() });
-  host.onShutdown({ name: 'close the MCP Apps sandbox', stage: 'stop', run: () => sandbox.close() });
+  reserved = { pagePrefix: sandbox.pageUrl(''), warmUrl: sandbox.warmUrl, reservedPorts: [server.port, sandbox.port] };
   const url = `${server.origin}/#token=${token}`;
   if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
   else process.stdout.write(`Switchboard is running at ${url}\n`);
-  // Warnings and errors reach stderr through the log; quieter notices are printed here once.
-  for (const notice of host.info().notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
-  void host.start();
+  void core.start().then(async (ok) => {
+    if (!ok) {
+      say(`Switchboard's core could not start (${core.status.reason ?? 'unknown reason'}); see ${logger.file ?? 'the log'}.`);
+      return;
+    }
+    // Warnings and errors reach stderr through the core's log; quieter notices are printed here once.
+    const info = await core.dispatch('app.info', {});
+    if (info.ok) for (const notice of (info.value as AppInfo).notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
+  });
 
-  // The gateway's endpoint file must not outlive the process, whatever ends it.
-  process.on('exit', () => host.gateway.exitSync());
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;
+    const finish = async (code: number): Promise<void> => {
+      const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS);
+      if (report === undefined) {
+        const ended = await cleanUpAfterCore(dataDir, (m) => logger.warn('supervisor', m));
+        if (ended > 0) say(`Switchboard ended ${ended} server process group(s) the core left.`);
+      } else {
+        const slow = report.steps.filter((s) => s.outcome !== 'ok').map((s) => `${s.name} ${s.outcome}`);
+        if (slow.length > 0) say(`Switchboard stopped (${slow.join('; ')}).`);
+      }
+      await Promise.allSettled([server.close(), sandbox.close()]);
+      await logger.close();
+      lock.release();
+      done(code);
+    };
     const stop = (signal: string): void => {
       if (stopping) {
         // Ctrl-C reaches us twice at once through npm and scripts/headless.mjs: only a deliberate second one counts.
@@ -119,11 +155,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
       stopping = true;
       firstSignalAt = Date.now();
       logger.info('app', `${signal}: shutting down`);
-      void host.shutdown().then((report) => {
-        const slow = report.steps.filter((s) => s.outcome !== 'ok').map((s) => `${s.name} ${s.outcome}`);
-        if (slow.length > 0) say(`Switchboard stopped (${slow.join('; ')}).`);
-        done(0);
-      });
+      void finish(0);
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
@@ -132,11 +164,11 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
       say(`Switchboard hit an unexpected error and is stopping: ${err.message} (log: ${logger.file ?? 'none'})`);
       if (!stopping) {
         stopping = true;
-        void host.shutdown().then(() => done(1));
+        void finish(1);
       }
     });
     process.on('unhandledRejection', (reason) => {
-      // A failed background promise is a bug to fix, not a reason to drop every session: log it and carry on.
+      // A failed background promise is a bug to fix, not a reason to stop: log it and carry on.
       logger.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
     });
   });

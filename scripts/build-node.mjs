@@ -23,6 +23,8 @@ await Promise.all([
     entryPoints: {
       main: 'electron/main.ts',
       headless: 'electron/headless.ts',
+      // The core's own process, started by either shell.
+      core: 'electron/core-process/entry.ts',
       'line-parse-worker': 'electron/core/transports/line-parse-worker.ts',
     },
     outdir: 'dist/electron',

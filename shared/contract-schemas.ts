@@ -3,7 +3,7 @@
 // whose output is not its method's argument type a compile error too.
 import type { z } from 'zod';
 import type { EventKey, InvokeArgs, InvokeKey } from './contract.js';
-import { appArgSchemas } from './domains/app.js';
+import { appArgSchemas, appEventKeys } from './domains/app.js';
 import { appsArgSchemas, appsEventKeys } from './domains/apps.js';
 import { authArgSchemas } from './domains/auth.js';
 import { callArgSchemas } from './domains/calls.js';
@@ -60,6 +60,7 @@ const eventRecord = {
   'prompts.listChanged': true,
   'elicitation.requested': true,
   'elicitation.cancelled': true,
+  ...appEventKeys,
   ...eventsEventKeys,
   ...gatewayEventKeys,
   ...appsEventKeys,

@@ -12,7 +12,7 @@
 // A new domain adds its maps to InvokeMap/EventMap below and its validators and event keys to contract-schemas.ts.
 import type { AppErrorData } from './errors.js';
 import type { ServerConfigInput, TransportKind } from './config.js';
-import type { AppInvokeMap } from './domains/app.js';
+import type { AppEventMap, AppInvokeMap } from './domains/app.js';
 import type { AppsEventMap, AppsInvokeMap } from './domains/apps.js';
 import type { AuthInvokeMap, AuthStatus } from './domains/auth.js';
 import type { CallOutcome, CallProgress, CallsInvokeMap } from './domains/calls.js';
@@ -296,7 +296,7 @@ export interface InvokeMap
     ProtocolInvokeMap {}
 
 /** Every event the core pushes to the renderer: name → payload. Newer domains declare theirs in shared/domains/. */
-export interface EventMap extends EventsEventMap, GatewayEventMap, AppsEventMap, RegistryEventMap, ProtocolEventMap {
+export interface EventMap extends AppEventMap, EventsEventMap, GatewayEventMap, AppsEventMap, RegistryEventMap, ProtocolEventMap {
   /** The set of servers or a definition changed. */
   'servers.changed': { servers: ServerSummary[] };
   /** One server's status changed. */

@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   storage_failed: 'Settings, credentials or history could not be read or written.',
   port_in_use: "The gateway's chosen port is taken by another program.",
   data_locked: 'Another Switchboard is using the data folder.',
+  core_restarted: "Switchboard's core stopped while the request was in flight; it was restarted, so try again.",
+  core_unavailable: "Switchboard's core is not running: it is starting, or it kept failing and the shell stopped restarting it.",
   internal: 'An unexpected failure inside Switchboard; its details are logged, never sent.',
   tool_error: 'The tool ran and reported an error in its result.',
   denied: "A gateway client's call was refused by its profile or by the person.",

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventBus } from '../core/event-bus.js';
+import type { AnyEventListener } from '../core/event-bus.js';
 import type { Dispatch } from '../core/dispatcher.js';
 import type { ViewerState } from '../core/presence.js';
 import { encodeForBridge } from '../core/sendable.js';
@@ -19,8 +19,8 @@ export const VISIBILITY_NOTIFICATION = 'bridge/visibility';
 export interface BridgeServerOptions {
   /** Runs a validated contract call. */
   dispatch: Dispatch;
-  /** Core events to forward to every connected browser. */
-  events: EventBus;
+  /** Core events to forward to every connected browser (the shell's relay of the core's, or a core's own bus). */
+  events: { subscribe(listener: AnyEventListener): () => void };
   /** Where each page's visibility goes (a page counts once it says it is visible; gone when it disconnects). */
   presence?: { set(viewer: string, state: ViewerState | undefined): void };
   /** Folder with the built renderer. */

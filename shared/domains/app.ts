@@ -18,6 +18,25 @@ export interface AppInvokeMap {
   'app.endLeftovers': (args: { pgids: number[] }) => Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }>;
 }
 
+/** Where the core process stands, as the shell that supervises it sees it. */
+export interface CoreStatus {
+  /** running: serving; restarting: it stopped and a new one is starting; failed: it kept failing and the shell gave up. */
+  state: 'running' | 'restarting' | 'failed';
+  /** Why it stopped (exit code or signal, or its start-up error), for restarting and failed. */
+  reason?: string;
+  /** The shell's log, where the core's last words are kept. */
+  logFile: string | null;
+}
+
+/** App-level events pushed by the shell that supervises the core. */
+export interface AppEventMap {
+  /** The core process stopped, was restarted, or could not be restarted. */
+  'app.coreStatus': CoreStatus;
+}
+
+/** The app-level event names (the runtime side of AppEventMap). */
+export const appEventKeys = { 'app.coreStatus': true } satisfies Record<keyof AppEventMap, true>;
+
 const empty = z.object({}).strict();
 
 /** Validators for app.* arguments: run before any handler, their shapes checked in contract-schemas.ts. */

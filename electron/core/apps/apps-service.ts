@@ -64,7 +64,11 @@ export interface AppsServiceDeps {
 /** The apps feature of one host. */
 export class AppsService {
   readonly #deps: AppsServiceDeps;
-  readonly #launches = new Launches();
+  readonly #sandboxWatchers = new Set<(launchId: string, input: SandboxPageInput | undefined) => void>();
+  readonly #launches = new Launches((id, launch) => {
+    const input = launch ? sandboxInputOf(launch) : undefined;
+    for (const watch of this.#sandboxWatchers) watch(id, input);
+  });
   readonly #cache = new UiCache();
   readonly grants: GrantsStore;
   #sandbox: SandboxLocation | undefined;
@@ -93,7 +97,14 @@ export class AppsService {
   /** The policy of an open launch, for the sandbox page; undefined when it is not open. */
   sandboxInput(launchId: string): SandboxPageInput | undefined {
     const l = this.#launches.find(launchId);
-    return l ? { cspPolicy: l.cspPolicy, permissions: [...l.permissions], popups: l.popups, html: l.html } : undefined;
+    return l ? sandboxInputOf(l) : undefined;
+  }
+
+  /** Hears each launch's sandbox policy as it opens (and `undefined` as it ends): a shell in another process keeps a
+   * copy, because the browser asks it for the policy synchronously. Returns the function that stops listening. */
+  watchSandboxInputs(watch: (launchId: string, input: SandboxPageInput | undefined) => void): () => void {
+    this.#sandboxWatchers.add(watch);
+    return () => this.#sandboxWatchers.delete(watch);
   }
 
   /** apps.open: reads and checks the app of a finished call's tool and opens a launch for it. */
@@ -376,4 +387,9 @@ function toolInfo(tool: Tool): AppLaunch['toolInfo'] {
     ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
     inputSchema: tool.inputSchema as Record<string, unknown>,
   };
+}
+
+/** The part of a launch its sandbox page needs (copied: the launch itself stays the core's). */
+function sandboxInputOf(l: SandboxPageInput): SandboxPageInput {
+  return { cspPolicy: l.cspPolicy, permissions: [...l.permissions], popups: l.popups, html: l.html };
 }

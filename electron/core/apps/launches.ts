@@ -25,6 +25,12 @@ export interface Launch extends SandboxPageInput {
 /** Open launches, oldest first. */
 export class Launches {
   readonly #open = new Map<string, Launch>();
+  readonly #changed: (launchId: string, launch: Launch | undefined) => void;
+
+  /** `changed` hears every launch that opens or ends (the shell mirrors their sandbox policies). */
+  constructor(changed: (launchId: string, launch: Launch | undefined) => void = () => undefined) {
+    this.#changed = changed;
+  }
 
   /** Records a launch and returns it with its new id. */
   add(launch: Omit<Launch, 'launchId' | 'calls' | 'reads'>): Launch {
@@ -35,9 +41,10 @@ export class Launches {
       reads: new AppCallBudget(APP_READ_LIMITS, Date.now, 'resource requests'),
     };
     this.#open.set(full.launchId, full);
+    this.#changed(full.launchId, full);
     for (const id of this.#open.keys()) {
       if (this.#open.size <= MAX_LAUNCHES) break;
-      this.#open.delete(id);
+      this.close(id);
     }
     return full;
   }
@@ -56,12 +63,12 @@ export class Launches {
 
   /** Ends a launch. */
   close(launchId: string): void {
-    this.#open.delete(launchId);
+    if (this.#open.delete(launchId)) this.#changed(launchId, undefined);
   }
 
   /** Ends every launch of a server (removed, or its grants changed). */
   closeServer(serverId: string): void {
-    for (const [id, l] of this.#open) if (l.serverId === serverId) this.#open.delete(id);
+    for (const [id, l] of this.#open) if (l.serverId === serverId) this.close(id);
   }
 
   /** Number of open launches. */

@@ -35,6 +35,8 @@ export interface Logger {
 export interface LoggerOptions {
   /** The data folder; the log goes to `<dataDir>/logs/switchboard.log`. Absent: no file. */
   dataDir?: string;
+  /** The file's name in `<dataDir>/logs/` (default switchboard.log, the core's; the shell keeps its own). */
+  fileName?: string;
   /** Lowest level written (default info; SWITCHBOARD_LOG_LEVEL=debug in the environment lowers it). */
   level?: LogLevel;
   /** Also writes warnings and errors to this sink (headless: stderr). */
@@ -46,7 +48,10 @@ export interface LoggerOptions {
 }
 
 /** The log file's path for a data folder. */
-export const logFileIn = (dataDir: string): string => join(dataDir, 'logs', 'switchboard.log');
+export const logFileIn = (dataDir: string, fileName = 'switchboard.log'): string => join(dataDir, 'logs', fileName);
+
+/** The shell process's log file name (the supervisor's account of the core, and the core's last words). */
+export const SHELL_LOG_FILE = 'shell.log';
 
 /** Formats one entry as a single safe line. */
 export function formatLogLine(time: Date, level: LogLevel, component: string, message: string, redactor: Redactor): string {
@@ -60,7 +65,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const level: LogLevel = opts.level ?? (envLevel && envLevel in ORDER ? (envLevel as LogLevel) : 'info');
   const now = opts.now ?? (() => new Date());
   const redactor = new Redactor();
-  const file = opts.dataDir !== undefined ? new RotatingFile(logFileIn(opts.dataDir), opts.rotation) : undefined;
+  const file = opts.dataDir !== undefined ? new RotatingFile(logFileIn(opts.dataDir, opts.fileName), opts.rotation) : undefined;
   let reportedDrops = 0;
   const log = (lvl: LogLevel, component: string, message: string): void => {
     if (ORDER[lvl] < ORDER[level]) return;

@@ -1,4 +1,5 @@
 import type { AppInfo, AppNotice, LeftoverProcess } from '../../../shared/contract';
+import type { CoreStatus } from '../../../shared/domains/app';
 import { AppError } from '../../../shared/errors';
 import { appService } from '../services/app';
 import type { SliceCreator, Store } from './types';
@@ -22,6 +23,12 @@ export interface AppSlice {
   endLeftovers: () => Promise<void>;
   /** Loads what waited for a window before this one attached: questions, sampling requests, gateway asks, traffic. */
   loadPending: () => void;
+  /** Where the core process stands (null until the shell has said: a core that never stopped). */
+  coreStatus: CoreStatus | null;
+  /** The shell reports the core stopped, was restarted, or could not be (app.coreStatus). */
+  applyCoreStatus: (status: CoreStatus) => void;
+  /** Reads everything afresh from a new core: facts, notices, servers, what waits for the person. */
+  resync: () => Promise<void>;
   /** The app's notices changed (app.notices). */
   applyNotices: (notices: AppNotice[]) => void;
   /** The connection to the core was lost. */
@@ -41,6 +48,7 @@ export const appInitialState = {
   bridgeError: null,
   leftovers: null,
   coreWiring: null,
+  coreStatus: null,
 } satisfies Partial<AppSlice>;
 
 export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
@@ -92,6 +100,22 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
       .catch(() => undefined);
     void get().loadGatewayPending();
   },
+  applyCoreStatus: (status) => {
+    const before = get().coreStatus;
+    set({ coreStatus: status });
+    // A new core knows nothing of what this page showed: read it again (no reload, the route and drafts stay).
+    if (status.state === 'running' && before !== null && before.state !== 'running') void get().resync();
+  },
+  resync: async () => {
+    try {
+      const info = await appService.info();
+      set({ info, notices: info.notices });
+      get().loadPending();
+      await get().loadServers();
+    } catch (err) {
+      get().announce(err instanceof AppError ? err.message : 'Switchboard could not read the restarted core');
+    }
+  },
   applyNotices: (notices) => set({ notices }),
   applyBridgeLost: () => set({ bridgeState: 'lost' }),
   wireCore: (events) => {
@@ -117,6 +141,9 @@ export const selectNotices = (s: Store): AppNotice[] => s.notices;
 
 /** Server processes from an earlier run still running (null until loaded). */
 export const selectLeftovers = (s: Store): LeftoverProcess[] | null => s.leftovers;
+
+/** Where the core process stands (null: running since start-up). */
+export const selectCoreStatus = (s: Store): CoreStatus | null => s.coreStatus;
 
 /** Facts about the running app (null until connected). */
 export const selectAppInfo = (s: Store): AppInfo | null => s.info;

@@ -16,6 +16,7 @@ const handlers: Handlers = {
   'servers.status': (s, { id, status }) => s.applyStatus(id, status),
   'servers.log': (s, { id, entry }) => s.applyLog(id, entry),
   'app.notices': (s, { notices }) => s.applyNotices(notices),
+  'app.coreStatus': (s, status) => s.applyCoreStatus(status),
   'catalog.changed': (s, { revision }) => s.applyCatalogChanged(revision),
   'call.progress': (s, progress) => s.applyCallProgress(progress),
   'call.finished': (s, outcome) => s.applyCallFinished(outcome),

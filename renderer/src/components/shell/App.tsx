@@ -3,6 +3,7 @@ import { IconMoon, IconSun } from '@tabler/icons-react';
 import { formatRoute, routes } from '../../router/route';
 import { useHashRoute } from '../../router/use-hash-route';
 import { useStore } from '../../store';
+import { selectCoreStatus } from '../../store/app-slice';
 import { selectDialog, selectRoute, selectView } from '../../store/ui-slice';
 import { VIEWS, viewById } from '../../views';
 import { ElicitationHost } from '../elicitation/ElicitationHost';
@@ -86,6 +87,28 @@ function MainNav({ current }: { current: string }) {
   );
 }
 
+/** Says so while the core restarts or after the shell gave up on it; nothing while it runs. */
+function CoreStatusLine() {
+  const status = useStore(selectCoreStatus);
+  if (status === null || status.state === 'running') return null;
+  const log = status.logFile ? ` Log: ${status.logFile}` : '';
+  return (
+    <Text
+      role="alert"
+      c={status.state === 'failed' ? 'red' : 'orange'}
+      fw={600}
+      fz="sm"
+      maw={520}
+      lineClamp={2}
+      title={`${status.reason ?? ''}${log}`}
+    >
+      {status.state === 'failed'
+        ? `Switchboard's core stopped (${status.reason ?? 'unknown reason'}) and could not be restarted.${log}`
+        : `Switchboard's core stopped (${status.reason ?? 'unknown reason'}); restarting…`}
+    </Text>
+  );
+}
+
 /** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
   const bridgeState = useStore((s) => s.bridgeState);
@@ -142,6 +165,7 @@ export function App() {
             <MainNav current={view.id} />
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <CoreStatusLine />
             {bridgeState === 'lost' && (
               <Text role="alert" c="red" fw={600} fz="sm">
                 Connection to the Switchboard core was lost. Reload the page.

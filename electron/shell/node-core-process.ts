@@ -1,0 +1,81 @@
+// Starts the core as a Node child process (headless mode): the same entry the desktop app starts as a utility
+// process, with an IPC channel using structured clone. The core's stderr becomes lines of the shell's log (escaped),
+// and the last of them are kept so the shell can say why a core died.
+import { fork } from 'node:child_process';
+import type { CoreToShell, ShellToCore } from '../core-process/messages.js';
+import type { CoreProcess } from './core-supervisor.js';
+
+/** How a core process is started. */
+export interface NodeCoreOptions {
+  /** The built core entry (dist/electron/core.mjs). */
+  entry: string;
+  /** Each line the core writes to stderr or stdout. */
+  onLine(line: string): void;
+  /** Node flags for the core (running from source: a TypeScript loader). */
+  execArgv?: string[];
+  /** Extra environment (tests). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Longest line kept from the core's output (a runaway line is cut, never held whole). */
+const MAX_LINE = 16 * 1024;
+
+function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let rest = '';
+  return (chunk) => {
+    rest += chunk.toString('utf8');
+    let at: number;
+    while ((at = rest.indexOf('\n')) >= 0) {
+      onLine(rest.slice(0, Math.min(at, MAX_LINE)));
+      rest = rest.slice(at + 1);
+    }
+    if (rest.length > MAX_LINE) {
+      onLine(rest.slice(0, MAX_LINE));
+      rest = '';
+    }
+  };
+}
+
+/** Starts one core process. */
+export function startNodeCore(opts: NodeCoreOptions): CoreProcess {
+  const child = fork(opts.entry, [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env, ...opts.env },
+    // The shell's own flags (a debugger port, say) are not the core's.
+    execArgv: opts.execArgv ?? [],
+  });
+  child.stdout?.on('data', lineReader(opts.onLine));
+  child.stderr?.on('data', lineReader(opts.onLine));
+  // Sending to a core that just died fails asynchronously too; the exit is what the supervisor acts on.
+  child.on('error', () => undefined);
+  return {
+    get pid() {
+      return child.pid;
+    },
+    post: (message: ShellToCore) => {
+      if (!child.connected) return false;
+      return child.send(message, (err) => {
+        if (err) opts.onLine(`a message to the core was not delivered: ${err.message}`);
+      });
+    },
+    onMessage: (listener) => child.on('message', (message) => listener(message as CoreToShell)),
+    onExit: (listener) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        listener(describeExit(child.exitCode, child.signalCode));
+        return;
+      }
+      child.once('exit', (code, signal) => listener(describeExit(code, signal)));
+    },
+    kill: () => {
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** An exit in words. */
+export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal !== null) return `killed by ${signal}`;
+  if (code === 70) return 'an unexpected error in the core';
+  return `exited with code ${code ?? '?'}`;
+}
