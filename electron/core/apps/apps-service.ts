@@ -11,6 +11,7 @@ import type { ToolRoute } from '../catalog/catalog-port.js';
 import type { CallService } from '../calls/call-service.js';
 import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
+import { checkCallArguments } from '../ingress/arguments.js';
 import { isObject } from '../json.js';
 import { requestError } from '../resources/request-error.js';
 import { base64Bytes } from '../resources/image-check.js';
@@ -164,6 +165,8 @@ export class AppsService {
   /** apps.callTool: the app's tools/call, on its own server only, routed and recorded like a person's call. */
   async callTool(launchId: string, name: string, args: Record<string, unknown>): Promise<AppToolResult> {
     const launch = this.#launches.get(launchId);
+    // Bounded where they enter, before the budget, the route or the history sees them.
+    checkCallArguments(args, 'The app', { serverId: launch.serverId });
     const catalog = this.#catalog();
     // Counted from the moment it is asked, whatever becomes of it: refused names spend the budget too.
     const outcome: CallOutcome = await launch.calls.run(launch.serverId, async () =>
