@@ -342,6 +342,7 @@ export function createCore(ports: CorePorts): Host {
     opener: interaction.urlOpener,
     gatewayPort: () => gateway.status().port,
     dataDir,
+    report: problems.report,
   });
   lifetime.add({ name: 'close MCP Apps', stage: 'close', timeoutMs: 1000, run: () => apps.dispose() });
 

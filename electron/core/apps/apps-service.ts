@@ -12,6 +12,7 @@ import type { CallService } from '../calls/call-service.js';
 import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
 import { checkCallArguments } from '../ingress/arguments.js';
+import type { ReportProblem } from '../problems.js';
 import { isObject } from '../json.js';
 import { requestError } from '../resources/request-error.js';
 import { base64Bytes } from '../resources/image-check.js';
@@ -56,6 +57,8 @@ export interface AppsServiceDeps {
   opener(): UrlOpener;
   /** Folder for the grants file; undefined keeps grants in memory. */
   dataDir?: string;
+  /** Where the grants file's problems go (a corrupt file moved aside, a failed write). */
+  report?: ReportProblem;
   /** Ids of every server (to find a tool by local name). */
   serverIds?: () => string[];
   /** Loopback ports the core listens on (the gateway); an app may never reach them. */
@@ -73,7 +76,7 @@ export class AppsService {
 
   constructor(deps: AppsServiceDeps) {
     this.#deps = deps;
-    this.grants = new GrantsStore(deps.dataDir);
+    this.grants = new GrantsStore(deps.dataDir, deps.report);
   }
 
   /** The shell says where it serves the sandbox page (headless: a second loopback port; Electron: its own scheme). */
