@@ -26,6 +26,7 @@ import type { GatewayLauncher } from './gateway/setup-help.js';
 import { Host, leftoversNotice } from './host.js';
 import { ServerImport } from './import/server-import.js';
 import { CoreLifetime, SESSIONS_LEAVE_MS } from './lifecycle/core-lifetime.js';
+import { RunMarker } from './lifecycle/run-marker.js';
 import { createTransportTracker } from './lifecycle/transport-tracker.js';
 import { Presence } from './presence.js';
 import { ProblemReporter } from './problems.js';
@@ -162,6 +163,13 @@ export function createCore(ports: CorePorts): Host {
     });
   }
   const notify = (n: AppNotice): void => notices.notify(n);
+  // Did the last run stop cleanly? The marker goes as a final step, added after the lock's release so it runs
+  // before it (a stage runs its steps last-added first), once every store's flush is done.
+  const runMarker = new RunMarker(dataDir);
+  const run = runMarker.begin();
+  if (run.notice) notices.notify(run.notice);
+  if (run.problem) problems.report({ id: 'run-marker', message: run.problem });
+  lifetime.add({ name: 'remove the running marker', stage: 'final', run: () => runMarker.end() });
 
   const gate = new LaunchGate(credentials, definitions);
   const legacy = gate.legacyNotice();
@@ -342,6 +350,7 @@ export function createCore(ports: CorePorts): Host {
     opener: interaction.urlOpener,
     gatewayPort: () => gateway.status().port,
     dataDir,
+    report: problems.report,
   });
   lifetime.add({ name: 'close MCP Apps', stage: 'close', timeoutMs: 1000, run: () => apps.dispose() });
 

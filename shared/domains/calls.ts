@@ -117,6 +117,24 @@ export interface HistoryEntry {
   error?: CallError;
   /** Who started the call (absent: the person, in the UI). */
   origin?: CallOrigin;
+  /** What the history left out of this entry to stay within its budget (absent: nothing). */
+  cut?: HistoryCut;
+}
+
+/** A part of a call the history did not keep whole: its size and SHA-256, so a copy can still be recognised. */
+export interface HistoryCutPart {
+  /** Size of the part as JSON text, in UTF-8 bytes. */
+  bytes: number;
+  /** SHA-256 of that JSON text, hex. */
+  sha256: string;
+}
+
+/** What a history entry lost to the history's per-entry budget. */
+export interface HistoryCut {
+  /** The arguments were replaced by `{}`. */
+  arguments?: HistoryCutPart;
+  /** The result's media data and structured text were left out of the presentation. */
+  presentation?: HistoryCutPart;
 }
 
 /** The complete audited envelope of a call. */

@@ -11,6 +11,8 @@ import type { ToolRoute } from '../catalog/catalog-port.js';
 import type { CallService } from '../calls/call-service.js';
 import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
+import { checkCallArguments } from '../ingress/arguments.js';
+import type { ReportProblem } from '../problems.js';
 import { isObject } from '../json.js';
 import { requestError } from '../resources/request-error.js';
 import { base64Bytes } from '../resources/image-check.js';
@@ -55,6 +57,8 @@ export interface AppsServiceDeps {
   opener(): UrlOpener;
   /** Folder for the grants file; undefined keeps grants in memory. */
   dataDir?: string;
+  /** Where the grants file's problems go (a corrupt file moved aside, a failed write). */
+  report?: ReportProblem;
   /** Ids of every server (to find a tool by local name). */
   serverIds?: () => string[];
   /** Loopback ports the core listens on (the gateway); an app may never reach them. */
@@ -76,7 +80,7 @@ export class AppsService {
 
   constructor(deps: AppsServiceDeps) {
     this.#deps = deps;
-    this.grants = new GrantsStore(deps.dataDir);
+    this.grants = new GrantsStore(deps.dataDir, deps.report);
   }
 
   /** The shell says where it serves the sandbox page (headless: a second loopback port; Electron: its own scheme). */
@@ -175,6 +179,8 @@ export class AppsService {
   /** apps.callTool: the app's tools/call, on its own server only, routed and recorded like a person's call. */
   async callTool(launchId: string, name: string, args: Record<string, unknown>): Promise<AppToolResult> {
     const launch = this.#launches.get(launchId);
+    // Bounded where they enter, before the budget, the route or the history sees them.
+    checkCallArguments(args, 'The app', { serverId: launch.serverId });
     const catalog = this.#catalog();
     // Counted from the moment it is asked, whatever becomes of it: refused names spend the budget too.
     const outcome: CallOutcome = await launch.calls.run(launch.serverId, async () =>

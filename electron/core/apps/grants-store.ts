@@ -1,9 +1,11 @@
 // What a person allowed each server's apps (browser permissions, pop-ups), kept in one JSON file next to the
-// settings. Everything is denied until granted; a corrupt file is moved aside (so nothing is granted by accident).
+// settings. Everything is denied until granted; a corrupt file is moved aside (so nothing is granted by accident)
+// and the person is told, since grants they made are gone; a failed write is reported too.
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppGrants } from '../../../shared/domains/apps.js';
 import { AppGrantsSchema } from '../../../shared/domains/apps.js';
+import type { ReportProblem } from '../problems.js';
 import { JsonFileWriter, readJsonFile } from '../storage/json-file.js';
 
 /** The grants file's name in the data folder. */
@@ -21,13 +23,25 @@ export class GrantsStore {
   /** Set when the file on disk could not be used and was moved aside. */
   readonly loadProblem: string | undefined;
 
-  constructor(dir: string | undefined) {
+  /** `report` hears of a file moved aside (as a notice at once) and of failed writes. */
+  constructor(dir: string | undefined, report: ReportProblem = () => undefined) {
     if (dir === undefined) return;
     const file = join(dir, GRANTS_FILE);
-    this.#writer = new JsonFileWriter(file);
+    this.#writer = new JsonFileWriter(file, {
+      onError: (err) =>
+        report({
+          id: 'app-grants-write-failed',
+          level: 'error',
+          notify: true,
+          message: `App permissions could not be saved (${err instanceof Error ? err.message : String(err)}); a change made now may be lost at restart.`,
+        }),
+    });
     const read = readJsonFile(file, (raw) => FileSchema.parse(raw));
     if (read.kind === 'ok') for (const [id, g] of Object.entries(read.value.servers)) this.#grants.set(id, g);
-    if (read.kind === 'quarantined') this.loadProblem = `App permissions were unreadable (${read.reason}); moved to ${read.backup}`;
+    if (read.kind === 'quarantined') {
+      this.loadProblem = `App permissions were unreadable (${read.reason}); moved to ${read.backup}. Every app permission is denied until granted again.`;
+      report({ id: 'app-grants-corrupt', notify: true, message: this.loadProblem });
+    }
   }
 
   /** A server's grants (nothing granted when none were stored). */

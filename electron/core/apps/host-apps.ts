@@ -4,6 +4,7 @@
 import type { ServerConfig } from '../../../shared/config.js';
 import type { UrlOpener } from '../elicitation/url-opener.js';
 import type { EventBus } from '../event-bus.js';
+import type { ReportProblem } from '../problems.js';
 import type { CallService } from '../calls/call-service.js';
 import type { SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
@@ -22,6 +23,8 @@ export interface CoreAppsDeps {
   /** The gateway's listening port, when it listens. */
   gatewayPort(): number | undefined;
   dataDir: string;
+  /** Where the apps' stores report problems. */
+  report: ReportProblem;
 }
 
 /** The core's apps service. */
@@ -39,6 +42,7 @@ export function createHostApps(deps: CoreAppsDeps): AppsService {
       return port !== undefined && port > 0 ? [port] : [];
     },
     dataDir: deps.dataDir,
+    report: deps.report,
   });
   deps.sessionEvents.subscribe((event) => {
     if (event.type === 'removed') apps.forgetServer(event.id);

@@ -6,16 +6,34 @@
 // with a notice, never dropped. Saved calls are kept when the history is trimmed or cleared (unless asked). Calls an
 // MCP App made have a quota of their own within the limit and are trimmed first, so an app's traffic never pushes
 // out a call the person (or a gateway client) made.
+//
+// Every entry fits a budget when it is recorded and again when it is loaded (a file written by an older version may
+// hold anything): arguments nested deeper than ARGUMENTS_MAX_DEPTH are cut with a marker (so a bridge can always send
+// the history), arguments over HISTORY_ARGUMENTS_BYTES are kept only as their size and SHA-256, a presentation that
+// still leaves the entry over HISTORY_ENTRY_BYTES loses its media data and structured text the same way, and the
+// oldest unsaved entries go once the whole history passes HISTORY_TOTAL_BYTES. So the host's memory and the file
+// stay bounded whatever callers send.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AppNotice } from '../../../shared/contract.js';
-import type { HistoryEntry } from '../../../shared/domains/calls.js';
+import type { HistoryCutPart, HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError, ERROR_CODE_LIST } from '../../../shared/errors.js';
+import { formatSize } from '../../../shared/format-size.js';
+import { ARGUMENTS_MAX_DEPTH } from '../ingress/arguments.js';
+import { boundDepth } from '../ingress/depth.js';
+import { depthMarker } from '../ingress/limits.js';
 import { copyAside, JsonFileWriter, JsonText, readJsonFile } from '../storage/json-file.js';
 
 /** Entries kept (saved ones count too, and are trimmed last). */
 export const HISTORY_LIMIT = 1000;
 /** Entries of calls made by MCP Apps kept at most (within HISTORY_LIMIT). */
 export const APP_HISTORY_LIMIT = 200;
+/** Arguments kept whole in one entry at most (JSON text, bytes); larger ones are kept as their size and SHA-256. */
+export const HISTORY_ARGUMENTS_BYTES = 64 * 1024;
+/** One entry's JSON text at most (bytes): past it, the presentation's media data and structured text are left out. */
+export const HISTORY_ENTRY_BYTES = 256 * 1024;
+/** The whole history's JSON text at most (bytes): past it, the oldest unsaved entries go. */
+export const HISTORY_TOTAL_BYTES = 32 * 1024 * 1024;
 
 const PresentationSchema = z
   .object({
@@ -69,6 +87,8 @@ export interface HistoryStoreOptions {
   onNotice?: (notice: AppNotice) => void;
   /** Delay before a change is written; changes in between share one write. */
   delayMs?: number;
+  /** The whole history's budget in bytes (default HISTORY_TOTAL_BYTES). */
+  totalBytes?: number;
 }
 
 /** Persistent, bounded call history. Newest entries first. */
@@ -76,6 +96,7 @@ export class HistoryStore {
   readonly #file: string | undefined;
   readonly #limit: number;
   readonly #appLimit: number;
+  readonly #totalBytes: number;
   readonly #onNotice: (notice: AppNotice) => void;
   readonly #writer: JsonFileWriter | undefined;
   /** Each entry's JSON text, made once when it is recorded (dropped when the entry changes). */
@@ -89,6 +110,7 @@ export class HistoryStore {
     this.#file = file;
     this.#limit = opts.limit ?? HISTORY_LIMIT;
     this.#appLimit = Math.min(opts.appLimit ?? APP_HISTORY_LIMIT, this.#limit);
+    this.#totalBytes = opts.totalBytes ?? HISTORY_TOTAL_BYTES;
     this.#onNotice = opts.onNotice ?? (() => undefined);
     this.#writer =
       file === undefined
@@ -111,11 +133,11 @@ export class HistoryStore {
   }
 
   /** Adds a call (newest first) and persists. */
-  add(entry: HistoryEntry): void {
+  add(recorded: HistoryEntry): void {
     const all = this.#all();
+    const entry = this.#fit(recorded);
     all.unshift(entry);
     this.#trim(all);
-    this.#serialise(entry);
     this.#persist();
   }
 
@@ -180,17 +202,51 @@ export class HistoryStore {
 
   /**
    * Keeps the unsaved app-made entries within their quota and everything within the limit: the oldest unsaved
-   * app-made entry goes first, then the oldest unsaved entry of any kind, then the oldest saved one.
+   * app-made entry goes first, then the oldest unsaved entry of any kind, then the oldest saved one. The byte
+   * budget trims the same way (the newest entry always stays: it fits the per-entry budget, far below the total).
    */
   #trim(all: HistoryEntry[]): void {
     const unsavedApp = (e: HistoryEntry): boolean => e.savedAs === undefined && e.origin?.kind === 'app';
     let apps = all.reduce((n, e) => (unsavedApp(e) ? n + 1 : n), 0);
-    while (all.length > this.#limit || apps > this.#appLimit) {
+    let bytes = all.reduce((n, e) => n + this.#serialise(e).length + 1, 0);
+    while (all.length > this.#limit || apps > this.#appLimit || (bytes > this.#totalBytes && all.length > 1)) {
       let idx = oldestIndex(all, unsavedApp);
       if (idx >= 0) apps -= 1;
       else idx = oldestIndex(all, (e) => e.savedAs === undefined);
-      all.splice(idx >= 0 ? idx : all.length - 1, 1);
+      const [gone] = all.splice(idx >= 0 ? idx : all.length - 1, 1);
+      if (gone) bytes -= this.#serialise(gone).length + 1;
     }
+  }
+
+  /** The entry within the per-entry budget (the input itself when it already fits). Never throws. */
+  #fit(entry: HistoryEntry): HistoryEntry {
+    let fitted = entry;
+    const notices: string[] = [];
+    const bounded = boundDepth(entry.arguments, ARGUMENTS_MAX_DEPTH, depthMarker(ARGUMENTS_MAX_DEPTH));
+    if (bounded.cut) {
+      fitted = { ...fitted, arguments: bounded.value };
+      notices.push(`The arguments are nested deeper than ${ARGUMENTS_MAX_DEPTH} levels; the history keeps them cut there.`);
+    }
+    const argBytes = jsonBytes(fitted.arguments);
+    const args = argBytes !== undefined && argBytes > HISTORY_ARGUMENTS_BYTES ? digestOf(fitted.arguments) : undefined;
+    if (args) {
+      fitted = { ...fitted, arguments: {}, cut: { ...fitted.cut, arguments: args } };
+      notices.push(`The arguments (${formatSize(args.bytes)}, SHA-256 ${args.sha256}) were not kept: over the history's ${formatSize(HISTORY_ARGUMENTS_BYTES)} per call.`);
+    }
+    const whole = jsonBytes(fitted);
+    if (whole === undefined || whole > HISTORY_ENTRY_BYTES) {
+      const shown = digestOf(fitted.presentation);
+      const p = fitted.presentation;
+      const { structured: _structured, ...rest } = p;
+      fitted = {
+        ...fitted,
+        presentation: { ...rest, text: p.text.slice(0, 16 * 1024), media: p.media.map((m) => ({ ...m, data: '' })) },
+        ...(shown ? { cut: { ...fitted.cut, presentation: shown } } : {}),
+      };
+      notices.push('The result was too large for the history: its images, audio and structured content were not kept.');
+    }
+    if (notices.length === 0) return entry;
+    return { ...fitted, presentation: { ...fitted.presentation, notices: [...fitted.presentation.notices, ...notices] } };
   }
 
   #all(): HistoryEntry[] {
@@ -210,7 +266,8 @@ export class HistoryStore {
     if (read.kind === 'quarantined') {
       this.#report(`The call history file could not be read (${read.reason}); it was moved aside to ${read.backup}.`);
     } else if (read.kind === 'ok') {
-      this.#entries = read.value;
+      // Fitted as it loads: a file from an older version may hold entries no bridge can send (issue 22, item 3).
+      this.#entries = read.value.map((e) => this.#fit(e));
       this.#trim(this.#entries);
       if (unreadable > 0) {
         // The next write leaves these entries out: keep the file as it was first.
@@ -274,6 +331,26 @@ export class HistoryStore {
       return new JsonText(parts);
     });
   }
+}
+
+/** Size of a value's JSON text in bytes, or undefined when it cannot be serialised. */
+function jsonBytes(value: unknown): number | undefined {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Size and SHA-256 of a value's JSON text, or undefined when it cannot be serialised. */
+function digestOf(value: unknown): HistoryCutPart | undefined {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? '';
+  } catch {
+    return undefined;
+  }
+  return { bytes: Buffer.byteLength(text, 'utf8'), sha256: createHash('sha256').update(text).digest('hex') };
 }
 
 /** Index of the oldest entry (entries are newest first) that matches, or -1. */

@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { AppError } from '../../../shared/errors.js';
+import { checkCallArguments } from '../ingress/arguments.js';
 import { isObject, type JsonObject } from '../json.js';
 import { DISCOVERY_TOOLS, runDiscoveryTool, type DiscoveryContext } from './discovery-tools.js';
 import type { Forwarding } from './forwarding.js';
@@ -144,6 +145,8 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
       const view = viewNow();
       const name = request.params.name;
       const args = isObject(request.params.arguments) ? request.params.arguments : {};
+      // Bounded where they enter, before the ask, the route or the history sees them (limit_exceeded: invalid params).
+      checkCallArguments(args, `The gateway client ${client.name}`);
       if (view.progressive && !view.original) {
         const discovery: DiscoveryContext = {
           view,

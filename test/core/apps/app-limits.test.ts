@@ -69,6 +69,21 @@ describe('an app’s call budget', () => {
     const { result } = await t.call('apps.callTool', { launchId: other, name: 'secret', arguments: {} });
     expect(result['content']).toEqual([{ type: 'text', text: 'peer secret' }]);
   });
+
+  // Issue 22, item 3: bounded where they enter, before the budget, the server or the history sees them.
+  it('refuses 700-deep arguments before they are sent, and the history stays sendable', async () => {
+    const launchId = await launchOf(t, 'mcp__peer__peer_app');
+    const before = await peerHits(t);
+    let deep: Record<string, unknown> = { ms: 0 };
+    for (let i = 0; i < 700; i++) deep = { d: deep };
+    await expect(t.call('apps.callTool', { launchId, name: 'wait', arguments: { ms: 0, deep } })).rejects.toMatchObject({
+      code: 'limit_exceeded',
+      message: expect.stringMatching(/nested deeper than 64 levels/),
+    });
+    expect((await peerHits(t)).calls).toBe(before.calls);
+    const history = await t.call('calls.history', { limit: 1000 });
+    expect(history.entries.length).toBeGreaterThan(0);
+  });
 });
 
 describe('an app’s budget for resource requests', () => {

@@ -1,12 +1,16 @@
 // The call history file: writes are deferred off the call's path and coalesced, each entry is serialised once, a
 // corrupt file or unreadable entries are kept aside with a notice (never dropped silently), and a call whose data
 // cannot be serialised is still recorded.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppNotice } from '../../../shared/contract.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
-import { HistoryStore } from '../../../electron/core/calls/history-store.js';
+import { HISTORY_ENTRY_BYTES, HistoryStore } from '../../../electron/core/calls/history-store.js';
+import { ARGUMENTS_MAX_DEPTH } from '../../../electron/core/ingress/arguments.js';
+import { jsonDepth } from '../../../electron/core/ingress/depth.js';
+import { unsendableReason } from '../../../electron/core/sendable.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 
 const dirs: string[] = [];
@@ -151,5 +155,63 @@ describe('app-made calls', () => {
     store.save('app-1', 'Keep');
     for (let i = 2; i <= 5; i++) store.add(fromApp(i));
     expect(ids(store)).toEqual(['app-5', 'app-4', 'app-1']);
+  });
+});
+
+// Hostile arguments (issue 22, items 3 and 4): an entry deeper than a bridge can send, or larger than the history's
+// budget, must neither break the history nor grow it without bound.
+describe('history budgets', () => {
+  const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+  it('loads a ~600-deep entry already on disk with its arguments cut, so the history stays sendable', () => {
+    const { file, open } = setup();
+    // Written as text: JSON.parse reads it, but a bridge refuses anything deeper than SEND_MAX_DEPTH.
+    const deepArgs = `${'{"d":'.repeat(600)}1${'}'.repeat(600)}`;
+    const deepEntry = JSON.stringify(entry(1)).replace('"arguments":{"n":1}', `"arguments":${deepArgs}`);
+    writeFileSync(file, `{"version":1,"entries":[${deepEntry},${JSON.stringify(entry(2))}]}`);
+    const answer = open().search({});
+    expect(answer.total).toBe(2);
+    expect(unsendableReason(answer)).toBeUndefined();
+    const cut = answer.entries[0]!;
+    expect(jsonDepth(cut.arguments)).toBeLessThanOrEqual(ARGUMENTS_MAX_DEPTH);
+    expect(cut.presentation.notices.join(' ')).toMatch(/nested deeper than/);
+  });
+
+  it('keeps arguments over the per-entry budget as their size and sha-256 only', async () => {
+    const { file, open } = setup();
+    const big = { blob: 'x'.repeat(6 * 1024 * 1024) };
+    const text = JSON.stringify(big);
+    const store = open();
+    store.add(entry(1, big));
+    const kept = store.get('call-1')!;
+    expect(kept.arguments).toEqual({});
+    expect(kept.cut?.arguments).toEqual({ bytes: Buffer.byteLength(text), sha256: sha256(text) });
+    expect(kept.presentation.notices.join(' ')).toMatch(/arguments .* were not kept/);
+    await store.flush();
+    expect(readFileSync(file).length).toBeLessThan(HISTORY_ENTRY_BYTES);
+    expect(new HistoryStore(file).get('call-1')?.cut?.arguments?.sha256).toBe(sha256(text));
+  });
+
+  it('leaves out media data of a result over the per-entry budget, with its size and sha-256', () => {
+    const { open } = setup();
+    const e = entry(1);
+    e.presentation.media = [{ kind: 'image', mimeType: 'image/png', data: 'A'.repeat(HISTORY_ENTRY_BYTES), bytes: 3 * 1024 }];
+    const text = JSON.stringify(e.presentation);
+    const store = open();
+    store.add(e);
+    const kept = store.get('call-1')!;
+    expect(kept.presentation.media[0]!.data).toBe('');
+    expect(kept.cut?.presentation).toEqual({ bytes: Buffer.byteLength(text), sha256: sha256(text) });
+    expect(JSON.stringify(kept).length).toBeLessThan(HISTORY_ENTRY_BYTES);
+  });
+
+  it('keeps the whole history within its total budget, the oldest unsaved entries going first', () => {
+    const { dir } = setup();
+    const store = new HistoryStore(join(dir, 'h.json'), { delayMs: 60_000, totalBytes: 200 * 1024 });
+    for (let i = 0; i < 25; i++) store.add(entry(i, { pad: 'p'.repeat(40 * 1024) }));
+    const total = store.search({ limit: 1000 }).entries.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    expect(total).toBeLessThanOrEqual(200 * 1024);
+    expect(store.get('call-24')).toBeDefined();
+    expect(store.get('call-0')).toBeUndefined();
   });
 });

@@ -5,6 +5,8 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { HISTORY_ENTRY_BYTES } from '../../../electron/core/calls/history-store.js';
+import { unsendableReason } from '../../../electron/core/sendable.js';
 import { ClientEndpoint } from '../../../electron/core/gateway/client-endpoint.js';
 import { startFront } from '../../../electron/core/gateway/http-front.js';
 import { GatewayWorld, textOf, until } from './harness.js';
@@ -286,5 +288,31 @@ describe('a profile sees only its servers', () => {
     // The full client sees both, so the refusals above are the profile's doing.
     const full = await w.http(token, 'modern');
     expect((await full.listResources()).resources.length).toBeGreaterThan(0);
+  });
+});
+
+// Issue 22, items 3 and 4: hostile arguments are bounded where they enter and never break or bloat the history.
+describe('hostile arguments from a gateway client', () => {
+  it('a 700-deep argument object is refused before it runs, and the history stays sendable', async () => {
+    const c = await w.http(token, 'modern');
+    let deep: Record<string, unknown> = { label: 'deep-one', ms: 0 };
+    for (let i = 0; i < 700; i++) deep = { d: deep };
+    await expect(c.callTool({ name: 'mcp__fx__write', arguments: { ms: 0, label: 'deep-one', deep } })).rejects.toThrow(
+      /nested deeper than 64 levels/,
+    );
+    const history = w.host.calls.history.search({});
+    expect(unsendableReason(history)).toBeUndefined();
+    expect(w.host.calls.history.search({ query: 'deep-one' }).total).toBe(0);
+  });
+
+  it('6 MiB arguments run, and the history keeps only their size and sha-256', async () => {
+    const c = await w.http(token, 'modern');
+    const args = { ms: 0, label: 'six-mib', pad: 'p'.repeat(6 * 1024 * 1024) };
+    const called = await c.callTool({ name: 'mcp__fx__write', arguments: args });
+    expect(called.isError).toBeFalsy();
+    const entry = w.host.calls.history.search({ query: 'from full' }).entries.find((e) => e.cut?.arguments !== undefined);
+    expect(entry?.cut?.arguments?.bytes).toBeGreaterThan(6 * 1024 * 1024);
+    expect(entry?.arguments).toEqual({});
+    expect(JSON.stringify(w.host.calls.history.search({ limit: 1000 })).length).toBeLessThan(HISTORY_ENTRY_BYTES * 10);
   });
 });
