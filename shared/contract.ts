@@ -108,6 +108,8 @@ export interface ServerIdentity {
   instructions?: string;
   /** Capability names the server advertised (tools, resources, prompts, ...). */
   capabilities: string[];
+  /** Extension ids the server declared under `capabilities.extensions` (e.g. io.modelcontextprotocol/skills). */
+  extensions?: string[];
 }
 
 /** A secret env value as the renderer sees it: never the value, only whether one is stored. */
