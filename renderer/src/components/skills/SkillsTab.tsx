@@ -155,12 +155,13 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
                   )}
                 </Table.Td>
                 <Table.Td>{fileType(f.path, c?.mimeType)}</Table.Td>
-                <Table.Td>{sizeLabel(f.size)}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{sizeLabel(f.size)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {c ? (
-                    <Badge size="sm" color={STATE_COLOR[c.state]} variant="light" title={c.reason ? cleanText(c.reason) : undefined}>
+                    // Plain text, not a Badge: a Badge cuts its label in a narrow column ("VERI…").
+                    <Text span size="xs" fw={700} tt="uppercase" style={{ color: `var(--mantine-color-${STATE_COLOR[c.state]}-text)` }} title={c.reason ? cleanText(c.reason) : undefined}>
                       {c.state}
-                    </Badge>
+                    </Text>
                   ) : (
                     '—'
                   )}
@@ -226,7 +227,7 @@ export function SkillsTab({ serverId }: { serverId: string }) {
       {result?.partial && <Alert color="orange">{cleanText(result.partial)}</Alert>}
       {result && result.skills.length === 0 && <Text size="sm">This server lists no skills.</Text>}
       <Group align="flex-start" wrap="wrap" gap="md">
-        <Stack gap={4} miw={240} style={{ flex: '0 1 300px' }} role="list" aria-label="Skills">
+        <Stack gap={4} miw={220} style={{ flex: '0 1 260px' }} role="list" aria-label="Skills">
           {result?.skills.map((s) => (
             <UnstyledButton
               key={s.uri}
@@ -263,7 +264,7 @@ export function SkillsTab({ serverId }: { serverId: string }) {
             </Alert>
           )}
         </Stack>
-        <div style={{ flex: '1 1 480px', minWidth: 0 }}>
+        <div style={{ flex: '1 1 420px', minWidth: 0 }}>
           {skill ? <SkillDetail serverId={serverId} skill={skill} /> : result && result.skills.length > 0 && <Text size="sm">Choose a skill to see it.</Text>}
         </div>
       </Group>
