@@ -274,8 +274,10 @@ export class Host {
     return this.servers.update(id, input);
   }
 
-  remove(id: string): Promise<void> {
-    return this.servers.remove(id);
+  async remove(id: string): Promise<void> {
+    await this.servers.remove(id);
+    // A later server under the same id is another origin: its skills start unapproved.
+    this.skills.forget(id);
   }
 
   approve(id: string, fingerprint: string): Promise<ServerDetail> {

@@ -144,4 +144,12 @@ describe('skills', () => {
     const err = await rejection(h.host.skills.get('skillsdir', 'skill://nope/SKILL.md'));
     expect(err.code).toBe('server_error');
   }, 30_000);
+
+  it('forgets a removed server\'s approvals: a server re-added under the same id starts unapproved', async () => {
+    const uri = 'skill://changing/SKILL.md';
+    expect((await h.host.skills.list('skills')).skills.find((s) => s.uri === uri)?.approval).toBe('approved');
+    await h.host.remove('skills');
+    await addApproved(h.host, stdioServer('skills', fixture('skills-stdio.ts'), {}, { SKILLS_FIXTURE_VERSION_FILE: versionFile }));
+    expect((await h.host.skills.list('skills')).skills.find((s) => s.uri === uri)?.approval).toBe('none');
+  }, 30_000);
 });
