@@ -14,6 +14,7 @@ import { protocolArgSchemas, protocolEventKeys } from './domains/protocol.js';
 import { registryArgSchemas, registryEventKeys } from './domains/registry.js';
 import { resourceArgSchemas } from './domains/resources.js';
 import { serversArgSchemas } from './domains/servers.js';
+import { skillsArgSchemas } from './domains/skills.js';
 
 /**
  * What each method's validator must produce: its argument type, with one intended exception. `servers.test` takes an
@@ -40,6 +41,7 @@ export const invokeArgSchemas = {
   ...appsArgSchemas,
   ...registryArgSchemas,
   ...protocolArgSchemas,
+  ...skillsArgSchemas,
 } satisfies ArgSchemas;
 
 /** Every contract method name, in declaration order. */

@@ -23,6 +23,7 @@ import type { ProtocolEventMap, ProtocolInvokeMap } from './domains/protocol.js'
 import type { RegistryEventMap, RegistryInvokeMap } from './domains/registry.js';
 import type { ElicitationRequestView, ResourcesInvokeMap } from './domains/resources.js';
 import type { ServersInvokeMap } from './domains/servers.js';
+import type { SkillsInvokeMap } from './domains/skills.js';
 
 /** A notice shown to the user at start-up or later (corrupt settings moved aside, memory-only credentials, ...). */
 export interface AppNotice {
@@ -107,6 +108,8 @@ export interface ServerIdentity {
   instructions?: string;
   /** Capability names the server advertised (tools, resources, prompts, ...). */
   capabilities: string[];
+  /** Extension ids the server declared under `capabilities.extensions` (e.g. io.modelcontextprotocol/skills). */
+  extensions?: string[];
 }
 
 /** A secret env value as the renderer sees it: never the value, only whether one is stored. */
@@ -293,7 +296,8 @@ export interface InvokeMap
     GatewayInvokeMap,
     AppsInvokeMap,
     RegistryInvokeMap,
-    ProtocolInvokeMap {}
+    ProtocolInvokeMap,
+    SkillsInvokeMap {}
 
 /** Every event the core pushes to the renderer: name → payload. Newer domains declare theirs in shared/domains/. */
 export interface EventMap extends AppEventMap, EventsEventMap, GatewayEventMap, AppsEventMap, RegistryEventMap, ProtocolEventMap {

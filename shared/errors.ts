@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   stale_route: 'The catalog changed while a tool was being called; calling again resolves the new route.',
   tool_changed: "A tool's definition changed since it was approved, so it waits for approval again.",
   catalog_invalid: "A server's tool, resource or prompt listing could not be used.",
+  skill_unverified: "A skill's files do not match its manifest, or it cannot be bound to one, so it is not used or approved.",
   app_invalid: 'An MCP App resource is not one Switchboard runs (wrong type, too large, refused content).',
   server_error: 'The server answered a request with an error.',
   storage_failed: 'Settings, credentials or history could not be read or written.',

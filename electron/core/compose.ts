@@ -51,6 +51,7 @@ import { DiscoveryCache } from './sessions/discovery-cache.js';
 import { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
+import { SkillsService } from './skills/skills-service.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 
@@ -291,6 +292,10 @@ export function createCore(ports: CorePorts): Host {
 
   const pins = new JsonFilePinStore(dataDir, { onNotice: notify });
   lifetime.add({ name: 'write tool approvals', stage: 'flush', run: () => pins.flush() });
+  // Skill approvals bind to manifest digests the way tool pins bind to definitions: same store shape, own file.
+  const skillApprovals = new JsonFilePinStore(dataDir, { fileName: 'skill-approvals.json', onNotice: notify });
+  lifetime.add({ name: 'write skill approvals', stage: 'flush', run: () => skillApprovals.flush() });
+  const skills = new SkillsService({ config: (id) => definitions.config(id), client: (id) => sessions.client(id), approvals: skillApprovals });
   const catalog = createHostCatalog(
     {
       events,
@@ -442,6 +447,7 @@ export function createCore(ports: CorePorts): Host {
     servers,
     imports,
     registry,
+    skills,
     doctor,
   });
 }

@@ -13,6 +13,7 @@ import { gatewayHandlers } from './gateway/gateway-handlers.js';
 import { protocolHandlers } from './protocol/protocol-handlers.js';
 import { registryHandlers } from './registry/registry-handlers.js';
 import { runDoctorWalk } from './doctor/doctor-walk.js';
+import { skillsHandlers } from './skills/skills-handlers.js';
 
 /** The complete handler table; a missing or extra key is a compile error. */
 export type Handlers = BridgeApi;
@@ -58,5 +59,6 @@ export function createHandlers(host: Host): Handlers {
     ...appsHandlers(host),
     ...registryHandlers(host),
     ...protocolHandlers(host),
+    ...skillsHandlers(host),
   };
 }

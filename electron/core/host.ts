@@ -34,6 +34,7 @@ import type { ClientFeatures } from './protocol/client-features.js';
 import type { FeatureSettings } from './protocol/feature-settings.js';
 import type { TrafficSink } from './protocol/traffic-tap.js';
 import type { RegistryService } from './registry/registry-service.js';
+import type { SkillsService } from './skills/skills-service.js';
 import type { Interaction } from './resources/interaction.js';
 import type { Definitions } from './servers/definitions.js';
 import type { LaunchGate } from './servers/launch-gate.js';
@@ -86,6 +87,7 @@ export interface HostParts {
   servers: ServerDirectory;
   imports: ServerImport;
   registry: RegistryService;
+  skills: SkillsService;
   doctor: DoctorOptions;
 }
 
@@ -122,6 +124,8 @@ export class Host {
   readonly auth: AuthManager;
   /** MCP registries: search, install, updates. */
   readonly registry: RegistryService;
+  /** Skills extension: listings, verification and content-bound approvals. */
+  readonly skills: SkillsService;
   /** How the connection doctor reaches servers (login PATH, client identity, saved servers' credentials). */
   readonly doctor: DoctorOptions;
   /** The definitions as the contract sees them. */
@@ -147,6 +151,7 @@ export class Host {
     this.processes = parts.processes;
     this.auth = parts.auth;
     this.registry = parts.registry;
+    this.skills = parts.skills;
     this.doctor = parts.doctor;
     this.servers = parts.servers;
   }
@@ -269,8 +274,10 @@ export class Host {
     return this.servers.update(id, input);
   }
 
-  remove(id: string): Promise<void> {
-    return this.servers.remove(id);
+  async remove(id: string): Promise<void> {
+    await this.servers.remove(id);
+    // A later server under the same id is another origin: its skills start unapproved.
+    this.skills.forget(id);
   }
 
   approve(id: string, fingerprint: string): Promise<ServerDetail> {

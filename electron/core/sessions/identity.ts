@@ -25,10 +25,20 @@ export function captureIdentity(client: Client, config: ServerConfig): ServerIde
   const capabilities = Object.keys(client.getServerCapabilities() ?? {})
     .map((k) => truncate(sanitizeText(k), SHORT_TEXT_MAX))
     .sort();
+  // Extensions are what decide extra server tabs (Skills); ids only, bounded like capability names.
+  const ext = (client.getServerCapabilities() as { extensions?: unknown } | undefined)?.extensions;
+  const extensions =
+    ext !== null && typeof ext === 'object'
+      ? Object.keys(ext)
+          .slice(0, 64)
+          .map((k) => truncate(sanitizeText(k), SHORT_TEXT_MAX))
+          .sort()
+      : [];
   return {
     name,
     version,
     capabilities,
+    ...(extensions.length > 0 ? { extensions } : {}),
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(instructions !== undefined ? { instructions } : {}),

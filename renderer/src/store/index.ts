@@ -13,6 +13,7 @@ import { createUiSlice } from './ui-slice';
 import { createRegistrySlice } from './registry-slice';
 import { createDoctorSlice } from './doctor-slice';
 import { createProtocolSlice } from './protocol-slice';
+import { createSkillsSlice } from './skills-slice';
 
 /** The renderer's single store. */
 export const useStore = create<Store>()((...a) => ({
@@ -29,6 +30,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createEventsSlice(...a),
   ...createGatewaySlice(...a),
   ...createProtocolSlice(...a),
+  ...createSkillsSlice(...a),
 }));
 
 const initialState = useStore.getState();

@@ -12,6 +12,7 @@ import type { UiSlice } from './ui-slice';
 import type { RegistrySlice } from './registry-slice';
 import type { DoctorSlice } from './doctor-slice';
 import type { ProtocolSlice } from './protocol-slice';
+import type { SkillsSlice } from './skills-slice';
 
 /** The whole store: one object made of slices. */
 export type Store = AppSlice &
@@ -26,6 +27,7 @@ export type Store = AppSlice &
   DoctorSlice &
   AppsSlice &
   EventsSlice &
-  GatewaySlice;
+  GatewaySlice &
+  SkillsSlice;
 /** A slice creator with access to the whole store. */
 export type SliceCreator<T> = StateCreator<Store, [], [], T>;

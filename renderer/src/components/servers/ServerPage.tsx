@@ -33,9 +33,13 @@ const AuthPanel = lazyNamed(() => import('../auth/AuthPanel'), 'AuthPanel');
 const ClientFeaturesPanel = lazyNamed(() => import('../protocol/ClientFeaturesPanel'), 'ClientFeaturesPanel');
 const ProtocolView = lazyNamed(() => import('../protocol/ProtocolView'), 'ProtocolView');
 const ServerTasks = lazyNamed(() => import('../protocol/ServerTasks'), 'ServerTasks');
+const SkillsTab = lazyNamed(() => import('../skills/SkillsTab'), 'SkillsTab');
 
-/** The tabs a server has: Sign-in only for remote servers. */
-export function serverTabs(transport: string): TabDef[] {
+/** The Skills extension id; the Skills tab shows only for servers that declare it. */
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** The tabs a server has: Sign-in only for remote servers, Skills only for servers declaring the extension. */
+export function serverTabs(transport: string, extensions: readonly string[] = []): TabDef[] {
   return [
     { id: 'overview', label: 'Overview' },
     { id: 'tools', label: 'Tools' },
@@ -43,6 +47,7 @@ export function serverTabs(transport: string): TabDef[] {
     { id: 'prompts', label: 'Prompts' },
     { id: 'apps', label: 'Apps' },
     { id: 'events', label: 'Events' },
+    ...(extensions.includes(SKILLS_EXTENSION) ? [{ id: 'skills', label: 'Skills' }] : []),
     ...(transport === 'stdio' ? [] : [{ id: 'auth', label: 'Sign-in' }]),
     { id: 'features', label: 'Client features' },
     { id: 'protocol', label: 'Protocol' },
@@ -89,7 +94,7 @@ export function ServerPage() {
     );
   }
   const st = detail.status;
-  const tabs = serverTabs(detail.transport);
+  const tabs = serverTabs(detail.transport, detail.identity?.extensions);
   const tab = tabs.some((t) => t.id === routeTab) ? routeTab : 'overview';
   const setTab = (t: string | null): void => {
     if (t) navigate(routes.servers(detail.id, t === 'overview' ? undefined : t), { replace: true });
@@ -224,6 +229,13 @@ export function ServerPage() {
             <ServerEventsTab serverId={detail.id} />
           </Lazy>
         </Tabs.Panel>
+        {tabs.some((t) => t.id === 'skills') && (
+          <Tabs.Panel value="skills" pt="md">
+            <Lazy>
+              <SkillsTab serverId={detail.id} />
+            </Lazy>
+          </Tabs.Panel>
+        )}
         {detail.transport !== 'stdio' && (
           <Tabs.Panel value="auth" pt="md">
             <Lazy>

@@ -1,0 +1,322 @@
+// The Skills extension client for one host: detection from the server's capabilities, `skills/list` page by page
+// within the server's catalog budgets, `skills/get`, per-file reads through `resources/read` verified against the
+// manifest, and approvals bound to the manifest digests (kept like tool pins, keyed by server and uri).
+// Files are read only when the person asks (verify, open a file, approve): never on connect or on listing.
+import type { Client } from '@modelcontextprotocol/client';
+import * as z from 'zod';
+import type { ServerConfig } from '../../../shared/config.js';
+import type {
+  SkillApproval,
+  SkillFileCheck,
+  SkillFileContent,
+  SkillFileView,
+  SkillsListResult,
+  SkillVerification,
+  SkillView,
+  SkippedSkill,
+} from '../../../shared/domains/skills.js';
+import { AppError } from '../../../shared/errors.js';
+import { pinKey, type PinRecord, type PinStore } from '../catalog/pins.js';
+import { isObject } from '../json.js';
+import { requestError } from '../resources/request-error.js';
+import { sanitizeText, truncate } from '../text.js';
+import { admitSkill, disambiguate, SKILL_MAX_TOTAL_BYTES, SKILLS_EXTENSION, type AdmittedSkill } from './skill-entry.js';
+import { checkBytes, checkFrontmatter, rawBytes } from './verify.js';
+
+/** Method names of the extension. */
+export const SkillMethods = { list: 'skills/list', get: 'skills/get', directoryRead: 'resources/directory/read' } as const;
+
+/** At most this many skipped-entry reasons are kept per listing (a hostile list could produce one per entry). */
+const MAX_SKIPPED = 50;
+/** Text of one file returned for display is cut here (the whole file is still verified). */
+const MAX_SHOWN_TEXT = 512 * 1024;
+
+const ListPage = z.looseObject({ skills: z.array(z.unknown()), nextCursor: z.string().optional() });
+const GetResult = z.looseObject({ skill: z.unknown() });
+const ReadResult = z.looseObject({ contents: z.array(z.unknown()) });
+
+/** What the service needs from the host. */
+export interface SkillsServiceDeps {
+  /** The server's definition (throws not_found). */
+  config(id: string): ServerConfig;
+  /** The connected client, connecting first when needed. */
+  client(id: string): Promise<Client>;
+  /** Where approvals are kept (the tool pin store's shape, in its own file). */
+  approvals: PinStore;
+}
+
+/** The extension's settings as the server declared them, or undefined when it did not. */
+export function skillsCapability(client: Client): { directoryRead: boolean } | undefined {
+  const caps = client.getServerCapabilities() as Record<string, unknown> | undefined;
+  const ext = isObject(caps) && isObject(caps['extensions']) ? caps['extensions'][SKILLS_EXTENSION] : undefined;
+  if (!isObject(ext)) return undefined;
+  return { directoryRead: ext['directoryRead'] === true };
+}
+
+/** The skills operations. */
+export class SkillsService {
+  readonly #deps: SkillsServiceDeps;
+  readonly #approvals: Map<string, PinRecord>;
+  /** The latest admitted entries per server, by uri (identity is always server + uri). */
+  readonly #held = new Map<string, Map<string, AdmittedSkill>>();
+
+  constructor(deps: SkillsServiceDeps) {
+    this.#deps = deps;
+    this.#approvals = deps.approvals.load();
+  }
+
+  /** Lists every page of a server's skills within its budgets; entries that fail admission are skipped with a reason. */
+  async list(id: string): Promise<SkillsListResult> {
+    const config = this.#deps.config(id);
+    const client = await this.#deps.client(id);
+    const cap = skillsCapability(client);
+    if (cap === undefined) return { serverId: id, supported: false, directoryRead: false, skills: [], skipped: [] };
+    const l = config.limits;
+    const admitted: AdmittedSkill[] = [];
+    const skipped: SkippedSkill[] = [];
+    const seenUris = new Set<string>();
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    let partial: string | undefined;
+    const skip = (s: SkippedSkill): void => {
+      if (skipped.length < MAX_SKIPPED) skipped.push(s);
+    };
+    for (let pages = 0; ; pages++) {
+      if (pages >= l.catalogPages) {
+        partial = `Paging stopped after ${l.catalogPages} pages (the page budget)`;
+        break;
+      }
+      let page: z.infer<typeof ListPage>;
+      try {
+        page = await client.request(
+          { method: SkillMethods.list, params: cursor === undefined ? {} : { cursor } },
+          ListPage,
+          { timeout: config.timeouts.listSecs * 1000 },
+        );
+      } catch (err) {
+        // A failed later page keeps what was listed so far; a failed first page is the listing's failure.
+        if (pages === 0) throw requestError(err, id, 'listing skills', config.timeouts.listSecs);
+        partial = `A later page failed: ${requestError(err, id, 'listing skills', config.timeouts.listSecs).message}`;
+        break;
+      }
+      for (const raw of page.skills) {
+        if (admitted.length >= l.catalogItems) {
+          partial = `Only the first ${l.catalogItems} skills are kept (the item budget)`;
+          break;
+        }
+        const a = admitSkill(raw, l);
+        if ('reason' in a) skip(a);
+        else if (seenUris.has(a.uri)) skip({ uri: truncate(a.uri, 200), reason: `Skill ${truncate(a.uri, 200)} was listed twice; the first is kept` });
+        else {
+          seenUris.add(a.uri);
+          admitted.push(a);
+        }
+      }
+      if (partial !== undefined) break;
+      const next = page.nextCursor;
+      if (next === undefined) break;
+      if (seenCursors.has(next) || Buffer.byteLength(next, 'utf8') > l.cursorBytes) {
+        partial = 'The server returned a repeated or oversized cursor; paging stopped';
+        break;
+      }
+      seenCursors.add(next);
+      cursor = next;
+    }
+    this.#held.set(id, new Map(admitted.map((s) => [s.uri, s])));
+    const labels = disambiguate(admitted);
+    return {
+      serverId: id,
+      supported: true,
+      directoryRead: cap.directoryRead,
+      skills: admitted.map((s) => this.#view(id, s, labels.get(s.uri) ?? s.name)),
+      skipped,
+      ...(partial === undefined ? {} : { partial }),
+    };
+  }
+
+  /** Refreshes one skill with `skills/get` (so a changed manifest shows as changed). */
+  async get(id: string, uri: string): Promise<SkillView> {
+    const skill = await this.#fetch(id, uri);
+    return this.#view(id, skill, this.#label(id, skill));
+  }
+
+  /** Reads every listed file and checks it; the first failing file is named. Dynamic skills are not content-checked. */
+  async verify(id: string, uri: string): Promise<SkillVerification> {
+    const skill = await this.#fetch(id, uri);
+    const view = this.#view(id, skill, this.#label(id, skill));
+    if (skill.files === 'dynamic') {
+      // Nothing to compare digests with; the SKILL.md frontmatter is still checked.
+      const check = await this.#readChecked(id, skill, { uri: skill.uri, path: 'SKILL.md' });
+      const files: SkillFileCheck[] = [check.check];
+      if (check.check.state === 'mismatch') {
+        return { serverId: id, uri, state: 'mismatch', files, mismatch: { uri: skill.uri, reason: check.check.reason ?? 'mismatch' }, skill: view };
+      }
+      return { serverId: id, uri, state: 'dynamic', files, skill: view };
+    }
+    const files: SkillFileCheck[] = [];
+    let mismatch: { uri: string; reason: string } | undefined;
+    for (const f of skill.files) {
+      const { check } = await this.#readChecked(id, skill, f);
+      files.push(check);
+      if (check.state === 'mismatch' && mismatch === undefined) mismatch = { uri: f.uri, reason: check.reason ?? 'mismatch' };
+    }
+    return {
+      serverId: id,
+      uri,
+      state: mismatch === undefined ? 'verified' : 'mismatch',
+      files,
+      ...(mismatch === undefined ? {} : { mismatch }),
+      skill: view,
+    };
+  }
+
+  /** One listed file, returned only when it verifies; an unlisted file or a mismatch throws skill_unverified. */
+  async readFile(id: string, uri: string, fileUri: string): Promise<SkillFileContent> {
+    const skill = await this.#held1(id, uri);
+    const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
+    if (skill.files !== 'dynamic' && listed === undefined) {
+      // An unlisted file is a change to the skill: the spec treats reading one like a digest mismatch.
+      throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest; refresh the skill first`, { serverId: id });
+    }
+    if (skill.files === 'dynamic' && fileUri !== skill.uri && !fileUri.startsWith(`${skill.root}/`)) {
+      throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is outside the skill`, { serverId: id });
+    }
+    const target = listed ?? { uri: fileUri, path: fileUri.slice(skill.root.length + 1) };
+    const { check, text } = await this.#readChecked(id, skill, target);
+    if (check.state === 'mismatch' || check.state === 'unread') {
+      throw new AppError('skill_unverified', `${check.path}: ${check.reason ?? 'it did not verify'}`, { serverId: id });
+    }
+    const shown = text === undefined ? undefined : sanitizeText(text);
+    return {
+      uri: fileUri,
+      path: check.path,
+      state: check.state === 'verified' ? 'verified' : 'dynamic',
+      ...(check.mimeType === undefined ? {} : { mimeType: truncate(sanitizeText(check.mimeType), 200) }),
+      size: check.readBytes ?? 0,
+      ...(shown === undefined ? {} : { text: truncate(shown, MAX_SHOWN_TEXT) }),
+      truncated: shown !== undefined && shown.length > MAX_SHOWN_TEXT,
+    };
+  }
+
+  /** Verifies the skill afresh and binds the approval to its manifest; refused for a mismatch or a dynamic skill. */
+  async approve(id: string, uri: string): Promise<SkillView> {
+    const v = await this.verify(id, uri);
+    if (v.state === 'dynamic')
+      throw new AppError('skill_unverified', 'This skill publishes no digests ("dynamic"), so an approval cannot be bound to its content', { serverId: id });
+    if (v.mismatch !== undefined)
+      throw new AppError('skill_unverified', `Not approved: ${truncate(v.mismatch.uri, 200)} does not match the manifest (${v.mismatch.reason})`, { serverId: id });
+    const skill = await this.#held1(id, uri);
+    if (skill.fingerprint === undefined) throw new AppError('skill_unverified', 'This skill cannot be content-bound', { serverId: id });
+    this.#approvals.set(pinKey(id, uri), { fingerprint: skill.fingerprint, definition: {} });
+    this.#deps.approvals.save(this.#approvals);
+    return this.#view(id, skill, this.#label(id, skill));
+  }
+
+  /** Forgets a removed server's held entries and approvals (a re-added server starts unapproved). */
+  forget(id: string): void {
+    this.#held.delete(id);
+    let changed = false;
+    for (const key of [...this.#approvals.keys()]) {
+      if (key.startsWith(`${id}\u0000`)) {
+        this.#approvals.delete(key);
+        changed = true;
+      }
+    }
+    if (changed) this.#deps.approvals.save(this.#approvals);
+  }
+
+  #approval(id: string, s: AdmittedSkill): SkillApproval {
+    if (s.fingerprint === undefined) return 'unbindable';
+    const rec = this.#approvals.get(pinKey(id, s.uri));
+    if (rec === undefined) return 'none';
+    return rec.fingerprint === s.fingerprint ? 'approved' : 'changed';
+  }
+
+  #view(id: string, s: AdmittedSkill, label: string): SkillView {
+    return {
+      serverId: id,
+      uri: truncate(s.uri, 8192),
+      name: s.name,
+      label,
+      skillPath: s.skillPath,
+      description: s.description,
+      ...(s.license === undefined ? {} : { license: s.license }),
+      ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+      fields: s.fields,
+      files: s.files === 'dynamic' ? 'dynamic' : s.files.map((f) => ({ ...f, uri: sanitizeText(f.uri), path: sanitizeText(f.path) })),
+      totalBytes: s.totalBytes,
+      approval: this.#approval(id, s),
+    };
+  }
+
+  #label(id: string, s: AdmittedSkill): string {
+    const held = this.#held.get(id);
+    return held === undefined ? s.name : (disambiguate([...held.values()]).get(s.uri) ?? s.name);
+  }
+
+  /** The held entry, fetched with `skills/get` when this skill was never listed. */
+  async #held1(id: string, uri: string): Promise<AdmittedSkill> {
+    return this.#held.get(id)?.get(uri) ?? this.#fetch(id, uri);
+  }
+
+  /** `skills/get` for one skill; the answer replaces the held entry. */
+  async #fetch(id: string, uri: string): Promise<AdmittedSkill> {
+    const config = this.#deps.config(id);
+    const client = await this.#deps.client(id);
+    if (skillsCapability(client) === undefined) throw new AppError('not_found', 'This server does not serve skills', { serverId: id });
+    let result: z.infer<typeof GetResult>;
+    try {
+      result = await client.request({ method: SkillMethods.get, params: { uri } }, GetResult, { timeout: config.timeouts.requestSecs * 1000 });
+    } catch (err) {
+      throw requestError(err, id, 'getting a skill', config.timeouts.requestSecs);
+    }
+    const a = admitSkill(result.skill, config.limits);
+    if ('reason' in a) throw new AppError('catalog_invalid', a.reason, { serverId: id });
+    // The server must answer with the skill asked for: another uri would be a substitution.
+    if (a.uri !== uri) throw new AppError('catalog_invalid', 'The server answered skills/get with another skill', { serverId: id });
+    let held = this.#held.get(id);
+    if (held === undefined) this.#held.set(id, (held = new Map()));
+    held.set(uri, a);
+    return a;
+  }
+
+  /** Reads one file with `resources/read` and checks it against its manifest entry (when there is one). */
+  async #readChecked(
+    id: string,
+    skill: AdmittedSkill,
+    file: Pick<SkillFileView, 'uri' | 'path'> & Partial<Pick<SkillFileView, 'size' | 'digest'>>,
+  ): Promise<{ check: SkillFileCheck; text?: string }> {
+    const config = this.#deps.config(id);
+    const client = await this.#deps.client(id);
+    const base = { uri: sanitizeText(file.uri), path: sanitizeText(file.path) };
+    let contents: unknown[];
+    try {
+      const r = await client.request({ method: 'resources/read', params: { uri: file.uri } }, ReadResult, {
+        timeout: config.timeouts.requestSecs * 1000,
+      });
+      contents = r.contents;
+    } catch (err) {
+      const e = requestError(err, id, 'reading a skill file', config.timeouts.requestSecs);
+      return { check: { ...base, state: 'unread', reason: e.message } };
+    }
+    // A file is one resource: the item for the asked uri (or the only item) is its content.
+    const item = contents.find((c) => isObject(c) && c['uri'] === file.uri) ?? (contents.length === 1 ? contents[0] : undefined);
+    const got = rawBytes(item);
+    if (typeof got === 'string') return { check: { ...base, state: 'mismatch', reason: got } };
+    const mt = got.mimeType === undefined ? {} : { mimeType: got.mimeType };
+    const budget = Math.min(config.limits.resourceBytes, SKILL_MAX_TOTAL_BYTES);
+    if (got.bytes.length > budget) {
+      return { check: { ...base, state: 'mismatch', reason: `it is ${got.bytes.length} bytes (budget ${budget})`, readBytes: got.bytes.length, ...mt } };
+    }
+    const dynamic = file.digest === undefined || file.size === undefined;
+    const reason =
+      (dynamic ? undefined : checkBytes(got.bytes, { size: file.size!, digest: file.digest! })) ??
+      (file.uri === skill.uri ? checkFrontmatter(got.text ?? got.bytes.toString('utf8'), skill.frontmatter) : undefined);
+    const state = reason !== undefined ? 'mismatch' : dynamic ? 'dynamic' : 'verified';
+    return {
+      check: { ...base, state, ...(reason === undefined ? {} : { reason }), readBytes: got.bytes.length, ...mt },
+      // Unverified bytes are never handed on (the spec: a host must not use them).
+      ...(state !== 'mismatch' && got.text !== undefined ? { text: got.text } : {}),
+    };
+  }
+}

@@ -1,0 +1,59 @@
+// The Skills tab through the real renderer and core, against the skills fixture (an SDK v2 low-level server):
+// a verified skill with its SKILL.md rendered safely, a skill whose manifest lies about one file (named, not
+// approvable), and an approved skill that changes on the server and asks for approval again.
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './support/fixture';
+import { fixture } from './support/seed';
+import { serverRow } from './support/ui';
+
+// The fixture serves the `changing` skill from this file's contents (v1 while it is absent).
+const versionFile = join(tmpdir(), `sb-skills-e2e-${process.pid}`);
+
+test.use({ seed: { servers: [fixture('skills-stdio.ts', 'skills', 'Skill Fixture', { SKILLS_FIXTURE_VERSION_FILE: versionFile })] } });
+
+test.afterAll(() => rmSync(versionFile, { force: true }));
+
+test('skills: verified, mismatch named, and a changed skill asks for approval again', async ({ page }) => {
+  rmSync(versionFile, { force: true });
+  await serverRow(page, 'Skill Fixture').click();
+  await expect(serverRow(page, 'Skill Fixture')).toContainText('Connected', { timeout: 60_000 });
+  await page.getByRole('tab', { name: 'Skills' }).click();
+  const list = page.getByRole('list', { name: 'Skills' });
+
+  // Same-name skills are both listed, each by its path; skipped entries say why.
+  await expect(list.getByRole('listitem').filter({ hasText: 'acme/billing/refunds' })).toBeVisible();
+  await expect(list.getByRole('listitem').filter({ hasText: 'acme/support/refunds' })).toBeVisible();
+  await expect(page.getByText('2 skipped')).toBeVisible();
+
+  // Verified: every file checked, SKILL.md rendered as Markdown with its raw HTML skipped.
+  await list.getByRole('listitem').filter({ hasText: 'git-workflow' }).click();
+  const detail = page.getByTestId('skill-detail');
+  await expect(detail.getByTestId('skill-verification')).toContainText('Verified');
+  await expect(detail.getByText('Apache-2.0')).toBeVisible();
+  await expect(detail.getByRole('heading', { name: 'Git workflow' })).toBeVisible();
+  await expect(detail.locator('script')).toHaveCount(0);
+  await detail.getByRole('button', { name: 'Read references/CHECKLIST.md' }).click();
+  await expect(detail.getByTestId('skill-file')).toContainText('CHECKLIST.md (verified)');
+
+  // Mismatch: the lying file is named and the skill cannot be approved.
+  await list.getByRole('listitem').filter({ hasText: 'tampered' }).click();
+  await expect(detail.getByTestId('skill-verification')).toContainText('skill://tampered/scripts/run.sh does not match the manifest');
+  await expect(detail.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(detail.getByRole('button', { name: 'Read scripts/run.sh' })).toBeDisabled();
+
+  // Approve, then the server changes the skill: after a refresh it is marked changed and asks again.
+  await list.getByRole('listitem').filter({ hasText: 'changing' }).click();
+  await expect(detail.getByTestId('skill-verification')).toContainText('Verified');
+  await detail.getByRole('button', { name: 'Approve' }).click();
+  await expect(detail.getByTestId('skill-approval')).toHaveText('Approved');
+  writeFileSync(versionFile, 'v2');
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(detail.getByTestId('skill-approval')).toHaveText('Changed since approved');
+  await expect(detail.getByText('This skill changed since you approved it')).toBeVisible();
+  await detail.getByRole('button', { name: 'Verify again' }).click();
+  await expect(detail.getByText('Version v2.')).toBeVisible();
+  await detail.getByRole('button', { name: 'Approve again' }).click();
+  await expect(detail.getByTestId('skill-approval')).toHaveText('Approved');
+});
