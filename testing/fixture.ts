@@ -23,6 +23,8 @@ export interface Switchboard extends PersonHelpers {
   readonly port: number | undefined;
   /** The access token (headless only). */
   readonly token: string | undefined;
+  /** The shell's process id (its core and servers run as its descendants). */
+  readonly pid: number;
   /** The page showing it (after an Electron restart, the new window). */
   readonly page: Page;
   /** The typed contract client. */
@@ -121,6 +123,9 @@ export const test = base.extend<
       },
       get token() {
         return handle.token;
+      },
+      get pid() {
+        return handle.pid;
       },
       get page() {
         return handle.page;

@@ -59,6 +59,8 @@ export const RESTART_BACKOFF_MS = [200, 500, 1000, 2000, 4000] as const;
 export const MAX_CORE_FAILURES = 5;
 /** The window failures are counted in. */
 export const CORE_FAILURE_WINDOW_MS = 60_000;
+/** A core that dies sooner than this after saying it is ready counts as failing to start (a crash loop). */
+export const QUICK_CRASH_MS = 1000;
 /** How long a core may take to start. */
 export const CORE_START_TIMEOUT_MS = 30_000;
 /** Calls held while a core starts (more are refused). */
@@ -98,6 +100,7 @@ export class CoreSupervisor {
   #firstReady: Promise<boolean>;
   #settleFirst: (ok: boolean) => void = () => undefined;
   #coreLogFile: string | null = null;
+  #readyAt = 0;
 
   constructor(opts: CoreSupervisorOptions) {
     this.#opts = opts;
@@ -297,6 +300,7 @@ export class CoreSupervisor {
       case 'ready': {
         startTimer.cancel();
         this.#ready = true;
+        this.#readyAt = (this.#opts.now ?? Date.now)();
         this.#coreLogFile = m.logFile;
         for (const [viewer, state] of this.#presence) core.post({ t: 'presence', viewer, state });
         for (const link of this.#links.splice(0)) core.post({ t: 'link', link });
@@ -356,9 +360,12 @@ export class CoreSupervisor {
     this.#opts.log('error', `the core (pid ${core.pid ?? '?'}) stopped: ${this.#lastReason}`);
     const now = (this.#opts.now ?? Date.now)();
     const window = this.#opts.failureWindowMs ?? CORE_FAILURE_WINDOW_MS;
-    this.#failures.push(now);
+    // Only a core that never served (or died at once) counts towards giving up: a core that ran and was then killed
+    // or crashed is restarted however often that happens, after the shortest wait.
+    const served = wasReady && now - this.#readyAt >= QUICK_CRASH_MS;
+    if (!served) this.#failures.push(now);
     while (this.#failures.length > 0 && (this.#failures[0] ?? now) < now - window) this.#failures.shift();
-    this.#consecutive = wasReady ? 1 : this.#consecutive + 1;
+    this.#consecutive = served ? 1 : this.#consecutive + 1;
     if (this.#failures.length >= (this.#opts.maxFailures ?? MAX_CORE_FAILURES)) {
       this.#failed(this.#lastReason);
       return;
