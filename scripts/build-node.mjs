@@ -1,5 +1,5 @@
 // Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry, the gateway's stdio
-// entry point (dist/bin/switchboard-gateway.mjs, the package's bin) and the Playwright kit exported as
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin), the `switchboard` command line (dist/bin/switchboard.mjs) and the Playwright kit exported as
 // switchboard/testing (its types come from `npm run build:testing`). The demo server runs in-process, so it has no
 // entry of its own.
 import { build } from 'esbuild';
@@ -41,7 +41,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts' },
+    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts', switchboard: 'electron/cli/main.ts' },
     outdir: 'dist/bin',
     format: 'esm',
     outExtension: { '.js': '.mjs' },
