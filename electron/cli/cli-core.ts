@@ -78,7 +78,8 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
       credentials: throwaway || process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
       logger: createLogger(throwaway ? {} : { dataDir }),
       dataLock: lock,
-      authOpener: createPrintingOpener((line) => out.note(line)),
+      // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
+      authOpener: createPrintingOpener(() => undefined),
     });
     dispatch = booted.dispatch;
     shutdown = () => booted.host.shutdown();
