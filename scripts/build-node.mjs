@@ -41,11 +41,22 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts', switchboard: 'electron/cli/main.ts' },
+    entryPoints: { 'switchboard-gateway': 'electron/gateway-cli/main.ts' },
     outdir: 'dist/bin',
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  // The command line reads YAML collections with js-yaml, a development dependency: it is bundled in, and only the
+  // package's own dependencies stay external (they are installed with the package).
+  build({
+    ...common,
+    entryPoints: { switchboard: 'electron/cli/main.ts' },
+    outdir: 'dist/bin',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).flatMap((name) => [name, `${name}/*`]),
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({

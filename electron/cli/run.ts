@@ -8,6 +8,7 @@ import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { runCollections } from './run-command.js';
 import { callCommand, toolsList } from './tool-commands.js';
 
 export const USAGE = `Usage: switchboard COMMAND [options]
@@ -22,6 +23,7 @@ Commands:
   call TOOL [--args JSON|@file] [--server ID] [--json] [--timeout S]
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
+  run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
 
 State:
   --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
@@ -56,6 +58,7 @@ const COMMANDS: Record<string, Command> = {
   call: callCommand,
   'resources read': resourcesRead,
   'prompts get': promptsGet,
+  run: runCollections,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
