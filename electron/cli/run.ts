@@ -8,6 +8,7 @@ import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { loadCommand } from './load-command.js';
 import { runCollections } from './run-command.js';
 import { callCommand, toolsList } from './tool-commands.js';
 
@@ -24,6 +25,7 @@ Commands:
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
   run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
+  load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
 State:
   --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
@@ -59,6 +61,7 @@ const COMMANDS: Record<string, Command> = {
   'resources read': resourcesRead,
   'prompts get': promptsGet,
   run: runCollections,
+  load: loadCommand,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
