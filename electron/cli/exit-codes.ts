@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../shared/errors.js';
 /** Every exit code the command uses, with what it means. */
 export const EXIT = {
   ok: 0,
-  /** `run`: at least one assertion did not hold. */
+  /** `run`: at least one assertion did not hold; `lint`: an error was found. */
   assertionFailed: 1,
   /** Bad flags, arguments, files, or an unknown server or tool. */
   usage: 2,
@@ -27,7 +27,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** Plain-words meaning of each code, for `--help` (the README lists the same). */
 export const EXIT_TABLE: readonly { code: ExitCode; meaning: string }[] = [
   { code: EXIT.ok, meaning: 'success (for run: every assertion held)' },
-  { code: EXIT.assertionFailed, meaning: 'an assertion failed (run)' },
+  { code: EXIT.assertionFailed, meaning: 'an assertion failed (run), or lint found an error' },
   { code: EXIT.usage, meaning: 'usage error: bad flag, argument or file, unknown server or tool' },
   { code: EXIT.connection, meaning: 'connection failure: spawn, network, handshake, launch not approved' },
   { code: EXIT.authorization, meaning: 'authorization needed: sign in at the printed URL' },

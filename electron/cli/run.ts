@@ -8,6 +8,7 @@ import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { lintCommand } from './lint-command.js';
 import { loadCommand } from './load-command.js';
 import { runCollections } from './run-command.js';
 import { callCommand, toolsList } from './tool-commands.js';
@@ -25,6 +26,7 @@ Commands:
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
   run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
+  lint [--server ID] [--json]                      schema portability and catalog checks
   load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
 State:
@@ -62,6 +64,7 @@ const COMMANDS: Record<string, Command> = {
   'prompts get': promptsGet,
   run: runCollections,
   load: loadCommand,
+  lint: lintCommand,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
