@@ -22,6 +22,7 @@ export interface Flags {
   duration?: string;
   rate?: string;
   allowRemote: boolean;
+  waitForAuth?: string;
 }
 
 /** The command words and the flags. */
@@ -55,10 +56,17 @@ export function parseCommandLine(argv: string[]): Parsed {
         duration: { type: 'string' },
         rate: { type: 'string' },
         'allow-remote': { type: 'boolean', default: false },
+        'wait-for-auth': { type: 'string' },
       },
     });
-    const { 'data-dir': dataDir, 'allow-remote': allowRemote, ...rest } = values;
-    return { words: positionals, flags: { ...rest, ...(dataDir !== undefined ? { dataDir } : {}), allowRemote } as Flags };
+    const { 'data-dir': dataDir, 'allow-remote': allowRemote, 'wait-for-auth': waitForAuth, ...rest } = values;
+    const flags = {
+      ...rest,
+      ...(dataDir !== undefined ? { dataDir } : {}),
+      ...(waitForAuth !== undefined ? { waitForAuth } : {}),
+      allowRemote,
+    };
+    return { words: positionals, flags: flags as Flags };
   } catch (err) {
     throw CliError.usage((err as Error).message);
   }

@@ -28,6 +28,8 @@ export interface CoreSource {
   config?: string;
   /** Approve the config's own stdio launches (printed). */
   yes: boolean;
+  /** Wait this long for a needed sign-in to complete (the URL is printed) instead of failing at once. */
+  waitForAuthS?: number;
 }
 
 /** The running core as the commands see it. */
@@ -36,6 +38,10 @@ export interface CliCore {
   call<K extends InvokeKey>(method: K, args: InvokeArgs<K>): Promise<InvokeResult<K>>;
   /** The data folder in use. */
   readonly dataDir: string;
+  /** How long to wait for a needed sign-in (undefined: fail at once with the URL). */
+  readonly waitForAuthS: number | undefined;
+  /** Where progress lines go (stderr). */
+  readonly out: Output;
   /** Runs the core's shutdown (servers ended, writes flushed, the lock released). */
   close(): Promise<void>;
 }
@@ -90,6 +96,8 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
   }
   const core: CliCore = {
     dataDir,
+    waitForAuthS: source.waitForAuthS,
+    out,
     async call(method, args) {
       const envelope = await dispatch(method, args);
       if (!envelope.ok) throw CliError.fromCore(envelope.error);

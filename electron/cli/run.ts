@@ -1,7 +1,7 @@
 // `switchboard COMMAND …`: parses the command line, opens the core for the command, runs it and returns the exit
 // code; every failure is a CliError (printed, or as JSON with --json) with its class's code.
 import { createInterface } from 'node:readline/promises';
-import { parseCommandLine, type Flags } from './args.js';
+import { parseCommandLine, positiveNumber, type Flags } from './args.js';
 import { CliError } from './cli-error.js';
 import { openCore, type CliCore } from './cli-core.js';
 import { promptsGet, resourcesRead } from './content-commands.js';
@@ -33,6 +33,7 @@ State:
   --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
   --config FILE     a throwaway run whose servers come from an mcp.json-style file
   --yes             approve the config's own launches (printed), or the launch shown by servers approve
+  --wait-for-auth S wait for a needed sign-in (open the printed URL) instead of exiting 4 at once
 
 Exit codes:
 ${EXIT_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}`;
@@ -92,6 +93,7 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
       {
         ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
         ...(flags.config !== undefined ? { config: flags.config } : {}),
+        ...(flags.waitForAuth !== undefined ? { waitForAuthS: positiveNumber('wait-for-auth', flags.waitForAuth) ?? 0 } : {}),
         yes: flags.yes,
       },
       out,
