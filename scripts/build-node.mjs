@@ -1,5 +1,5 @@
 // Bundles the node side: Electron main (ESM), preload (CJS, sandboxed), the headless entry, the gateway's stdio
-// entry point (dist/bin/switchboard-gateway.mjs, the package's bin) and the Playwright kit exported as
+// entry point (dist/bin/switchboard-gateway.mjs, the package's bin), the `switchboard` command line (dist/bin/switchboard.mjs) and the Playwright kit exported as
 // switchboard/testing (its types come from `npm run build:testing`). The demo server runs in-process, so it has no
 // entry of its own.
 import { build } from 'esbuild';
@@ -48,6 +48,17 @@ await Promise.all([
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  // The command line reads YAML collections with js-yaml, a development dependency: it is bundled in, and only the
+  // package's own dependencies stay external (they are installed with the package).
+  build({
+    ...common,
+    entryPoints: { switchboard: 'electron/cli/main.ts' },
+    outdir: 'dist/bin',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).flatMap((name) => [name, `${name}/*`]),
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({

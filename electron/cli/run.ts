@@ -1,0 +1,122 @@
+// `switchboard COMMAND …`: parses the command line, opens the core for the command, runs it and returns the exit
+// code; every failure is a CliError (printed, or as JSON with --json) with its class's code.
+import { createInterface } from 'node:readline/promises';
+import { parseCommandLine, positiveNumber, type Flags } from './args.js';
+import { CliError } from './cli-error.js';
+import { openCore, type CliCore } from './cli-core.js';
+import { promptsGet, resourcesRead } from './content-commands.js';
+import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
+import { processOutput, type Output } from './output.js';
+import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { lintCommand } from './lint-command.js';
+import { loadCommand } from './load-command.js';
+import { runCollections } from './run-command.js';
+import { callCommand, toolsList } from './tool-commands.js';
+
+export const USAGE = `Usage: switchboard COMMAND [options]
+
+Commands:
+  servers list [--json]
+  servers add [--id ID] [--name NAME] COMMAND…|URL   a pasted command line or a server URL
+  servers import FILE                              mcp.json / Claude / Cursor / VS Code config
+  servers approve ID [--yes]                       prints the exact launch, then approves it
+  servers test ID [--yes] [--json]                 the connection doctor's walk
+  tools list [--server ID] [--json]
+  call TOOL [--args JSON|@file] [--server ID] [--json] [--timeout S]
+  resources read URI --server ID [--json]
+  prompts get NAME [--args JSON] --server ID [--json]
+  run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
+  lint [--server ID] [--json]                      schema portability and catalog checks
+  load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
+
+State:
+  --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
+  --config FILE     a throwaway run whose servers come from an mcp.json-style file
+  --yes             approve the config's own launches (printed), or the launch shown by servers approve
+  --wait-for-auth S wait for a needed sign-in (open the printed URL) instead of exiting 4 at once
+
+Exit codes:
+${EXIT_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}`;
+
+type Command = (core: CliCore, words: string[], flags: Flags, out: Output) => Promise<ExitCode>;
+
+/** A yes/no question on the terminal, or undefined when stdin is not one (then --yes is needed). */
+function terminalConfirm(question: string): Promise<boolean> | undefined {
+  if (!process.stdin.isTTY) return undefined;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  return rl.question(question).then(
+    (answer) => {
+      rl.close();
+      return /^y(es)?$/i.test(answer.trim());
+    },
+    () => false,
+  );
+}
+
+const COMMANDS: Record<string, Command> = {
+  'servers list': (core, _w, flags, out) => serversList(core, flags, out),
+  'servers add': serversAdd,
+  'servers import': serversImport,
+  'servers approve': (core, words, flags, out) => serversApprove(core, words, flags, out, terminalConfirm),
+  'servers test': serversTest,
+  'tools list': (core, _w, flags, out) => toolsList(core, flags, out),
+  call: callCommand,
+  'resources read': resourcesRead,
+  'prompts get': promptsGet,
+  run: runCollections,
+  load: loadCommand,
+  lint: lintCommand,
+};
+
+/** Finds the command for the leading words: two-word commands first. */
+function findCommand(words: string[]): { command: Command; rest: string[] } | undefined {
+  const two = COMMANDS[words.slice(0, 2).join(' ')];
+  if (words.length >= 2 && two) return { command: two, rest: words.slice(2) };
+  const one = words[0] !== undefined ? COMMANDS[words[0]] : undefined;
+  return one ? { command: one, rest: words.slice(1) } : undefined;
+}
+
+/** Runs one command line; resolves with its exit code. */
+export async function run(argv: string[], out: Output = processOutput()): Promise<ExitCode> {
+  let json = argv.includes('--json');
+  try {
+    const { words, flags } = parseCommandLine(argv);
+    json = flags.json;
+    if (flags.help || words.length === 0) {
+      out.note(USAGE);
+      return words.length === 0 && !flags.help ? EXIT.usage : EXIT.ok;
+    }
+    const found = findCommand(words);
+    if (!found) throw CliError.usage(`Unknown command: ${words.slice(0, 2).join(' ')}\n${USAGE}`);
+    if (flags.config !== undefined && flags.dataDir !== undefined) throw CliError.usage('Give --data-dir or --config, not both');
+    const core = await openCore(
+      {
+        ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+        ...(flags.config !== undefined ? { config: flags.config } : {}),
+        ...(flags.waitForAuth !== undefined ? { waitForAuthS: positiveNumber('wait-for-auth', flags.waitForAuth) ?? 0 } : {}),
+        yes: flags.yes,
+      },
+      out,
+    );
+    try {
+      return await found.command(core, found.rest, flags, out);
+    } finally {
+      await core.close();
+    }
+  } catch (err) {
+    const failure =
+      err instanceof CliError ? err : new CliError(EXIT.switchboard, 'internal', `unexpected failure: ${(err as Error).message}`);
+    if (json) out.json({ ok: false, exitCode: failure.exitCode, code: failure.code, message: failure.message, ...failure.details });
+    out.note(`switchboard: ${failure.message}`);
+    return failure.exitCode;
+  }
+}
+
+/** Runs and exits with the code, after stdout has drained. */
+export function runAndExit(argv: string[]): void {
+  void run(argv).then((code) => {
+    process.exitCode = code;
+    // Servers' lingering handles must not keep a finished command alive.
+    setImmediate(() => process.exit(code));
+  });
+}

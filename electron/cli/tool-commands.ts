@@ -1,0 +1,125 @@
+// `switchboard tools list` and `switchboard call`: the catalog and a tool call through the contract, as the Tools view.
+import { randomUUID } from 'node:crypto';
+import type { ToolSummary } from '../../shared/domains/catalog.js';
+import type { CallOutcome } from '../../shared/domains/calls.js';
+import { positiveNumber, readArgs, type Flags } from './args.js';
+import { CliError } from './cli-error.js';
+import type { CliCore } from './cli-core.js';
+import { connectServer, signInNeeded } from './connect.js';
+import { EXIT, exitFor, type ExitCode } from './exit-codes.js';
+import type { Output } from './output.js';
+
+/** Connects `--server`, or every enabled server; failures of some are returned rather than fatal. */
+export async function connectFor(core: CliCore, server: string | undefined): Promise<CliError[]> {
+  if (server !== undefined) {
+    await connectServer(core, server);
+    return [];
+  }
+  const failures: CliError[] = [];
+  for (const s of await core.call('servers.list', {})) {
+    if (!s.enabled) continue;
+    try {
+      await connectServer(core, s.id);
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      failures.push(err);
+    }
+  }
+  return failures;
+}
+
+async function catalogTools(core: CliCore, server: string | undefined): Promise<ToolSummary[]> {
+  const page = await core.call('catalog.search', {
+    query: '',
+    ...(server !== undefined ? { serverIds: [server] } : {}),
+    limit: 25_000,
+    includeGroups: false,
+  });
+  return page.tools;
+}
+
+/** `tools list [--server ID] [--json]`. */
+export async function toolsList(core: CliCore, flags: Flags, out: Output): Promise<ExitCode> {
+  const failures = await connectFor(core, flags.server);
+  for (const f of failures) out.note(f.message);
+  const tools = await catalogTools(core, flags.server);
+  if (flags.json) out.json(tools);
+  else for (const t of tools) out.row([t.name, t.description]);
+  return failures[0]?.exitCode ?? EXIT.ok;
+}
+
+/** Finds a tool by its local name (`mcp__server__tool`) or its original name; ambiguous or unknown is a usage error. */
+export async function resolveTool(core: CliCore, name: string, server: string | undefined): Promise<ToolSummary> {
+  const tools = await catalogTools(core, server);
+  const exact = tools.find((t) => t.name === name);
+  if (exact) return exact;
+  const matches = tools.filter((t) => t.originalName === name);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1)
+    throw CliError.usage(`Several servers offer ${name} (${matches.map((t) => t.serverId).join(', ')}): pick one with --server`);
+  throw new CliError(EXIT.usage, 'not_found', `No tool named ${name}${server !== undefined ? ` on ${server}` : ''}`);
+}
+
+/** Calls a tool with a client-side time limit: when it runs out the call is cancelled and ends as a timeout. */
+export async function callTool(
+  core: CliCore,
+  tool: ToolSummary,
+  args: Record<string, unknown>,
+  timeoutS: number | undefined,
+): Promise<CallOutcome> {
+  const callId = randomUUID();
+  const call = core.call('tools.call', { name: tool.name, arguments: args, callId });
+  if (timeoutS === undefined) return call;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((r) => (timer = setTimeout(() => r('expired'), timeoutS * 1000)));
+  try {
+    const first = await Promise.race([call, expired]);
+    if (first !== 'expired') return first;
+    await core.call('tools.cancel', { callId }).catch(() => undefined); // it may have ended meanwhile
+    void call.catch(() => undefined); // its rejection after the cancel is the expected end
+    throw new CliError(EXIT.timeout, 'timeout', `${tool.name} did not answer within --timeout ${timeoutS} s (cancelled)`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The exit code an outcome stands for. */
+export function outcomeExit(outcome: CallOutcome): ExitCode {
+  if (outcome.status === 'ok') return EXIT.ok;
+  if (outcome.status === 'timeout') return EXIT.timeout;
+  return outcome.error ? exitFor(outcome.error.code) : EXIT.toolError;
+}
+
+/** `call TOOL --args JSON|@file [--server ID] [--json] [--timeout S]`. */
+export async function callCommand(core: CliCore, words: string[], flags: Flags, out: Output): Promise<ExitCode> {
+  const name = words[0];
+  if (name === undefined) throw CliError.usage('call needs a TOOL name');
+  const args = readArgs(flags.args);
+  const timeoutS = positiveNumber('timeout', flags.timeout);
+  const failures = await connectFor(core, flags.server);
+  let tool: ToolSummary;
+  try {
+    tool = await resolveTool(core, name, flags.server);
+  } catch (err) {
+    // The tool may be on a server that could not connect: that failure is the real cause.
+    throw failures[0] ?? err;
+  }
+  for (const f of failures) out.note(f.message);
+  const outcome = await callTool(core, tool, args, timeoutS);
+  const code = outcomeExit(outcome);
+  if (code === EXIT.authorization) {
+    const pending = await signInNeeded(core, tool.serverId, outcome.error?.message);
+    if (flags.json) out.json({ ...outcome, ...pending.details });
+    else out.note(pending.message);
+    return code;
+  }
+  if (flags.json) out.json(outcome);
+  else {
+    const p = outcome.presentation;
+    if (p.text !== '') out.line(p.text);
+    else if (p.structured !== undefined) out.line(p.structured);
+    for (const notice of p.notices) out.note(notice);
+    if (outcome.error && outcome.status !== 'ok') out.note(`${outcome.error.code}: ${outcome.error.message}`);
+  }
+  return code;
+}
