@@ -295,7 +295,11 @@ export function createCore(ports: CorePorts): Host {
   // Skill approvals bind to manifest digests the way tool pins bind to definitions: same store shape, own file.
   const skillApprovals = new JsonFilePinStore(dataDir, { fileName: 'skill-approvals.json', onNotice: notify });
   lifetime.add({ name: 'write skill approvals', stage: 'flush', run: () => skillApprovals.flush() });
-  const skills = new SkillsService({ config: (id) => definitions.config(id), client: (id) => sessions.client(id), approvals: skillApprovals });
+  const skills = new SkillsService({
+    config: (id) => definitions.config(id),
+    client: (id) => sessions.client(id),
+    approvals: skillApprovals,
+  });
   const catalog = createHostCatalog(
     {
       events,

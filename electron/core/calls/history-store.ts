@@ -231,7 +231,9 @@ export class HistoryStore {
     const args = argBytes !== undefined && argBytes > HISTORY_ARGUMENTS_BYTES ? digestOf(fitted.arguments) : undefined;
     if (args) {
       fitted = { ...fitted, arguments: {}, cut: { ...fitted.cut, arguments: args } };
-      notices.push(`The arguments (${formatSize(args.bytes)}, SHA-256 ${args.sha256}) were not kept: over the history's ${formatSize(HISTORY_ARGUMENTS_BYTES)} per call.`);
+      notices.push(
+        `The arguments (${formatSize(args.bytes)}, SHA-256 ${args.sha256}) were not kept: over the history's ${formatSize(HISTORY_ARGUMENTS_BYTES)} per call.`,
+      );
     }
     const whole = jsonBytes(fitted);
     if (whole === undefined || whole > HISTORY_ENTRY_BYTES) {

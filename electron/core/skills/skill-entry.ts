@@ -78,8 +78,7 @@ export function admitSkill(raw: unknown, limits: Limits): AdmittedSkill | { reas
 
   const fm = raw['frontmatter'];
   if (!isObject(fm)) return refuse('it has no frontmatter object');
-  if (typeof fm['name'] !== 'string' || typeof fm['description'] !== 'string')
-    return refuse('its frontmatter lacks a name or description');
+  if (typeof fm['name'] !== 'string' || typeof fm['description'] !== 'string') return refuse('its frontmatter lacks a name or description');
   const fmBytes = Buffer.byteLength(JSON.stringify(fm), 'utf8');
   if (fmBytes > MAX_FRONTMATTER_BYTES) return refuse(`its frontmatter is ${fmBytes} bytes (budget ${MAX_FRONTMATTER_BYTES})`);
   if (depth(fm) > MAX_FRONTMATTER_DEPTH) return refuse(`its frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH}`);
@@ -125,7 +124,8 @@ export function admitSkill(raw: unknown, limits: Limits): AdmittedSkill | { reas
     .map(([k, v]) => ({ key: shown(k, 200), value: shown(JSON.stringify(v) ?? 'null', 2000) }));
   const license = typeof fm['license'] === 'string' ? shown(fm['license'], 200) : undefined;
   const tools = fm['allowed-tools'];
-  const allowedTools = typeof tools === 'string' ? shown(tools, 2000) : Array.isArray(tools) ? shown(JSON.stringify(tools), 2000) : undefined;
+  const allowedTools =
+    typeof tools === 'string' ? shown(tools, 2000) : Array.isArray(tools) ? shown(JSON.stringify(tools), 2000) : undefined;
   return {
     uri,
     root: parsed.root,

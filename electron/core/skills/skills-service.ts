@@ -88,11 +88,9 @@ export class SkillsService {
       }
       let page: z.infer<typeof ListPage>;
       try {
-        page = await client.request(
-          { method: SkillMethods.list, params: cursor === undefined ? {} : { cursor } },
-          ListPage,
-          { timeout: config.timeouts.listSecs * 1000 },
-        );
+        page = await client.request({ method: SkillMethods.list, params: cursor === undefined ? {} : { cursor } }, ListPage, {
+          timeout: config.timeouts.listSecs * 1000,
+        });
       } catch (err) {
         // A failed later page keeps what was listed so far; a failed first page is the listing's failure.
         if (pages === 0) throw requestError(err, id, 'listing skills', config.timeouts.listSecs);
@@ -106,7 +104,8 @@ export class SkillsService {
         }
         const a = admitSkill(raw, l);
         if ('reason' in a) skip(a);
-        else if (seenUris.has(a.uri)) skip({ uri: truncate(a.uri, 200), reason: `Skill ${truncate(a.uri, 200)} was listed twice; the first is kept` });
+        else if (seenUris.has(a.uri))
+          skip({ uri: truncate(a.uri, 200), reason: `Skill ${truncate(a.uri, 200)} was listed twice; the first is kept` });
         else {
           seenUris.add(a.uri);
           admitted.push(a);
@@ -149,7 +148,14 @@ export class SkillsService {
       const check = await this.#readChecked(id, skill, { uri: skill.uri, path: 'SKILL.md' });
       const files: SkillFileCheck[] = [check.check];
       if (check.check.state === 'mismatch') {
-        return { serverId: id, uri, state: 'mismatch', files, mismatch: { uri: skill.uri, reason: check.check.reason ?? 'mismatch' }, skill: view };
+        return {
+          serverId: id,
+          uri,
+          state: 'mismatch',
+          files,
+          mismatch: { uri: skill.uri, reason: check.check.reason ?? 'mismatch' },
+          skill: view,
+        };
       }
       return { serverId: id, uri, state: 'dynamic', files, skill: view };
     }
@@ -176,7 +182,9 @@ export class SkillsService {
     const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
     if (skill.files !== 'dynamic' && listed === undefined) {
       // An unlisted file is a change to the skill: the spec treats reading one like a digest mismatch.
-      throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest; refresh the skill first`, { serverId: id });
+      throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest; refresh the skill first`, {
+        serverId: id,
+      });
     }
     if (skill.files === 'dynamic' && fileUri !== skill.uri && !fileUri.startsWith(`${skill.root}/`)) {
       throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is outside the skill`, { serverId: id });
@@ -202,9 +210,15 @@ export class SkillsService {
   async approve(id: string, uri: string): Promise<SkillView> {
     const v = await this.verify(id, uri);
     if (v.state === 'dynamic')
-      throw new AppError('skill_unverified', 'This skill publishes no digests ("dynamic"), so an approval cannot be bound to its content', { serverId: id });
+      throw new AppError('skill_unverified', 'This skill publishes no digests ("dynamic"), so an approval cannot be bound to its content', {
+        serverId: id,
+      });
     if (v.mismatch !== undefined)
-      throw new AppError('skill_unverified', `Not approved: ${truncate(v.mismatch.uri, 200)} does not match the manifest (${v.mismatch.reason})`, { serverId: id });
+      throw new AppError(
+        'skill_unverified',
+        `Not approved: ${truncate(v.mismatch.uri, 200)} does not match the manifest (${v.mismatch.reason})`,
+        { serverId: id },
+      );
     const skill = await this.#held1(id, uri);
     if (skill.fingerprint === undefined) throw new AppError('skill_unverified', 'This skill cannot be content-bound', { serverId: id });
     this.#approvals.set(pinKey(id, uri), { fingerprint: skill.fingerprint, definition: {} });
@@ -266,7 +280,9 @@ export class SkillsService {
     if (skillsCapability(client) === undefined) throw new AppError('not_found', 'This server does not serve skills', { serverId: id });
     let result: z.infer<typeof GetResult>;
     try {
-      result = await client.request({ method: SkillMethods.get, params: { uri } }, GetResult, { timeout: config.timeouts.requestSecs * 1000 });
+      result = await client.request({ method: SkillMethods.get, params: { uri } }, GetResult, {
+        timeout: config.timeouts.requestSecs * 1000,
+      });
     } catch (err) {
       throw requestError(err, id, 'getting a skill', config.timeouts.requestSecs);
     }
@@ -306,7 +322,15 @@ export class SkillsService {
     const mt = got.mimeType === undefined ? {} : { mimeType: got.mimeType };
     const budget = Math.min(config.limits.resourceBytes, SKILL_MAX_TOTAL_BYTES);
     if (got.bytes.length > budget) {
-      return { check: { ...base, state: 'mismatch', reason: `it is ${got.bytes.length} bytes (budget ${budget})`, readBytes: got.bytes.length, ...mt } };
+      return {
+        check: {
+          ...base,
+          state: 'mismatch',
+          reason: `it is ${got.bytes.length} bytes (budget ${budget})`,
+          readBytes: got.bytes.length,
+          ...mt,
+        },
+      };
     }
     const dynamic = file.digest === undefined || file.size === undefined;
     const reason =

@@ -33,11 +33,42 @@ describe('admitSkill', () => {
     ['resources of the wrong type', good({ resources: 'static' }), /no resources/],
     ['bad digest', good({ resources: [{ uri: 'skill://a/b/SKILL.md', digest: 'md5:00', size: 1 }] }), /sha256/],
     ['negative size', good({ resources: [{ uri: 'skill://a/b/SKILL.md', digest: D, size: -1 }] }), /invalid size/],
-    ['file outside the skill', good({ resources: [{ uri: 'skill://a/b/SKILL.md', digest: D, size: 1 }, { uri: 'skill://a/c/x', digest: D, size: 1 }] }), /outside/],
+    [
+      'file outside the skill',
+      good({
+        resources: [
+          { uri: 'skill://a/b/SKILL.md', digest: D, size: 1 },
+          { uri: 'skill://a/c/x', digest: D, size: 1 },
+        ],
+      }),
+      /outside/,
+    ],
     ['own SKILL.md missing', good({ resources: [{ uri: 'skill://a/b/x.md', digest: D, size: 1 }] }), /own SKILL.md/],
-    ['file listed twice', good({ resources: [{ uri: 'skill://a/b/SKILL.md', digest: D, size: 1 }, { uri: 'skill://a/b/SKILL.md', digest: D, size: 1 }] }), /twice/],
-    ['too many files', good({ resources: Array.from({ length: 513 }, (_, i) => ({ uri: `skill://a/b/${i}`, digest: D, size: 1 })) }), /513 files/],
-    ['total over 16 MiB', good({ resources: [{ uri: 'skill://a/b/SKILL.md', digest: D, size: 9e6 }, { uri: 'skill://a/b/x', digest: D, size: 9e6 }] }), /total/],
+    [
+      'file listed twice',
+      good({
+        resources: [
+          { uri: 'skill://a/b/SKILL.md', digest: D, size: 1 },
+          { uri: 'skill://a/b/SKILL.md', digest: D, size: 1 },
+        ],
+      }),
+      /twice/,
+    ],
+    [
+      'too many files',
+      good({ resources: Array.from({ length: 513 }, (_, i) => ({ uri: `skill://a/b/${i}`, digest: D, size: 1 })) }),
+      /513 files/,
+    ],
+    [
+      'total over 16 MiB',
+      good({
+        resources: [
+          { uri: 'skill://a/b/SKILL.md', digest: D, size: 9e6 },
+          { uri: 'skill://a/b/x', digest: D, size: 9e6 },
+        ],
+      }),
+      /total/,
+    ],
   ])('refuses %s', (_what, raw, why) => {
     expect(reason(raw)).toMatch(why);
   });
@@ -58,7 +89,10 @@ describe('admitSkill', () => {
   it('labels same-name skills by their paths and leaves unique names alone', () => {
     const mk = (path: string): AdmittedSkill => {
       const name = path.split('/').at(-1)!;
-      const r = admitSkill(good({ uri: `skill://${path}/SKILL.md`, frontmatter: { name, description: 'd' }, resources: 'dynamic' }), limits);
+      const r = admitSkill(
+        good({ uri: `skill://${path}/SKILL.md`, frontmatter: { name, description: 'd' }, resources: 'dynamic' }),
+        limits,
+      );
       if ('reason' in r) throw new Error(r.reason);
       return r;
     };

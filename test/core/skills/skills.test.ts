@@ -145,7 +145,7 @@ describe('skills', () => {
     expect(err.code).toBe('server_error');
   }, 30_000);
 
-  it('forgets a removed server\'s approvals: a server re-added under the same id starts unapproved', async () => {
+  it("forgets a removed server's approvals: a server re-added under the same id starts unapproved", async () => {
     const uri = 'skill://changing/SKILL.md';
     expect((await h.host.skills.list('skills')).skills.find((s) => s.uri === uri)?.approval).toBe('approved');
     await h.host.remove('skills');

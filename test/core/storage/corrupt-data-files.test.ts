@@ -47,7 +47,9 @@ describe('G3: an unknown top-level settings key', () => {
     writeFileSync(join(dir, 'config.json'), original);
     const h = makeHost(dir);
     hosts.push(h);
-    const aside = readdirSync(dir).filter((f) => f.startsWith('config.corrupt-') || f.startsWith('config.backup-') || /^config\..+\.json$/.test(f));
+    const aside = readdirSync(dir).filter(
+      (f) => f.startsWith('config.corrupt-') || f.startsWith('config.backup-') || /^config\..+\.json$/.test(f),
+    );
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(original);
     const notice = h.host.info().notices.find((n) => n.id === 'settings-partial');

@@ -43,7 +43,10 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
   }, [serverId, skill.uri, verify]);
   const v = detail?.verification;
   const checks = new Map((v?.files ?? []).map((f) => [f.uri, f]));
-  const files = skill.files === 'dynamic' ? (v?.files ?? []).map((f) => ({ uri: f.uri, path: f.path, size: f.readBytes ?? 0, nestedSkill: false })) : skill.files;
+  const files =
+    skill.files === 'dynamic'
+      ? (v?.files ?? []).map((f) => ({ uri: f.uri, path: f.path, size: f.readBytes ?? 0, nestedSkill: false }))
+      : skill.files;
   const ownShown = detail?.file?.uri === skill.uri;
   return (
     <Stack gap="sm" data-testid="skill-detail">
@@ -58,7 +61,13 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
           <Badge color={APPROVAL[skill.approval].color} variant="light" data-testid="skill-approval">
             {APPROVAL[skill.approval].label}
           </Badge>
-          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void verify(serverId, skill.uri)} loading={detail?.verifying}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            onClick={() => void verify(serverId, skill.uri)}
+            loading={detail?.verifying}
+          >
             Verify again
           </Button>
           {skill.approval !== 'approved' && skill.approval !== 'unbindable' && (
@@ -94,8 +103,8 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
       )}
       {v?.state === 'mismatch' && (
         <Alert color="red" icon={<IconAlertTriangle size={16} />} title="Verification failed" data-testid="skill-verification">
-          {cleanText(v.mismatch?.uri ?? '')} does not match the manifest: {cleanText(v.mismatch?.reason ?? '')}. The skill is not used
-          or approved until it verifies.
+          {cleanText(v.mismatch?.uri ?? '')} does not match the manifest: {cleanText(v.mismatch?.reason ?? '')}. The skill is not used or
+          approved until it verifies.
         </Alert>
       )}
       {v?.state === 'dynamic' && (
@@ -149,7 +158,13 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
                 <Table.Td>
                   {cleanText(f.path)}
                   {f.nestedSkill && (
-                    <Badge ml="xs" size="xs" variant="outline" color="gray" title="A nested skill's SKILL.md: a supporting file here, never activated from this skill">
+                    <Badge
+                      ml="xs"
+                      size="xs"
+                      variant="outline"
+                      color="gray"
+                      title="A nested skill's SKILL.md: a supporting file here, never activated from this skill"
+                    >
                       nested skill
                     </Badge>
                   )}
@@ -159,7 +174,14 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {c ? (
                     // Plain text, not a Badge: a Badge cuts its label in a narrow column ("VERI…").
-                    <Text span size="xs" fw={700} tt="uppercase" style={{ color: `var(--mantine-color-${STATE_COLOR[c.state]}-text)` }} title={c.reason ? cleanText(c.reason) : undefined}>
+                    <Text
+                      span
+                      size="xs"
+                      fw={700}
+                      tt="uppercase"
+                      style={{ color: `var(--mantine-color-${STATE_COLOR[c.state]}-text)` }}
+                      title={c.reason ? cleanText(c.reason) : undefined}
+                    >
                       {c.state}
                     </Text>
                   ) : (
@@ -219,7 +241,13 @@ export function SkillsTab({ serverId }: { serverId: string }) {
         <Text size="sm" c="dimmed">
           Skills this server publishes. Files are read only when you open a skill, and checked against the server's manifest.
         </Text>
-        <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={list?.loading} onClick={() => void load(serverId)}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconRefresh size={14} />}
+          loading={list?.loading}
+          onClick={() => void load(serverId)}
+        >
           Refresh
         </Button>
       </Group>
@@ -265,7 +293,11 @@ export function SkillsTab({ serverId }: { serverId: string }) {
           )}
         </Stack>
         <div style={{ flex: '1 1 420px', minWidth: 0 }}>
-          {skill ? <SkillDetail serverId={serverId} skill={skill} /> : result && result.skills.length > 0 && <Text size="sm">Choose a skill to see it.</Text>}
+          {skill ? (
+            <SkillDetail serverId={serverId} skill={skill} />
+          ) : (
+            result && result.skills.length > 0 && <Text size="sm">Choose a skill to see it.</Text>
+          )}
         </div>
       </Group>
     </Stack>
