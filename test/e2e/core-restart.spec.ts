@@ -1,24 +1,13 @@
 // The core in its own process, as a person meets it: while they look at a server's page the core is killed (-9).
 // One notice says so with the log path, the server comes back connected, and it is the same page: no reload.
-import { readdirSync, readFileSync } from 'node:fs';
+import { listProcesses } from '../../testing/process-tree';
 import { expect, test } from './support/fixture';
 import { fixture } from './support/seed';
 import { connectionStatus, serverRow } from './support/ui';
 
 /** The shell's child running the core's bundle. */
 function corePid(shell: number): number | undefined {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== shell || fields[0] === 'Z') continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('core.mjs')) return Number(name);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
+  return listProcesses().find((p) => p.ppid === shell && p.state !== 'Z' && p.command.includes('core.mjs'))?.pid;
 }
 
 test.use({ seed: { servers: [fixture('echo-stdio.ts', 'echo', 'Echo fixture')] } });

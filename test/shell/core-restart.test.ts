@@ -4,11 +4,11 @@
 // call works, round after round, through the same bridge connection (no reload). A core that cannot start five times
 // in a row makes the shell stop trying and say why, while the bridge keeps answering.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { listProcesses } from '../../testing/process-tree.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,29 +20,15 @@ const dirs: string[] = [];
 const children: ChildProcess[] = [];
 const sockets: WebSocket[] = [];
 
-/** The children of a process (from /proc; zombies are not running). */
+/** The running children of a process (zombies are not running). */
 function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return listProcesses()
+    .filter((p) => p.ppid === pid && p.state !== 'Z')
+    .map((p) => p.pid);
 }
 
 function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  return listProcesses().some((p) => p.pid === pid && p.state !== 'Z');
 }
 
 async function until<T>(what: string, probe: () => T | undefined | false, limitMs = 20_000): Promise<T> {
@@ -126,7 +112,7 @@ async function launch(env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProces
 
 /** The shell's core process (its one child running the core entry). */
 function corePid(shell: number): number | undefined {
-  return childrenOf(shell).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('entry.ts'));
+  return listProcesses().find((p) => p.ppid === shell && p.state !== 'Z' && p.command.includes('entry.ts'))?.pid;
 }
 
 describe('the core in its own process', () => {
