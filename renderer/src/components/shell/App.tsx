@@ -15,6 +15,7 @@ import { Announcer } from '../../ui/Announcer';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 import { ViewBoundary } from '../../ui/ViewBoundary';
 import { SamplingHost } from '../sampling/SamplingHost';
+import { cleanText } from '../../ui/text';
 
 // Dialogs and the app-window page load when first opened.
 const AppWindowView = lazyNamed(() => import('../../apps/AppWindowView'), 'AppWindowView');
@@ -87,25 +88,27 @@ function MainNav({ current }: { current: string }) {
   );
 }
 
-/** Says so while the core restarts or after the shell gave up on it; nothing while it runs. */
-function CoreStatusLine() {
+/** A short line in the header while the core restarts (it takes a second or two); nothing otherwise. */
+function CoreRestartingLine() {
   const status = useStore(selectCoreStatus);
-  if (status === null || status.state === 'running') return null;
-  const log = status.logFile ? ` Log: ${status.logFile}` : '';
+  if (status?.state !== 'restarting') return null;
   return (
-    <Text
-      role="alert"
-      c={status.state === 'failed' ? 'red' : 'orange'}
-      fw={600}
-      fz="sm"
-      maw={520}
-      lineClamp={2}
-      title={`${status.reason ?? ''}${log}`}
-    >
-      {status.state === 'failed'
-        ? `Switchboard's core stopped (${status.reason ?? 'unknown reason'}) and could not be restarted.${log}`
-        : `Switchboard's core stopped (${status.reason ?? 'unknown reason'}); restarting…`}
+    <Text role="status" c="orange" fw={600} fz="sm" title={status.reason ?? ''}>
+      Switchboard&apos;s core stopped; restarting…
     </Text>
+  );
+}
+
+/** When the shell gave up on the core: why, and where the log is, in full above the view. */
+function CoreFailedAlert() {
+  const status = useStore(selectCoreStatus);
+  if (status?.state !== 'failed') return null;
+  return (
+    <Alert color="red" variant="light" role="alert" mb="md" title="Switchboard's core stopped and could not be restarted">
+      {cleanText(status.reason ?? 'unknown reason')}
+      {status.logFile ? `. Its last words are in ${status.logFile}. ` : '. '}
+      Quit Switchboard and start it again.
+    </Alert>
   );
 }
 
@@ -165,7 +168,7 @@ export function App() {
             <MainNav current={view.id} />
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <CoreStatusLine />
+            <CoreRestartingLine />
             {bridgeState === 'lost' && (
               <Text role="alert" c="red" fw={600} fz="sm">
                 Connection to the Switchboard core was lost. Reload the page.
@@ -177,6 +180,7 @@ export function App() {
       </AppShell.Header>
       {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main">
+        <CoreFailedAlert />
         <Notices />
         <ViewBoundary resetKey={routeKey}>
           <Lazy>{view.main()}</Lazy>
