@@ -116,7 +116,7 @@ function corePid(shell: number): number | undefined {
 }
 
 describe('the core in its own process', () => {
-  it(`kill -9 of the core mid-call, ${ROUNDS} times: the call ends core_restarted, a new core serves, its predecessor's server is ended, nothing written is lost`, async () => {
+  it(`kill -9 of the core mid-call, ${ROUNDS} times: the call ends core_restarted, a new core serves, its predecessor's server is ended, a settings change acknowledged just before is kept`, async () => {
     const { child, bridge } = await launch();
     const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
       config: { id: 'calls', name: 'calls', transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] } },
@@ -136,6 +136,15 @@ describe('the core in its own process', () => {
       );
       // The call is running on the server once its progress arrives.
       await until('the call to be running', () => bridge.events.slice(restarts).some((e) => e.method === 'call.progress'));
+      // A settings change acknowledged just before the kill must survive it.
+      await bridge.rpc('servers.add', {
+        config: {
+          id: `saved-${round}`,
+          name: `saved ${round}`,
+          enabled: false,
+          transport: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+        },
+      });
       process.kill(core, 'SIGKILL');
       expect(await inFlight).toBe('core_restarted');
       await until('the core to run again', () =>
@@ -146,7 +155,7 @@ describe('the core in its own process', () => {
       expect(alive(core)).toBe(false);
       // What was written before the kill is there, and the same bridge connection works with the new core.
       const servers = await bridge.rpc<{ id: string }[]>('servers.list', {});
-      expect(servers.map((s) => s.id)).toEqual(['calls']);
+      expect(servers.map((s) => s.id).sort()).toEqual(['calls', ...Array.from({ length: round }, (_, i) => `saved-${i + 1}`)].sort());
       await bridge.rpc('servers.connect', { id: 'calls' });
       const after = await bridge.rpc<{ status: string }>('tools.call', { name: 'mcp__calls__slow', arguments: { ms: 0, steps: 1 } });
       expect(after.status, `round ${round}`).toBe('ok');
