@@ -70,6 +70,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   // the app sandbox and the data folder's lock, relays the contract and restarts the core if it dies.
   // Known once the sandbox and bridge listen (before the first core starts).
   let reserved: SandboxPlace | undefined = undefined;
+  const local = testLocalPackages();
   const core = new CoreSupervisor({
     launch: () =>
       startNodeCore({
@@ -88,7 +89,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
       version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0',
       dataDir,
       credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
-      ...testLocalPackages(),
+      ...local,
       gatewayLauncher: { command: process.execPath, args: [join(here, '..', 'bin', 'switchboard-gateway.mjs')] },
       ...(reserved ? { sandbox: reserved } : {}),
       echoLog: true,
