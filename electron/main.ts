@@ -1,11 +1,13 @@
-// Electron main process: wiring only. Every rule lives in a module that takes Electron's objects through narrow
-// interfaces and is tested without Electron: single instance (app/single-instance), hardening and permissions
-// (app/window-hardening), failed start (app/start-failure), quit (app/quit), IPC (ipc/), events (ipc/event-forwarder).
-import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, shell } from 'electron';
+// Electron main process, the desktop shell: wiring only. The MCP core runs in a utility process (shell/
+// utility-core-process) under the supervisor (shell/core-supervisor); main relays the contract to it. Every rule lives
+// in a module that takes Electron's objects through narrow interfaces and is tested without Electron: single instance
+// (app/single-instance), hardening and permissions (app/window-hardening), failed start (app/start-failure), quit
+// (app/quit), what the core borrows (app/shell-services), IPC (ipc/), events (ipc/event-forwarder).
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, shell, utilityProcess } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
-import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox } from './app/apps-sandbox.js';
+import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox, type AppsSandbox } from './app/apps-sandbox.js';
 import { appGatewayLauncher, gatewayStdioArgs, gatewayStdioRefusal } from './app/gateway-launcher.js';
 import { firstShow } from './app/first-show.js';
 import { reportWindowPresence } from './app/window-presence.js';
@@ -15,23 +17,25 @@ import { claimSingleInstance, type SingleInstance } from './app/single-instance.
 import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, permissionAllowed } from './app/window-hardening.js';
-import { bootstrap } from './bootstrap.js';
-import { SHUTDOWN_TIMEOUT_MS } from './core/host.js';
-import { createLogger, type Logger } from './core/logging/logger.js';
+import { answerShellRequest } from './app/shell-services.js';
+import { SHUTDOWN_TIMEOUT_MS } from './core/lifecycle/core-lifetime.js';
+import { createLogger, SHELL_LOG_FILE, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
-import { demoServerConfig } from './demo/demo-config.js';
 import { EventForwarder } from './ipc/event-forwarder.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
-import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
-import { createSettingsStore } from './platform/settings-store.js';
 import { collectInstallLinks } from './install-links.js';
 import { runAndExit } from './gateway-cli/run.js';
+import { CoreSupervisor } from './shell/core-supervisor.js';
+import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { CORE_SERVICE_NAME, startUtilityCore, type UtilityCore } from './shell/utility-core-process.js';
 
 declare const __APP_VERSION__: string;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererRoot = join(here, '..', 'renderer');
 const isAppUrl = appUrlChecker(RENDERER_ORIGIN);
+/** Of the shell's shutdown budget, what is kept for ending a core that did not stop and for closing the log. */
+const QUIT_CLEANUP_MS = 500;
 
 let win: BrowserWindow | undefined;
 let logger: Logger | undefined;
@@ -92,8 +96,8 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   await app.whenReady();
   const dataDir = app.getPath('userData');
   // The log first, so that even a refused start (another Switchboard holds the folder) is recorded and its path
-  // can be shown in the failure dialog.
-  logger = createLogger({ dataDir });
+  // can be shown in the failure dialog. This is the shell's log; the core writes its own.
+  logger = createLogger({ dataDir, fileName: SHELL_LOG_FILE });
   const log = logger;
   lock = acquireDataLock(dataDir, { mode: 'electron' });
   process.on('uncaughtException', (err) => log.error('app', `uncaught exception: ${err.stack ?? err.message}`));
@@ -104,78 +108,104 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   // The renderer comes from app://switchboard through the same asset loader (and policy) as headless mode.
   handleRendererProtocol(rendererRoot, appsRendererCsp);
 
-  // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell)
-  // for sign-in pages and for URL elicitations the user consented to.
+  // The core runs in a utility process of its own (core-process/entry.ts): a defect in it, or a hostile server that
+  // finds one, ends that process and the supervisor starts another while the window stays. Main keeps the windows,
+  // the locks, the browser, safeStorage and the sandbox scheme, and relays the contract without knowing its methods.
+  // One safe opener (parsed URL, https or loopback http, no userinfo or control characters, never a shell), applied
+  // here again after the core's own check, for sign-in pages and URL elicitations the person consented to.
   const opener = createBrowserOpener((url) => shell.openExternal(url));
-  const booting = bootstrap({
-    mode: 'electron',
-    version: __APP_VERSION__,
-    settingsStore: createSettingsStore(dataDir),
-    credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
-    fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
-    authOpener: opener,
-    urlOpener: { open: (url) => opener.open(new URL(url)) },
-    demoServer: () => demoServerConfig(),
-    logger: log,
-    dataLock: lock,
-    gatewayLauncher: () =>
-      appGatewayLauncher({
-        isPackaged: app.isPackaged,
-        execPath: process.execPath,
-        appPath: app.getAppPath(),
-        env: process.env,
-        platform: process.platform,
-      }),
+  const gatewayLauncher = appGatewayLauncher({
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    appPath: app.getAppPath(),
+    env: process.env,
+    platform: process.platform,
   });
-  // A quit from the first moment waits for the core: while it is still starting, for its start and then its shutdown.
-  installQuitHandler(
-    app,
-    () => {
-      // The shell's wait started with the quit: the core's shutdown gets what is left of its own deadline.
-      const askedAt = Date.now();
-      return booting.then(({ host: started }) =>
-        started.shutdown({ timeoutMs: Math.max(0, SHUTDOWN_TIMEOUT_MS - (Date.now() - askedAt)) }),
-      );
-    },
-    {
-      log: (level, message) => log.log(level, 'app', message),
-    },
-  );
-  const { host, dispatch } = await booting;
   // MCP Apps: the sandbox scheme, app windows in their own partition, permissions only for what an app was delegated.
-  const apps = installAppsSandbox({
-    host,
+  // Its launches' policies come from the supervisor's mirror of the core's (read only once a core is running).
+  const apps: AppsSandbox = installAppsSandbox({
+    sandboxInput: (id) => core.sandboxInput(id),
     rendererRoot,
     preload: join(here, 'preload.cjs'),
     rendererAllows: (permission, url) => permissionAllowed(permission, url, isAppUrl),
   });
-  // The gateway's endpoint file must not outlive the process, whatever ends it.
-  process.on('exit', () => host.gateway.exitSync());
+  let current: UtilityCore | undefined;
+  app.on('child-process-gone', (_event, details) => {
+    if (details.type !== 'Utility' || details.name !== CORE_SERVICE_NAME) return;
+    log.warn('supervisor', `Electron reports the core's process gone: ${details.reason} (code ${details.exitCode})`);
+    current?.noteGone(details);
+  });
+  const core = new CoreSupervisor({
+    launch: () => {
+      current = startUtilityCore({
+        forker: utilityProcess,
+        entry: join(here, 'core.mjs'),
+        onLine: (line) => log.info('core', line),
+      });
+      return current;
+    },
+    init: () => ({
+      mode: 'electron',
+      version: __APP_VERSION__,
+      dataDir,
+      credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
+      safeStorage: process.platform === 'linux' ? { backend: safeStorage.getSelectedStorageBackend() } : {},
+      ...(gatewayLauncher ? { gatewayLauncher } : {}),
+      sandbox: apps.place,
+      echoLog: false,
+    }),
+    serve: answerShellRequest({
+      openExternal: (url) => opener.open(new URL(url)),
+      openAppWindow: (callId) => apps.openAppWindow(callId),
+      safeStorage,
+    }),
+    log: (level, message) => log.log(level, 'supervisor', message),
+    logFile: log.file,
+  });
+  // A quit from the first moment waits for the core: it is asked to stop within what is left of the shell's budget,
+  // then ended; a core that was killed or did not answer leaves server groups and the gateway's endpoint file, which
+  // the shell ends and removes itself.
+  installQuitHandler(
+    app,
+    async () => {
+      const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS - QUIT_CLEANUP_MS, QUIT_CLEANUP_MS / 2);
+      if (report === undefined) await cleanUpAfterCore(dataDir, (message) => log.warn('supervisor', message));
+      // The folder is the shell's to release, and only once no core can write to it.
+      lock?.release();
+      await log.close();
+    },
+    { log: (level, message) => log.log(level, 'app', message) },
+  );
 
   // Events wait until the page has attached its listeners (app.listening); a reload holds them again.
   const events = new EventForwarder(
     () => (win && !win.isDestroyed() ? win.webContents : undefined),
     (message) => log.warn('window', message),
   );
-  host.events.subscribe((event, payload) => {
+  core.subscribe((event, payload) => {
     if (EVENT_KEYS.includes(event)) events.push(event, payload);
   });
   const mainFrame = createFrameGuard(() => win, isAppUrl);
   registerIpc(
     ipcMain,
-    dispatch,
+    core.dispatch,
     (frame) => mainFrame(frame) || apps.isAppWindowFrame(frame), // an MCP App's own window shows the renderer too
     // Only the main window's page receives the core's events, so only it releases them (an app window's page
     // saying it listens must not mark the main window ready while that one reloads).
     { onListening: (frame) => mainFrame(frame) && events.markListening() },
   );
+  // The window opens while the core starts (calls are held until it is ready); a core that cannot start is shown in
+  // the window with the reason and the log, never a blank app.
+  void core.start().then((ok) => {
+    if (!ok) log.error('app', `the core could not start (${core.status.reason ?? 'unknown reason'})`);
+  });
 
   // Shutting down, restarting or logging off quits through the held quit too (Windows sends no before-quit then).
   const ending = sessionEnd({ platform: process.platform, quit: () => app.quit(), log: (message) => log.info('app', message) });
   ending.monitor(powerMonitor);
   const open = async (): Promise<void> => {
     const created = createWindow(events);
-    reportWindowPresence(created, host.presence);
+    reportWindowPresence(created, core.presence);
     ending.window(created);
     win = created;
     const shown = firstShow(created, {
@@ -193,10 +223,9 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   app.on('activate', reopen);
   await open();
   installLinks.deliver(
-    (link) => host.registry.receiveLink(link),
+    (link) => core.receiveLink(link),
     () => win && !win.isDestroyed() && (win.isMinimized() ? win.restore() : win.focus()),
   );
-  void host.start();
 }
 
 function createWindow(events: EventForwarder): BrowserWindow {

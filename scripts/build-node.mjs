@@ -23,7 +23,7 @@ await Promise.all([
     entryPoints: {
       main: 'electron/main.ts',
       headless: 'electron/headless.ts',
-      // The core's own process, started by the headless launcher (the desktop app still hosts its core in main).
+      // The core's own process: a Node child of the headless launcher, an Electron utility process of the desktop app.
       core: 'electron/core-process/entry.ts',
       'line-parse-worker': 'electron/core/transports/line-parse-worker.ts',
     },

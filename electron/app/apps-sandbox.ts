@@ -7,7 +7,8 @@ import { BrowserWindow, session, type CustomScheme, type Session, type WebFrameM
 import { appFrameAllowed } from './app-permissions.js';
 import { installPermissionPolicy } from './window-hardening.js';
 import { answerSandbox, SANDBOX_PAGE_PATH, SANDBOX_WARM_PATH, sandboxText } from '../core/apps/sandbox-page.js';
-import type { Host } from '../core/host.js';
+import type { SandboxPageInput } from '../core/apps/sandbox-page.js';
+import type { SandboxPlace } from '../core-process/messages.js';
 import { loadStaticAsset } from '../headless/static-files.js';
 import { rendererCsp } from '../renderer-csp.js';
 import { isRendererUrl, RENDERER_ORIGIN } from './renderer-protocol.js';
@@ -24,7 +25,8 @@ export const appsRendererCsp = (nonce: string): string => rendererCsp(nonce, { f
 
 /** What the sandbox needs from main. */
 export interface AppsSandboxOptions {
-  host: Host;
+  /** An open launch's policy (the supervisor's mirror of the core's launches: the browser asks synchronously). */
+  sandboxInput(launchId: string): SandboxPageInput | undefined;
   /** The built renderer (served in app windows too). */
   rendererRoot: string;
   /** The preload script of renderer windows. */
@@ -37,16 +39,20 @@ export interface AppsSandboxOptions {
 export interface AppsSandbox {
   /** True for the top frame of an app window showing the renderer (its IPC is trusted like the main window's). */
   isAppWindowFrame(frame: unknown): boolean;
+  /** Where the core points app frames. */
+  readonly place: SandboxPlace;
+  /** Opens an app's own window showing the renderer's app route for a call. */
+  openAppWindow(callId: string): Promise<void>;
 }
 
 /** Serves the sandbox's pages on a session. */
-function handleSandboxProtocol(ses: Session, host: Host): void {
+function handleSandboxProtocol(ses: Session, sandboxInput: AppsSandboxOptions['sandboxInput']): void {
   ses.protocol.handle(APPS_SANDBOX_SCHEME.scheme, (request) => {
     const url = new URL(request.url);
     const answer =
       url.host !== 'apps' || request.method !== 'GET'
         ? sandboxText(404, 'Not found')
-        : answerSandbox(url, (id) => host.apps.sandboxInput(id), {
+        : answerSandbox(url, sandboxInput, {
             hostOrigins: [RENDERER_ORIGIN],
             frameAncestors: [RENDERER_ORIGIN],
             sandboxOrigin: APPS_SANDBOX_ORIGIN,
@@ -57,16 +63,16 @@ function handleSandboxProtocol(ses: Session, host: Host): void {
 
 /** Installs the sandbox (call once the app is ready, after the renderer protocol). */
 export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
-  const { host } = opts;
+  const { sandboxInput } = opts;
   const windows = new Set<BrowserWindow>();
   const appsSession = session.fromPartition(APPS_PARTITION);
   for (const ses of [session.defaultSession, appsSession]) {
-    handleSandboxProtocol(ses, host);
+    handleSandboxProtocol(ses, sandboxInput);
     // App frames get what the person granted their launch's server; the renderer's own pages keep their policy.
     installPermissionPolicy(
       ses,
       (permission, details) =>
-        appFrameAllowed(permission, details, APPS_SANDBOX_ORIGIN, (id) => host.apps.sandboxInput(id)?.permissions) ||
+        appFrameAllowed(permission, details, APPS_SANDBOX_ORIGIN, (id) => sandboxInput(id)?.permissions) ||
         opts.rendererAllows(permission, details.requestingUrl),
     );
   }
@@ -78,11 +84,7 @@ export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
     return new Response(asset.body, { status: asset.status, headers: asset.headers });
   });
 
-  host.apps.setSandbox({
-    pageUrl: (launchId) => `${APPS_SANDBOX_ORIGIN}${SANDBOX_PAGE_PATH}?launch=${encodeURIComponent(launchId)}`,
-    warmUrl: `${APPS_SANDBOX_ORIGIN}${SANDBOX_WARM_PATH}`,
-  });
-  host.apps.setWindowOpener(async (callId) => {
+  const openAppWindow = async (callId: string): Promise<void> => {
     const win = new BrowserWindow({
       width: 1000,
       height: 760,
@@ -101,9 +103,16 @@ export function installAppsSandbox(opts: AppsSandboxOptions): AppsSandbox {
     win.webContents.on('will-navigate', (event) => event.preventDefault());
     win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
     await win.loadURL(`${RENDERER_ORIGIN}/index.html#/app/${encodeURIComponent(callId)}`);
-  });
+  };
 
   return {
+    // The core appends the launch id, URL-encoded (a custom scheme listens on no port, so none is reserved).
+    place: {
+      pagePrefix: `${APPS_SANDBOX_ORIGIN}${SANDBOX_PAGE_PATH}?launch=`,
+      warmUrl: `${APPS_SANDBOX_ORIGIN}${SANDBOX_WARM_PATH}`,
+      reservedPorts: [],
+    },
+    openAppWindow,
     isAppWindowFrame: (frame) => {
       const f = frame as WebFrameMain | null;
       if (f === null) return false;

@@ -1,9 +1,9 @@
 // Starts the core as a Node child process (headless mode): the same entry the desktop app starts as a utility
-// process, with an IPC channel using structured clone. The core's stderr becomes lines of the shell's log (escaped),
-// and the last of them are kept so the shell can say why a core died.
+// process, with an IPC channel using structured clone. The core's stdout and stderr become lines of the shell's log.
 import { fork } from 'node:child_process';
 import type { CoreToShell, ShellToCore } from '../core-process/messages.js';
 import type { CoreProcess } from './core-supervisor.js';
+import { coreOutputLines } from './core-output-lines.js';
 
 /** How a core process is started. */
 export interface NodeCoreOptions {
@@ -17,25 +17,6 @@ export interface NodeCoreOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Longest line kept from the core's output (a runaway line is cut, never held whole). */
-const MAX_LINE = 16 * 1024;
-
-function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
-  let rest = '';
-  return (chunk) => {
-    rest += chunk.toString('utf8');
-    let at: number;
-    while ((at = rest.indexOf('\n')) >= 0) {
-      onLine(rest.slice(0, Math.min(at, MAX_LINE)));
-      rest = rest.slice(at + 1);
-    }
-    if (rest.length > MAX_LINE) {
-      onLine(rest.slice(0, MAX_LINE));
-      rest = '';
-    }
-  };
-}
-
 /** Starts one core process. */
 export function startNodeCore(opts: NodeCoreOptions): CoreProcess {
   const child = fork(opts.entry, [], {
@@ -45,8 +26,8 @@ export function startNodeCore(opts: NodeCoreOptions): CoreProcess {
     // The shell's own flags (a debugger port, say) are not the core's.
     execArgv: opts.execArgv ?? [],
   });
-  child.stdout?.on('data', lineReader(opts.onLine));
-  child.stderr?.on('data', lineReader(opts.onLine));
+  child.stdout?.on('data', coreOutputLines(opts.onLine));
+  child.stderr?.on('data', coreOutputLines(opts.onLine));
   // Sending to a core that just died fails asynchronously too; the exit is what the supervisor acts on.
   child.on('error', () => undefined);
   return {

@@ -5,18 +5,25 @@ import { expect, test } from './support/fixture';
 import { fixture } from './support/seed';
 import { connectionStatus, serverRow } from './support/ui';
 
-/** The shell's child running the core's bundle. */
+/**
+ * The shell's core process: headless forks the core's bundle; the desktop app starts it as an Electron utility
+ * process (Node service), a descendant of main.
+ */
 function corePid(shell: number): number | undefined {
-  return listProcesses().find((p) => p.ppid === shell && p.state !== 'Z' && p.command.includes('core.mjs'))?.pid;
+  const all = listProcesses().filter((p) => p.state !== 'Z');
+  const descendants = new Set([shell]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) if (descendants.has(p.ppid) && !descendants.has(p.pid)) grew = descendants.add(p.pid) !== undefined;
+  }
+  return all.find(
+    (p) => p.pid !== shell && descendants.has(p.pid) && (p.command.includes('core.mjs') || p.command.includes('node.mojom.NodeService')),
+  )?.pid;
 }
 
 test.use({ seed: { servers: [fixture('echo-stdio.ts', 'echo', 'Echo fixture')] } });
 
-test('kill -9 of the core while a server page is open: one notice, the page carries on without a reload', async ({
-  switchboard,
-  page,
-}, info) => {
-  test.skip(info.project.name !== 'headless', 'the desktop app keeps its core in the main process for now');
+test('kill -9 of the core while a server page is open: one notice, the page carries on without a reload', async ({ switchboard, page }) => {
   await serverRow(page, 'Echo fixture').click();
   await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 45_000 });
   // A mark on this document: a reload would lose it.
