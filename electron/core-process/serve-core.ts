@@ -4,6 +4,7 @@
 import type { AppNotice } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { bootstrap, type Bootstrapped } from '../bootstrap.js';
+import { UNCLEAN_STOP_NOTICE } from '../core/lifecycle/run-marker.js';
 import { createLogger, type Logger } from '../core/logging/logger.js';
 import { demoServerConfig } from '../demo/demo-config.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
@@ -172,6 +173,9 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
         await requests.request({ op: 'openAppWindow', callId });
       });
     }
+    // After a crash the shell's restart notice says what happened, History's last moments included: the data
+    // folder's own "did not stop cleanly" notice would say the same thing twice.
+    if (init.replacesCrashedCore) host.dismissNotice(UNCLEAN_STOP_NOTICE);
     for (const notice of init.notices) host.notify(notice);
     if (init.replacesCrashedCore) await endCrashLeftovers(built, log);
     // The gateway's endpoint file must not outlive the process, whatever ends it.

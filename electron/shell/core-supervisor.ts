@@ -287,7 +287,7 @@ export class CoreSupervisor {
           {
             id: CORE_RESTARTED_NOTICE,
             level: 'warning' as const,
-            message: `Switchboard's core stopped (${this.#lastReason ?? 'unknown reason'}) and was restarted.${log} Calls that were running then ended; run them again.`,
+            message: `Switchboard's core stopped (${this.#lastReason ?? 'unknown reason'}) and was restarted.${log} Calls that were running then ended; run them again. History is saved a moment after each call, so the last calls before the stop may be missing from it.`,
           },
         ]
       : [];
