@@ -33,6 +33,8 @@ export interface BootstrapOptions {
   credentials: 'auto' | 'memory' | CredentialStore;
   /** Fallback store when the keychain is unavailable (Electron passes safeStorage). */
   fallbackCredentials?: () => Promise<FallbackOpen>;
+  /** Where secrets go when only memory can hold them (the core process: its shell's memory, surviving a core restart). */
+  memoryCredentials?: () => CredentialStore;
   /** The built-in demo server's definition. */
   demoServer?: () => ServerConfigInput;
   /** Opens URLs the user consented to in URL-mode elicitations (the app's safe opener); headless prints them. */
@@ -66,6 +68,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     dir: opts.settingsStore.dir,
     choice: opts.credentials,
     ...(opts.fallbackCredentials ? { fallback: opts.fallbackCredentials } : {}),
+    ...(opts.memoryCredentials ? { memory: opts.memoryCredentials } : {}),
   });
   // Built-in servers (the demo) open in-process.
   const builtins = { [DEMO_COMMAND]: createDemoServer };

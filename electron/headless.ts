@@ -20,6 +20,7 @@ import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { withMemorySecrets } from './shell/memory-secrets.js';
 import { startNodeCore } from './shell/node-core-process.js';
 import type { LocalPackages } from './core/registry/install-options.js';
 
@@ -95,7 +96,7 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
       echoLog: true,
     }),
     // Headless has no browser or safeStorage of its own: the core prints sign-in addresses itself.
-    serve: (request) => Promise.reject(new Error(`headless mode cannot ${request.op}`)),
+    serve: withMemorySecrets((request) => Promise.reject(new Error(`headless mode cannot ${request.op}`))),
     log: (level, message) => logger.log(level, 'supervisor', message),
     logFile: logger.file,
   });

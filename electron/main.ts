@@ -28,6 +28,7 @@ import { collectInstallLinks } from './install-links.js';
 import { runAndExit } from './gateway-cli/run.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { withMemorySecrets } from './shell/memory-secrets.js';
 import { CORE_SERVICE_NAME, startUtilityCore, type UtilityCore } from './shell/utility-core-process.js';
 
 declare const __APP_VERSION__: string;
@@ -154,11 +155,13 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       sandbox: apps.place,
       echoLog: false,
     }),
-    serve: answerShellRequest({
-      openExternal: (url) => opener.open(new URL(url)),
-      openAppWindow: (callId) => apps.openAppWindow(callId),
-      safeStorage,
-    }),
+    serve: withMemorySecrets(
+      answerShellRequest({
+        openExternal: (url) => opener.open(new URL(url)),
+        openAppWindow: (callId) => apps.openAppWindow(callId),
+        safeStorage,
+      }),
+    ),
     log: (level, message) => log.log(level, 'supervisor', message),
     logFile: log.file,
   });

@@ -122,7 +122,15 @@ export type ShellRequest =
   | { op: 'openAppWindow'; callId: string }
   | { op: 'safeStorage.available' }
   | { op: 'safeStorage.encrypt'; plain: string }
-  | { op: 'safeStorage.decrypt'; cipher: string };
+  | { op: 'safeStorage.decrypt'; cipher: string }
+  | MemorySecretsRequest;
+
+/** The in-memory secrets (no keychain, no safeStorage) are held by the shell, so a core restart does not lose them. */
+export type MemorySecretsRequest =
+  | { op: 'memorySecrets.get'; account: string }
+  | { op: 'memorySecrets.set'; account: string; value: string }
+  | { op: 'memorySecrets.delete'; account: string }
+  | { op: 'memorySecrets.accounts' };
 
 /** A request to the shell, answered by a `reply` with the same id. */
 export type RequestMessage = { t: 'request'; id: number } & ShellRequest;

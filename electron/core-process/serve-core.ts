@@ -11,7 +11,7 @@ import { createPrintingOpener } from '../platform/browser-opener.js';
 import { SafeStorageCredentialStore } from '../platform/safe-storage-credential-store.js';
 import { createSettingsStore } from '../platform/settings-store.js';
 import type { CoreInit, CoreToShell, InvokeMessage, MessageLink, ShellToCore } from './messages.js';
-import { shellBrowserOpener, ShellRequests, shellSafeStorage, shellUrlOpener } from './shell-requests.js';
+import { shellBrowserOpener, shellMemoryCredentials, ShellRequests, shellSafeStorage, shellUrlOpener } from './shell-requests.js';
 
 /** The id of the notice about server processes ended because the core before this one stopped. */
 export const CRASH_LEFTOVERS_NOTICE = 'core-crash-leftovers';
@@ -146,6 +146,7 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
       ...(safeStorage
         ? { fallbackCredentials: () => SafeStorageCredentialStore.open(init.dataDir, shellSafeStorage(requests, safeStorage.backend)) }
         : {}),
+      memoryCredentials: () => shellMemoryCredentials(requests),
       authOpener: opener,
       ...(init.mode === 'electron' ? { urlOpener: shellUrlOpener(opener) } : {}),
       demoServer: () => demoServerConfig(),

@@ -4,6 +4,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { BrowserOpener } from '../core/auth/auth-ports.js';
 import type { UrlOpener } from '../core/elicitation/url-opener.js';
+import type { CredentialStore } from '../core/ports.js';
 import type { SafeStorageLike } from '../platform/safe-storage-credential-store.js';
 import { createBrowserOpener } from '../platform/browser-opener.js';
 import type { ReplyMessage, RequestMessage, ShellRequest } from './messages.js';
@@ -60,6 +61,31 @@ export function shellBrowserOpener(requests: ShellRequests): BrowserOpener {
 /** URLs the person consented to open, through the same checked path. */
 export function shellUrlOpener(opener: BrowserOpener): UrlOpener {
   return { open: (url) => opener.open(new URL(url)) };
+}
+
+/**
+ * Secrets kept in memory, held by the shell rather than by this process: a core that crashes and is restarted finds
+ * them again (a gateway client's token, a sign-in), while they still never reach the disk.
+ */
+export function shellMemoryCredentials(requests: ShellRequests): CredentialStore {
+  return {
+    kind: 'memory',
+    persistent: false,
+    get: async (account) => {
+      const value = await requests.request({ op: 'memorySecrets.get', account });
+      return typeof value === 'string' ? value : null;
+    },
+    set: async (account, value) => {
+      await requests.request({ op: 'memorySecrets.set', account, value });
+    },
+    delete: async (account) => {
+      await requests.request({ op: 'memorySecrets.delete', account });
+    },
+    accounts: async () => {
+      const value = await requests.request({ op: 'memorySecrets.accounts' });
+      return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
+    },
+  };
 }
 
 /** Electron's safeStorage, through the shell; ciphertext crosses as base64. */

@@ -28,6 +28,8 @@ export interface CredentialChoiceOptions {
   openKeychain?: () => Promise<KeychainOpen>;
   /** Opens the shell's fallback store (Electron: safeStorage); absent in headless mode. */
   fallback?: () => Promise<FallbackOpen>;
+  /** The store used when secrets can only be kept in memory (default: this process's memory). */
+  memory?: () => CredentialStore;
 }
 
 /** The chosen store and what the person should know. */
@@ -45,7 +47,8 @@ const NAMES: Record<CredentialStore['kind'], string> = {
 /** Picks the store, migrates stranded secrets and records the choice. */
 export async function chooseCredentialStore(opts: CredentialChoiceOptions): Promise<CredentialChoice> {
   if (typeof opts.choice === 'object') return { store: opts.choice, notices: [] };
-  if (opts.choice === 'memory') return { store: new MemoryCredentialStore(), notices: [] };
+  const inMemory = (): CredentialStore => opts.memory?.() ?? new MemoryCredentialStore();
+  if (opts.choice === 'memory') return { store: inMemory(), notices: [] };
 
   const notices: AppNotice[] = [];
   const keychain = await (opts.openKeychain ?? (() => KeytarCredentialStore.open()))();
@@ -69,7 +72,7 @@ export async function chooseCredentialStore(opts: CredentialChoiceOptions): Prom
         message: `The OS keychain is unavailable (${why}); secrets are encrypted with the platform key store instead.`,
       });
     } else {
-      store = new MemoryCredentialStore();
+      store = inMemory();
       notices.push({
         id: 'credentials-keychain-failed',
         level: 'warning',

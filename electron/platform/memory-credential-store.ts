@@ -17,4 +17,8 @@ export class MemoryCredentialStore implements CredentialStore {
   async delete(account: string): Promise<void> {
     this.#values.delete(account);
   }
+
+  async accounts(): Promise<string[]> {
+    return [...this.#values.keys()];
+  }
 }

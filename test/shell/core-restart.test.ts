@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
 import { listProcesses } from '../../testing/process-tree.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
@@ -163,6 +164,56 @@ describe('the core in its own process', () => {
     const info = await bridge.rpc<{ notices: { id: string; message: string }[] }>('app.info', {});
     expect(info.notices.find((n) => n.id === 'core-restarted')?.message).toMatch(/core stopped \(killed by SIGKILL\) and was restarted/);
   }, 600_000);
+
+  it('a gateway client during the gap: refused while no core runs, then served again with the same token (secrets kept in memory survive)', async () => {
+    const { child, bridge } = await launch();
+    const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
+      config: { id: 'calls', name: 'calls', transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] } },
+    });
+    await bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
+    await bridge.rpc('servers.connect', { id: 'calls' });
+    const status = await bridge.rpc<{ url?: string }>('gateway.enable', {});
+    const added = await bridge.rpc<{ token: string }>('gateway.addClient', { name: 'ci', profile: { mode: 'all', writes: 'allow' } });
+    const connectClient = async (): Promise<Client> => {
+      const client = new Client({ name: 'gap-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(status.url!), { requestInit: { headers: { Authorization: `Bearer ${added.token}` } } }),
+      );
+      return client;
+    };
+    const callSlow = async (client: Client): Promise<unknown> => {
+      const tool = (await client.listTools()).tools.find((t) => t.name.endsWith('slow'));
+      return client.callTool({ name: tool!.name, arguments: { ms: 0, steps: 1 } });
+    };
+    const before = await connectClient();
+    expect(await callSlow(before)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
+
+    const core = await until('the core process', () => corePid(child.pid!));
+    const restarts = bridge.events.length;
+    process.kill(core, 'SIGKILL');
+    await until('the core to be gone', () => !alive(core));
+    // While no core runs the gateway's port answers nothing: the client hears at once that the call failed.
+    const duringGap = await callSlow(before).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    expect(duringGap).toBe('failed');
+    await before.close().catch(() => undefined);
+    await until('the core to run again', () =>
+      bridge.events.slice(restarts).some((e) => e.method === 'app.coreStatus' && (e.params as { state: string }).state === 'running'),
+    );
+    await bridge.rpc('servers.connect', { id: 'calls' });
+    // The same token (held by the shell, not the dead core) opens a new session on the same port.
+    let after: Client | undefined;
+    for (let attempt = 0; !after; attempt++) {
+      after = await connectClient().catch((err: unknown) => {
+        if (attempt > 100) throw err;
+        return new Promise<undefined>((r) => setTimeout(r, 100));
+      });
+    }
+    expect(await callSlow(after)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
+    await after.close();
+  }, 120_000);
 
   it('a core that cannot start five times in a row: the shell stops trying, says why with the log path, and still answers', async () => {
     const { bridge, stderr } = await launch({ SWITCHBOARD_TEST_CORE_START_FAILURE: '1' });

@@ -137,9 +137,9 @@ describe('the desktop core launcher (utility process)', () => {
       expect(after.ok).toBe(true);
       const notice = (after.ok ? (after.value as AppInfo) : undefined)?.notices.find((n) => n.id === 'core-restarted');
       expect(notice?.message).toContain("Switchboard's core stopped (killed by SIGKILL) and was restarted");
-    // One notice for one event: the data folder's "did not stop cleanly" is folded into the restart notice.
-    expect(notice?.message).toContain('the last calls before the stop may be missing');
-    expect((after.ok ? (after.value as AppInfo) : undefined)?.notices.map((n) => n.id)).not.toContain('unclean-stop');
+      // One notice for one event: the data folder's "did not stop cleanly" is folded into the restart notice.
+      expect(notice?.message).toContain('the last calls before the stop may be missing');
+      expect((after.ok ? (after.value as AppInfo) : undefined)?.notices.map((n) => n.id)).not.toContain('unclean-stop');
       expect(statuses).toEqual(['running', 'restarting', 'running']);
       expect(alive(first)).toBe(false);
 
