@@ -92,16 +92,34 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
   expect(who.presentation.text).toContain(BEARER_CANARY);
   await bridge.call('tools.call', { name: 'mcp__ev__echo', arguments: { message: 'hello protocol view' } });
 
-  // The call's request and response, with size and duration.
+  // Newest first, each request with its response: three calls are three rows, the last call on top, each row with
+  // its response's duration; the detail shows both messages.
   await view.getByLabel('Method').fill('tools/call');
   const rows = view.getByTestId('traffic-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first().getByTestId('traffic-duration')).toHaveText(/^\d+ ms$|^\d+\.\d+ s$/);
+  await rows.first().click();
+  const payload = view.getByTestId('traffic-payload');
+  await expect(payload).toHaveCount(2);
+  await expect(payload.first()).toContainText('"message": "hello protocol view"');
+  await expect(payload.last()).toContainText('Echo: hello protocol view');
+  await expect(view.getByTestId('traffic-pair')).toHaveText(/^Answered in (\d+ ms|\d+\.\d+ s)$/);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/protocol-pairs-1400.png` });
+  // Oldest first: the first call is on top.
+  await view.getByTestId('order').getByText('Oldest first').click();
+  await rows.first().click();
+  await expect(payload.first()).toContainText('"name": "get-env"');
+  await view.getByTestId('order').getByText('Newest first').click();
+
+  // One row per message: the call's request and response, with size and duration.
+  await view.getByTestId('pair-toggle').click();
   await expect(rows).toHaveCount(6);
   const response = rows.filter({ hasText: 'Received' }).filter({ hasText: 'Echo auth' });
   await expect(response.getByTestId('traffic-size')).toHaveText(/^\d+(\.\d)? (bytes|KiB)$/);
   await expect(response.getByTestId('traffic-duration')).toHaveText(/^\d+ ms$|^\d+\.\d+ s$/);
   await response.click();
-  const payload = view.getByTestId('traffic-payload');
   await expect(payload).toContainText('You sent: Bearer [redacted]');
+  await expect(view.getByTestId('show-request')).toContainText('Answers request #');
 
   // Filters: server, direction, text.
   await view.getByLabel('Server', { exact: true }).click();
@@ -142,6 +160,16 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
     }
   }
 
+  // From a response to the request it answers (shown though the filters hide sent messages), and that tool call
+  // loads back into its form, arguments filled in, to be run again.
+  await view.getByLabel('Search').fill('hello protocol view');
+  await rows.first().click();
+  await view.getByTestId('show-request').click();
+  await expect(payload.first()).toContainText('"message": "hello protocol view"');
+  await view.getByRole('button', { name: 'Load into form' }).click();
+  await expect(page).toHaveURL(/#\/servers\/ev\/tools\/mcp__ev__echo$/);
+  await expect(page.getByRole('region', { name: 'Call tool' }).locator('#root_message')).toHaveValue('hello protocol view');
+
   // The server's own Protocol tab shows only its traffic, at a small window too.
   await page.setViewportSize({ width: 1024, height: 700 });
   await switchboard.goto('#/servers/web/protocol');
@@ -159,5 +187,10 @@ test('traffic of a call appears with sizes and timing; secrets never reach the p
   await expect(page.getByTestId('traffic-row').first()).toBeVisible();
   await page.getByTestId('traffic-row').last().click();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/protocol-dark-1400.png` });
+  if (SHOTS) {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: `${SHOTS}/protocol-dark-1024.png` });
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
   await expectAccessible(page, '[data-testid="protocol-view"]');
 });

@@ -68,7 +68,7 @@ export interface CallsSlice {
   loadHistory: (q?: { query?: string; savedOnly?: boolean }) => Promise<void>;
   saveCall: (callId: string, name: string) => Promise<void>;
   clearHistory: (includeSaved: boolean) => Promise<void>;
-  startReplay: (entry: HistoryEntry) => void;
+  startReplay: (entry: Pick<HistoryEntry, 'tool' | 'arguments'>) => void;
   clearReplay: () => void;
   /** A finished call's full result envelope, as the server sent it. */
   fetchCallResult: (callId: string) => Promise<InvokeResult<'calls.result'>>;

@@ -1,5 +1,7 @@
 // The protocol view: JSON-RPC traffic across all servers (#/protocol) or of one server (its Protocol tab), with
-// filters (server, direction, method, text), a virtualized list, the selected message as text, and copy as JSON.
+// filters (server, direction, method, text), newest first by default, requests shown with their responses (outcome
+// and duration in the row, both messages in the detail), a virtualized list, copy as JSON, and a sent tool call
+// loaded back into its form to run again.
 import {
   Alert,
   Button,
@@ -11,11 +13,12 @@ import {
   SegmentedControl,
   Select,
   Stack,
+  Switch,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconForms, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { matchesTraffic } from '../../../../shared/domains/protocol-filter';
 import type { TrafficDirection, TrafficEntry } from '../../../../shared/domains/protocol';
@@ -24,8 +27,10 @@ import { useStore } from '../../store';
 import { selectServerList } from '../../store/servers-slice';
 import { selectTraffic } from '../../store/protocol-slice';
 import { countLabel } from '../../ui/count';
-import { entriesJson, directionLabel, formatClock, formatDuration } from './traffic-format';
-import { entryKey, TrafficList } from './TrafficList';
+import { entriesJson, directionLabel, entryKey, formatClock, formatDuration } from './traffic-format';
+import { pairTraffic, sentToolCall, type TrafficPairs } from './traffic-pairs';
+import { TrafficList } from './TrafficList';
+import { routes } from '../../router/route';
 import { formatSize } from '../../../../shared/format-size';
 
 function CopyJson({ text, label, testId }: { text: string; label: string; testId?: string }) {
@@ -46,34 +51,140 @@ function CopyJson({ text, label, testId }: { text: string; label: string; testId
   );
 }
 
-function EntryDetail({ entry, serverName }: { entry: TrafficEntry; serverName: string }) {
+function MessageBody({ entry, label }: { entry: TrafficEntry; label: string }) {
   return (
-    <Paper withBorder p="sm" className="sb-traffic-detail" aria-label="Selected message" component="section">
-      <Group justify="space-between" wrap="nowrap" mb="xs" gap="sm">
-        <div style={{ minWidth: 0 }}>
-          <Title order={3} fz="md" className="sb-mono" style={{ overflowWrap: 'anywhere' }}>
-            {entry.method ?? '(no method)'}
-          </Title>
-          <Text fz="xs" className="sb-quiet">
-            {directionLabel(entry.direction)} · {entry.kind}
-            {entry.id !== undefined ? ` · id ${entry.id}` : ''} · {formatSize(entry.bytes)}
-            {entry.durationMs !== undefined ? ` · ${formatDuration(entry.durationMs)}` : ''} · {formatClock(entry.time)} · {serverName}
-          </Text>
-        </div>
-        <div style={{ flex: 'none' }}>
-          <CopyJson text={entriesJson([entry])} label="Copy as JSON" testId="copy-entry" />
-        </div>
-      </Group>
+    <>
       {entry.truncated && (
         <Text fz="xs" c="orange.8" mb="xs">
           Only the first part of this {formatSize(entry.bytes)} message is shown.
         </Text>
       )}
-      <ScrollArea.Autosize mah="100%" type="auto" className="sb-traffic-payload" tabIndex={0} aria-label="Message as JSON">
+      {/* The viewport is what scrolls, so it is what takes focus (keyboard scrolling of a long message). */}
+      <ScrollArea.Autosize
+        mah="100%"
+        type="auto"
+        className="sb-traffic-payload"
+        aria-label={label}
+        viewportProps={{ tabIndex: 0, 'aria-label': label }}
+      >
         <Code block data-testid="traffic-payload">
           {entry.payload}
         </Code>
       </ScrollArea.Autosize>
+    </>
+  );
+}
+
+function facts(entry: TrafficEntry, serverName: string): string {
+  return (
+    `${directionLabel(entry.direction)} · ${entry.kind}${entry.id !== undefined ? ` · id ${entry.id}` : ''} · ${formatSize(entry.bytes)}` +
+    `${entry.durationMs !== undefined ? ` · ${formatDuration(entry.durationMs)}` : ''} · ${formatClock(entry.time)} · ${serverName}`
+  );
+}
+
+/** "Load into form" for a tool call Switchboard sent: the server's tool, found in the catalog, with these arguments. */
+function LoadIntoForm({ entry }: { entry: TrafficEntry }) {
+  const call = sentToolCall(entry);
+  const fetchServerTools = useStore((s) => s.fetchServerTools);
+  const startReplay = useStore((s) => s.startReplay);
+  const navigate = useStore((s) => s.navigate);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!call) return null;
+  const redacted = entry.payload.includes('[redacted]');
+  return (
+    <Stack gap={4} align="flex-end">
+      <Button
+        variant="default"
+        size="xs"
+        leftSection={<IconForms size={14} aria-hidden />}
+        onClick={() => {
+          setProblem(null);
+          void fetchServerTools(entry.serverId, call.name).then(
+            (tools) => {
+              const tool = tools.find((t) => t.originalName === call.name);
+              if (!tool) {
+                setProblem(`${call.name} is no longer in this server's tools.`);
+                return;
+              }
+              startReplay({ tool: tool.name, arguments: call.arguments });
+              navigate(routes.servers(entry.serverId, 'tools', tool.name));
+            },
+            () => setProblem("The server's tools could not be read."),
+          );
+        }}
+      >
+        Load into form
+      </Button>
+      {redacted && (
+        <Text fz="xs" className="sb-quiet">
+          Redacted values must be entered again.
+        </Text>
+      )}
+      {problem && (
+        <Text fz="xs" c="var(--mantine-color-red-text)" role="alert">
+          {problem}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function EntryDetail({
+  entry,
+  serverName,
+  pairs,
+  onSelect,
+}: {
+  entry: TrafficEntry;
+  serverName: string;
+  pairs: TrafficPairs;
+  onSelect: (key: string) => void;
+}) {
+  const response = entry.kind === 'request' ? pairs.responseOf(entry) : undefined;
+  const request = entry.kind === 'response' || entry.kind === 'error' ? pairs.requestOf(entry) : undefined;
+  return (
+    <Paper withBorder p="sm" className="sb-traffic-detail" aria-label="Selected message" component="section">
+      <Group justify="space-between" wrap="nowrap" mb="xs" gap="sm" align="flex-start">
+        <div style={{ minWidth: 0 }}>
+          <Title order={3} fz="md" className="sb-mono" style={{ overflowWrap: 'anywhere' }}>
+            {entry.method ?? '(no method)'}
+          </Title>
+          <Text fz="xs" className="sb-quiet">
+            {facts(entry, serverName)}
+          </Text>
+          {entry.kind === 'request' && entry.id !== undefined && (
+            <Text fz="xs" data-testid="traffic-pair" c={response?.kind === 'error' ? 'var(--mantine-color-red-text)' : undefined}>
+              {response
+                ? `${response.kind === 'error' ? 'Answered with an error' : 'Answered'}${response.durationMs !== undefined ? ` in ${formatDuration(response.durationMs)}` : ''}`
+                : 'No answer recorded (still running, or the transport failed before one came)'}
+            </Text>
+          )}
+          {request && (
+            <Button variant="subtle" size="compact-xs" px={0} onClick={() => onSelect(entryKey(request))} data-testid="show-request">
+              Answers request #{request.id} sent at {formatClock(request.time)}: show it
+            </Button>
+          )}
+        </div>
+        <Group gap="xs" wrap="nowrap" align="flex-start" style={{ flex: 'none' }}>
+          <LoadIntoForm entry={entry} />
+          <CopyJson text={entriesJson(response ? [entry, response] : [entry])} label="Copy as JSON" testId="copy-entry" />
+        </Group>
+      </Group>
+      <Title order={4} fz="sm" mb={4}>
+        {entry.kind === 'request' ? 'Request' : entry.kind === 'notification' ? 'Notification' : 'Response'}
+      </Title>
+      <MessageBody entry={entry} label="Message as JSON" />
+      {response && (
+        <>
+          <Title order={4} fz="sm" mt="sm" mb={4}>
+            {response.kind === 'error' ? 'Error response' : 'Response'}
+          </Title>
+          <Text fz="xs" className="sb-quiet" mb={4}>
+            {facts(response, serverName)}
+          </Text>
+          <MessageBody entry={response} label="Response as JSON" />
+        </>
+      )}
     </Paper>
   );
 }
@@ -95,9 +206,12 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
   const [method, setMethod] = useState('');
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<string | undefined>();
+  const [order, setOrder] = useState<'newest' | 'oldest'>('newest');
+  const [paired, setPaired] = useState(true);
 
   const names = useMemo(() => Object.fromEntries(servers.map((s) => [s.id, s.name])), [servers]);
-  const filtered = useMemo(
+  const pairs = useMemo(() => pairTraffic(all), [all]);
+  const matching = useMemo(
     () =>
       all.filter((e) =>
         matchesTraffic(e, {
@@ -109,7 +223,23 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
       ),
     [all, server, direction, method, text],
   );
-  const current = filtered.find((e) => entryKey(e) === selected);
+  // Paired, a response is shown with its request (when that request is listed) rather than as a row of its own.
+  const filtered = useMemo(() => {
+    let rows = matching;
+    if (paired) {
+      const listed = new Set(matching.map(entryKey));
+      rows = rows.filter((e) => {
+        const request = e.kind === 'response' || e.kind === 'error' ? pairs.requestOf(e) : undefined;
+        return !request || !listed.has(entryKey(request));
+      });
+    }
+    return order === 'newest' ? [...rows].reverse() : rows;
+  }, [matching, paired, pairs, order]);
+  // A selected response folded into its request's row is shown through that request. The selection stays shown when a
+  // filter hides its row (a response's "show request" may pick one the filters leave out).
+  const selectedEntry = all.find((e) => entryKey(e) === selected);
+  const folded = selectedEntry && paired ? pairs.requestOf(selectedEntry) : undefined;
+  const current = folded && filtered.includes(folded) ? folded : selectedEntry;
   const scope = serverId !== undefined ? (names[serverId] ?? serverId) : undefined;
 
   return (
@@ -147,6 +277,21 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
             ]}
           />
         </div>
+        <div>
+          <Text component="label" fz="sm" fw={500} id="order-label" display="block" mb={4}>
+            Order
+          </Text>
+          <SegmentedControl
+            aria-labelledby="order-label"
+            data-testid="order"
+            value={order}
+            onChange={(v) => setOrder(v as typeof order)}
+            data={[
+              { value: 'newest', label: 'Newest first' },
+              { value: 'oldest', label: 'Oldest first' },
+            ]}
+          />
+        </div>
         <TextInput label="Method" placeholder="tools/call" value={method} onChange={(e) => setMethod(e.currentTarget.value)} w={180} />
         <TextInput
           label="Search"
@@ -155,6 +300,13 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
           style={{ flex: 1, minWidth: 160 }}
+        />
+        <Switch
+          label="Requests with responses"
+          checked={paired}
+          onChange={(e) => setPaired(e.currentTarget.checked)}
+          data-testid="pair-toggle"
+          mb={6}
         />
         <Group gap="xs" wrap="nowrap">
           <CopyJson text={entriesJson(filtered)} label="Copy all as JSON" testId="copy-all" />
@@ -170,8 +322,9 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
         </Group>
       </Group>
       <Text fz="sm" className="sb-quiet" aria-live="polite" data-testid="traffic-count">
-        {countLabel(filtered.length, 'message')}
-        {filtered.length !== all.length ? ` of ${all.length.toLocaleString('en')}` : ''}
+        {countLabel(filtered.length, paired ? 'row' : 'message')}
+        {paired ? ` (${matching.length.toLocaleString('en')} messages, requests with their responses)` : ''}
+        {matching.length !== all.length ? ` of ${all.length.toLocaleString('en')}` : ''}
         {scope ? ` with ${scope}` : ''} · the last 500 per server are kept; secrets are redacted
       </Text>
       {loaded && all.length === 0 ? (
@@ -184,10 +337,12 @@ export function ProtocolView({ serverId }: ProtocolViewProps) {
             entries={filtered}
             selected={current ? selected : undefined}
             onSelect={setSelected}
+            order={order}
+            {...(paired ? { pairs } : {})}
             {...(serverId === undefined ? { serverNames: names } : {})}
           />
           {current ? (
-            <EntryDetail entry={current} serverName={names[current.serverId] ?? current.serverId} />
+            <EntryDetail entry={current} serverName={names[current.serverId] ?? current.serverId} pairs={pairs} onSelect={setSelected} />
           ) : (
             <Paper withBorder p="md" className="sb-traffic-detail">
               <Text className="sb-quiet" fz="sm">

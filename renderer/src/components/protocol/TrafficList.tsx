@@ -1,17 +1,17 @@
 // The virtualized list of traffic entries: one row per message (time, direction, method, id, kind, size,
-// duration). Arrow keys move the selection; the newest row stays in view while the person is at the bottom.
+// duration), newest first or oldest first. With pairs, a request's row shows how its response went and how long it
+// took (or that it is still waiting). Arrow keys move the selection; oldest first, the newest row stays in view while
+// the person is at the bottom.
 import { Badge, Group, Text } from '@mantine/core';
 import { IconArrowDownLeft, IconArrowUpRight } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { TrafficEntry } from '../../../../shared/domains/protocol';
-import { directionLabel, formatClock, formatDuration } from './traffic-format';
+import { directionLabel, entryKey, formatClock, formatDuration } from './traffic-format';
+import type { TrafficPairs } from './traffic-pairs';
 import { formatSize } from '../../../../shared/format-size';
 
 const KIND_COLOR: Record<TrafficEntry['kind'], string> = { request: 'blue', response: 'teal', notification: 'gray', error: 'red' };
-
-/** A stable key for an entry across servers. */
-export const entryKey = (e: TrafficEntry): string => `${e.serverId}#${e.seq}`;
 
 /** Props of TrafficList. */
 export interface TrafficListProps {
@@ -20,17 +20,22 @@ export interface TrafficListProps {
   onSelect: (key: string) => void;
   /** Server display names by id (shown when the list spans servers). */
   serverNames?: Record<string, string>;
+  /** Which end the newest message is at (default: oldest first, following the tail). */
+  order?: 'newest' | 'oldest';
+  /** Requests paired with their responses (their rows show the response's outcome and duration). */
+  pairs?: TrafficPairs;
 }
 
 /** The traffic rows. */
-export function TrafficList({ entries, selected, onSelect, serverNames }: TrafficListProps) {
+export function TrafficList({ entries, selected, onSelect, serverNames, order = 'oldest', pairs }: TrafficListProps) {
   const parent = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtual = useVirtualizer({ count: entries.length, getScrollElement: () => parent.current, estimateSize: () => 40, overscan: 12 });
 
   useEffect(() => {
-    if (atBottom.current && entries.length > 0) virtual.scrollToIndex(entries.length - 1, { align: 'end' });
-  }, [entries.length, virtual]);
+    // Newest first, the newest is at the top, where the list opens; oldest first, follow the tail.
+    if (order === 'oldest' && atBottom.current && entries.length > 0) virtual.scrollToIndex(entries.length - 1, { align: 'end' });
+  }, [entries.length, virtual, order]);
 
   const move = (delta: number) => {
     if (entries.length === 0) return;
@@ -78,6 +83,8 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
           const isSelected = key === selected;
           const Arrow = e.direction === 'out' ? IconArrowUpRight : IconArrowDownLeft;
           const server = serverNames ? (serverNames[e.serverId] ?? e.serverId) : undefined;
+          const answer = pairs && e.kind === 'request' && e.id !== undefined ? pairs.responseOf(e) : undefined;
+          const waiting = pairs !== undefined && e.kind === 'request' && e.id !== undefined && answer === undefined;
           return (
             <div
               key={key}
@@ -85,7 +92,7 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
               data-testid="traffic-row"
               role="option"
               aria-selected={isSelected}
-              tabIndex={isSelected || (!selected && row.index === entries.length - 1) ? 0 : -1}
+              tabIndex={isSelected || (!selected && row.index === (order === 'newest' ? 0 : entries.length - 1)) ? 0 : -1}
               className="sb-traffic-row"
               data-selected={isSelected || undefined}
               style={{ transform: `translateY(${row.start}px)`, height: row.size }}
@@ -146,8 +153,22 @@ export function TrafficList({ entries, selected, onSelect, serverNames }: Traffi
               <Text component="span" fz="xs" ta="right" w={76} data-testid="traffic-size">
                 {formatSize(e.bytes)}
               </Text>
-              <Text component="span" fz="xs" ta="right" w={64} className="sb-quiet" data-testid="traffic-duration">
-                {e.durationMs !== undefined ? formatDuration(e.durationMs) : ''}
+              <Text
+                component="span"
+                fz="xs"
+                ta="right"
+                w={96}
+                className={answer?.kind === 'error' ? undefined : 'sb-quiet'}
+                c={answer?.kind === 'error' ? 'var(--mantine-color-red-text)' : undefined}
+                data-testid="traffic-duration"
+              >
+                {answer
+                  ? `${answer.kind === 'error' ? 'error · ' : ''}${answer.durationMs !== undefined ? formatDuration(answer.durationMs) : 'answered'}`
+                  : waiting
+                    ? 'no answer'
+                    : e.durationMs !== undefined
+                      ? formatDuration(e.durationMs)
+                      : ''}
               </Text>
             </div>
           );

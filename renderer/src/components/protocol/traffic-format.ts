@@ -1,6 +1,9 @@
 // Display helpers for traffic entries: sizes, times, and the JSON copy of one entry or a list.
 import type { TrafficEntry } from '../../../../shared/domains/protocol';
 
+/** A stable key for an entry across servers. */
+export const entryKey = (e: TrafficEntry): string => `${e.serverId}#${e.seq}`;
+
 /** "14:03:27.512" in local time. */
 export function formatClock(time: number): string {
   const d = new Date(time);
