@@ -123,7 +123,7 @@ export class SessionManager implements SessionController {
     this.#sessions.delete(id);
     this.#cache.delete(id);
     this.#responseCaches.delete(id);
-    session.retire();
+    session.retire(new AppError('not_found', `No server with id "${id}"`, { serverId: id }));
     await session.close('Removed');
     this.#host.sessionEvents?.emit({ type: 'removed', id });
   }

@@ -83,8 +83,8 @@ export class ServerSession {
   #gen = 0;
   /** The release under way, if any: no connect starts (and no client is handed out) until it is over. */
   #closing: Promise<void> | undefined;
-  /** Set once the server is removed: nothing connects this session again. */
-  #retired = false;
+  /** Set once the server is removed: why nothing connects this session again. */
+  #retired: AppError | undefined;
   /** Logging and progress notifications draw on this bucket, across reconnects. */
   readonly #bucket: TokenBucket;
   #dropped = 0;
@@ -154,7 +154,7 @@ export class ServerSession {
    * (a user action) ignores the backoff; automatic uses wait for `retryAt`.
    */
   ensure(explicit: boolean): Promise<Client> {
-    if (this.#retired) return Promise.reject(new AppError('not_found', `No server with id "${this.id}"`, { serverId: this.id }));
+    if (this.#retired) return Promise.reject(this.#retired);
     // A connect started while a release runs would be marked current and then reported "disconnected" by it.
     if (this.#closing) return this.#closing.then(() => this.ensure(explicit));
     if (this.#live && !this.#live.closing) return Promise.resolve(this.#live.client);
@@ -195,9 +195,9 @@ export class ServerSession {
     return promise;
   }
 
-  /** Marks the session as removed: later connects are refused. */
-  retire(): void {
-    this.#retired = true;
+  /** Marks the session as finished (its server was removed): later connects are refused with `why`. */
+  retire(why: AppError): void {
+    this.#retired = why;
   }
 
   /**
