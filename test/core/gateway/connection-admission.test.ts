@@ -4,6 +4,7 @@
 // the mechanism is the one the defaults use.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFront } from '../../../electron/core/gateway/http-front.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
 const LIMITS = { idleMs: 3000, headersMs: 3000, perPeerUnauthenticated: 200, total: 400 };
@@ -29,9 +30,9 @@ interface Watched {
 }
 
 /** Opens a socket and resolves once it is connected; `closed` settles when the front (or anything) closes it. */
-function open(): Promise<Watched> {
+function open(to = port): Promise<Watched> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(to, '127.0.0.1');
     let done = false;
     const closed = new Promise<void>((r) =>
       socket.once('close', () => {
@@ -50,7 +51,8 @@ describe('the front under 2,100 idle connections', () => {
     const sockets: Watched[] = [];
     try {
       // Opened in batches so the listen backlog is not what refuses them.
-      for (let i = 0; i < FLOOD; i += 100) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, FLOOD - i) }, open))));
+      for (let i = 0; i < FLOOD; i += 100)
+        sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, FLOOD - i) }, () => open()))));
       // The front keeps no more than the per-peer cap of sockets that have not spoken; it closed the oldest.
       await until(() => sockets.filter((s) => !s.isClosed()).length <= LIMITS.perPeerUnauthenticated, 20_000, 'the cap to hold');
       // It is full of silent sockets when the person's client arrives.
@@ -73,6 +75,53 @@ describe('the front under 2,100 idle connections', () => {
       expect((await client.listTools()).tools.length).toBe(listed.tools.length);
     } finally {
       for (const s of sockets) s.socket.destroy();
+    }
+  });
+});
+
+describe('the front when full', () => {
+  it("never closes a client's running request to make room, and answers a malformed request with 400 and a closed socket", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const target = {
+      fetch: async () => {
+        await gate;
+        return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+      },
+    };
+    const front = await startFront({
+      port: 0,
+      admission: { total: 4, perPeerUnauthenticated: 4, idleMs: 60_000, headersMs: 60_000 },
+      authenticate: () => target,
+    });
+    const sockets: Watched[] = [];
+    try {
+      const running = await open(front.port);
+      sockets.push(running);
+      let answer = '';
+      running.socket.on('data', (d: Buffer) => (answer += d.toString()));
+      running.socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${front.port}\r\nAuthorization: Bearer ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      );
+      await until(() => front.connections().authenticated === 1, 10_000, 'the running request');
+      for (let i = 0; i < 20; i++) sockets.push(await open(front.port));
+      // The silent ones made room for each other; the running request kept its socket.
+      await until(() => front.connections().evicted >= 17, 10_000, 'evictions');
+      expect(running.isClosed()).toBe(false);
+      expect(front.connections()).toMatchObject({ authenticated: 1, unauthenticated: 3 });
+      release();
+      await until(() => answer.startsWith('HTTP/1.1 200'), 10_000, 'the answer');
+
+      const bad = await open(front.port);
+      sockets.push(bad);
+      let reply = '';
+      bad.socket.on('data', (d: Buffer) => (reply += d.toString()));
+      bad.socket.write('NOT HTTP AT ALL\r\n\r\n');
+      await bad.closed;
+      expect(reply).toMatch(/^HTTP\/1\.1 400/);
+    } finally {
+      for (const s of sockets) s.socket.destroy();
+      await front.close();
     }
   });
 });
