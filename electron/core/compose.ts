@@ -22,6 +22,7 @@ import { EventBus } from './event-bus.js';
 import { EventsService } from './events/events-service.js';
 import type { EventsTuning } from './events/tuning.js';
 import { Gateway } from './gateway/gateway-service.js';
+import type { AdmissionLimits } from './gateway/connection-admission.js';
 import type { GatewayLauncher } from './gateway/setup-help.js';
 import { Host, leftoversNotice } from './host.js';
 import { ServerImport } from './import/server-import.js';
@@ -105,6 +106,8 @@ export interface CorePorts {
   eventsTuning?: Partial<EventsTuning>;
   /** How other apps start the gateway's stdio entry point (absent: the `switchboard-gateway` command). */
   gatewayLauncher?: () => GatewayLauncher | undefined;
+  /** The gateway front's connection deadlines and caps (absent: the defaults; tests shorten them). */
+  gatewayAdmission?: Partial<AdmissionLimits>;
 }
 
 const CLOSING = 'Switchboard is closing';
@@ -343,7 +346,12 @@ export function createCore(ports: CorePorts): Host {
       isLaunchApproved: (config) => gate.isApproved(config),
       notify,
     },
-    { dataDir, version: ports.version, ...(ports.gatewayLauncher ? { launcher: ports.gatewayLauncher } : {}) },
+    {
+      dataDir,
+      version: ports.version,
+      ...(ports.gatewayLauncher ? { launcher: ports.gatewayLauncher } : {}),
+      ...(ports.gatewayAdmission ? { admission: ports.gatewayAdmission } : {}),
+    },
   );
   // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.
   lifetime.add({ name: 'stop the gateway', stage: 'stop', run: () => gateway.shutdown() });

@@ -94,7 +94,8 @@ export type HostActivity =
   | 'resources-changed'
   | 'prompts-changed'
   | 'resource-updated'
-  | 'event-types-changed';
+  | 'event-types-changed'
+  | 'poll-slowed';
 
 /** One entry of the feed. Server-provided text is sanitized; `data` is bounded JSON text, never markup. */
 export interface FeedEntry {

@@ -39,6 +39,18 @@ export const SLOW_DOWN_SECS = 5;
 const MAX_EXPIRES_SECS = 30 * 60;
 const MIN_INTERVAL_SECS = 1;
 const MAX_INTERVAL_SECS = 60;
+/** Longest verification page address accepted (shown, logged and opened): real ones are a few dozen characters. */
+export const MAX_VERIFICATION_URI_CHARS = 2048;
+
+/** Refuses a verification page address over MAX_VERIFICATION_URI_CHARS, before it is parsed, shown or printed. */
+function boundedPage(raw: string, id: string, field: string): string {
+  if (raw.length <= MAX_VERIFICATION_URI_CHARS) return raw;
+  throw new AppError(
+    'url_refused',
+    `The authorization server’s ${field} is ${raw.length} characters long; page addresses over ${MAX_VERIFICATION_URI_CHARS} characters are refused`,
+    { serverId: id },
+  );
+}
 
 /** A device sign-in in progress for one server. */
 export interface DeviceFlow {
@@ -121,10 +133,11 @@ function readDeviceAuthorization(raw: unknown, id: string, now: number): DeviceA
   if (typeof deviceCode !== 'string' || deviceCode === '' || deviceCode.length > 4096) throw bad('no device_code');
   if (typeof userCode !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(userCode.replace(/ /g, '-'))) throw bad('no readable user_code');
   if (typeof verificationUri !== 'string') throw bad('no verification_uri');
-  const page = checkAuthorizationUrl(verificationUri, id, 'The verification page');
+  const page = checkAuthorizationUrl(boundedPage(verificationUri, id, 'verification_uri'), id, 'The verification page');
   let complete: string | undefined;
   const rawComplete = r['verification_uri_complete'];
   if (typeof rawComplete === 'string') {
+    boundedPage(rawComplete, id, 'verification_uri_complete');
     try {
       const u = checkAuthorizationUrl(rawComplete, id, 'The verification page');
       // Only offered when it leads to the same site as the plain page.

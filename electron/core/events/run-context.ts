@@ -1,7 +1,7 @@
 // What a delivery loop (poll, push, webhook) gets from the subscription manager for one running subscription.
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { SubscriptionStatus } from '../../../shared/domains/events.js';
+import type { HostActivity, SubscriptionStatus } from '../../../shared/domains/events.js';
 import type { EventFailure } from './event-errors.js';
 import type { EventTap } from './event-tap.js';
 import type { StoredSubscription } from './subscription-store.js';
@@ -36,6 +36,8 @@ export interface RunContext {
   gap(message: string): void;
   /** Adds a delivery error entry (the subscription continues). */
   error(message: string): void;
+  /** Adds an activity entry about this subscription (e.g. its polling slowed down). */
+  activity(activity: HostActivity, message: string): void;
   /** Updates the live status. */
   status(patch: Partial<SubscriptionStatus>): void;
   /** Shows the failure and waits the backoff for `failures` consecutive failures (returns early when stopped). */

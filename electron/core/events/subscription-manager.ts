@@ -7,7 +7,13 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import { checkServerUrl } from '../../../shared/config.js';
 import type { ServerStatus } from '../../../shared/contract.js';
-import type { EventDeliveryMode, EventTypeView, SubscriptionStatus, SubscriptionView } from '../../../shared/domains/events.js';
+import type {
+  EventDeliveryMode,
+  EventTypeView,
+  HostActivity,
+  SubscriptionStatus,
+  SubscriptionView,
+} from '../../../shared/domains/events.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
 import type { CredentialStore } from '../ports.js';
@@ -267,6 +273,18 @@ class Run implements RunContext {
       serverId: this.sub.serverId,
       subscriptionId: this.sub.id,
       name: label(this.sub.name),
+      message,
+    });
+    this.#deps.persistence.schedule();
+  }
+
+  activity(activity: HostActivity, message: string): void {
+    this.#deps.feed.appendNote({
+      kind: 'activity',
+      serverId: this.sub.serverId,
+      subscriptionId: this.sub.id,
+      name: label(this.sub.name),
+      activity,
       message,
     });
     this.#deps.persistence.schedule();

@@ -9,6 +9,8 @@ export interface EventsTuning {
   pollFloorMs: number;
   /** Longest wait between polls (ms). */
   pollCeilingMs: number;
+  /** Shortest wait between polls while the server says it has more (a backlog drains at this pace at most) (ms). */
+  pollMoreFloorMs: number;
   /** Wait between polls when the server suggests none (ms). */
   pollDefaultMs: number;
   /** Events asked for per poll. */
@@ -48,6 +50,7 @@ export const DEFAULT_EVENTS_TUNING: EventsTuning = {
   streamSilenceMs: 60_000,
   pollFloorMs: 1000,
   pollCeilingMs: 5 * 60_000,
+  pollMoreFloorMs: 100,
   pollDefaultMs: 10_000,
   pollMaxEvents: 100,
   retryBaseMs: 2000,
@@ -70,4 +73,12 @@ export const DEFAULT_EVENTS_TUNING: EventsTuning = {
 export function clampPollMs(suggested: number | undefined, t: EventsTuning): number {
   const ms = typeof suggested === 'number' && Number.isFinite(suggested) ? suggested : t.pollDefaultMs;
   return Math.min(t.pollCeilingMs, Math.max(t.pollFloorMs, ms));
+}
+
+/**
+ * The wait after the `stuck`-th poll in a row that said "more" but handed the same cursor back: the floor, doubled
+ * each time, up to the ceiling (such a server would otherwise be asked again at once, forever).
+ */
+export function stuckPollMs(stuck: number, t: EventsTuning): number {
+  return Math.min(t.pollCeilingMs, t.pollFloorMs * 2 ** Math.min(30, Math.max(0, stuck - 1)));
 }

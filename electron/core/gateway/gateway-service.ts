@@ -41,6 +41,7 @@ import { endpointPath, removeEndpoint, removeEndpointSync, writeEndpoint } from 
 import { Forwarding } from './forwarding.js';
 import { GatewayCalls } from './gateway-calls.js';
 import { GatewayStore, MAX_TRUSTED_TOOLS, type StoredClient } from './gateway-store.js';
+import type { AdmissionLimits } from './connection-admission.js';
 import { startFront, type Front, type FrontRefusal } from './http-front.js';
 import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
@@ -75,6 +76,8 @@ export interface GatewayOptions {
   launcher?: () => GatewayLauncher | undefined;
   /** Every refused HTTP request (tests, diagnostics). */
   onRefused?: (reason: FrontRefusal) => void;
+  /** The HTTP front's connection deadlines and caps (defaults: DEFAULT_ADMISSION). */
+  admission?: Partial<AdmissionLimits>;
 }
 
 /** The gateway of one Host. */
@@ -176,7 +179,12 @@ export class Gateway {
     if (this.#starting) return this.#starting;
     this.#starting = (async () => {
       await this.#loadDigests();
-      const front = await startFront({ port, authenticate: (token) => this.#authenticate(token), onRefused: this.#opts.onRefused });
+      const front = await startFront({
+        port,
+        authenticate: (token) => this.#authenticate(token),
+        onRefused: this.#opts.onRefused,
+        ...(this.#opts.admission ? { admission: this.#opts.admission } : {}),
+      });
       this.#front = front;
       this.#launchKey = newLaunchKey();
       this.#error = undefined;

@@ -1,7 +1,8 @@
 // The gateway's loopback HTTP front: 127.0.0.1 only, one path (/mcp), and every check done on the request line
 // and headers before any body is read or any MCP code runs: Host and Origin as on the headless bridge
 // (DNS rebinding, cross-site requests), no query string (a token there is refused, never read), a bearer token in
-// the Authorization header only, bodies bounded at 8 MiB, a cap on open connections. It never redirects.
+// the Authorization header only, bodies bounded at 8 MiB. Which connections it keeps, and for how long, is
+// connection-admission.ts (idle and header deadlines, caps, the person's clients first). It never redirects.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -9,12 +10,7 @@ import { AppError } from '../../../shared/errors.js';
 import { hostAllowed, originAllowed } from '../net/loopback-guards.js';
 import { bearerOf } from './client-tokens.js';
 import { MAX_BODY_BYTES } from './client-endpoint.js';
-
-/**
- * Open connections the front accepts at once; more are closed as they arrive. Each in-flight HTTP/1.1 request
- * holds one, so this allows ten clients with a hundred calls each in flight and then some.
- */
-export const MAX_CONNECTIONS = 2048;
+import { ConnectionAdmission, type AdmissionCounts, type AdmissionLimits } from './connection-admission.js';
 /** The only path served. */
 export const MCP_PATH = '/mcp';
 
@@ -34,14 +30,16 @@ export interface FrontOptions {
   authenticate(token: string): FrontTarget | undefined;
   /** Every refusal (tests, diagnostics). */
   onRefused?(reason: FrontRefusal): void;
-  /** Connection cap (default MAX_CONNECTIONS). */
-  maxConnections?: number;
+  /** Connection deadlines and caps (defaults: DEFAULT_ADMISSION). */
+  admission?: Partial<AdmissionLimits>;
 }
 
 /** A listening front. */
 export interface Front {
   port: number;
   url: string;
+  /** How many connections are open, by kind, and how many were closed (tests, diagnostics). */
+  connections(): AdmissionCounts;
   close(): Promise<void>;
 }
 
@@ -104,7 +102,7 @@ export function screen(
 /** Starts the front on 127.0.0.1; rejects with port_in_use when the port is taken. */
 export async function startFront(opts: FrontOptions): Promise<Front> {
   let port = 0;
-  const sockets = new Set<Socket>();
+  const admission = new ConnectionAdmission(opts.admission);
   const server: Server = createServer(
     { maxHeaderSize: 16 * 1024, headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 10_000 },
     (req, res) => {
@@ -115,19 +113,19 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
         if (req.readable) req.resume();
         return;
       }
+      admission.started(req.socket);
+      res.once('close', () => admission.ended(req.socket));
       void toNodeHandler(checked.target, { maxRequestBodySize: MAX_BODY_BYTES })(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
     },
   );
-  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  server.on('connection', (socket: Socket) => admission.admit(socket));
+  // A malformed or over-long request: say so once and drop the socket (a half-closed one would linger).
+  server.on('clientError', (_err, socket: Socket) => {
+    if (socket.writable && !socket.destroyed)
+      socket.write('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () => socket.destroy());
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
@@ -144,10 +142,11 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
   return {
     port,
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    connections: () => admission.counts(),
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      for (const s of sockets) s.destroy();
+      admission.closeAll();
       await closed;
     },
   };

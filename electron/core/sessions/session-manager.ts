@@ -12,6 +12,7 @@ import type { TrafficSink } from '../protocol/traffic-tap.js';
 import { transportPipeline, type TransportPipelineParts } from '../transports/pipeline.js';
 import type { ProcessSink } from './process-record.js';
 import { DiscoveryCache } from './discovery-cache.js';
+import { LatestRequest } from './latest-request.js';
 import type { SessionEvents } from './session-events.js';
 import { ServerSession } from './session.js';
 import type { ClientHooks, SessionController, StartupReport } from './session-controller.js';
@@ -62,6 +63,8 @@ export class SessionManager implements SessionController {
   readonly #responseCaches = new Map<string, InMemoryResponseCacheStore>();
   readonly #cache: DiscoveryCache;
   readonly #since = Date.now();
+  /** The person's connect / disconnect / restart requests, one at a time per server; the latest wins. */
+  readonly #requests = new LatestRequest<ServerStatus>();
 
   constructor(host: SessionHost, opts: SessionManagerOptions) {
     this.#host = host;
@@ -120,6 +123,7 @@ export class SessionManager implements SessionController {
     this.#sessions.delete(id);
     this.#cache.delete(id);
     this.#responseCaches.delete(id);
+    session.retire(new AppError('not_found', `No server with id "${id}"`, { serverId: id }));
     await session.close('Removed');
     this.#host.sessionEvents?.emit({ type: 'removed', id });
   }
@@ -135,24 +139,31 @@ export class SessionManager implements SessionController {
   }
 
   /** Connects now (a user action: ignores backoff); resolves with the resulting status, errors included. */
-  async connect(id: string): Promise<ServerStatus> {
+  connect(id: string): Promise<ServerStatus> {
     const session = this.#session(id);
-    await session.ensure(true).catch(() => undefined);
-    return session.status();
+    return this.#requests.run(id, async () => {
+      await session.ensure(true).catch(() => undefined);
+      return session.status();
+    });
   }
 
   /** Drops the session and keeps the server registered. */
-  async disconnect(id: string): Promise<ServerStatus> {
+  disconnect(id: string): Promise<ServerStatus> {
     const session = this.#session(id);
-    await session.close('Disconnected by the user');
-    return session.status();
+    return this.#requests.run(id, async () => {
+      await session.close('Disconnected by the user');
+      return session.status();
+    });
   }
 
-  /** Disconnects, then connects. */
-  async restart(id: string): Promise<ServerStatus> {
+  /** Disconnects, then connects (racing restarts and connects of one server run in turn; the latest wins). */
+  restart(id: string): Promise<ServerStatus> {
     const session = this.#session(id);
-    await session.close('Restarting');
-    return this.connect(id);
+    return this.#requests.run(id, async () => {
+      await session.close('Restarting');
+      await session.ensure(true).catch(() => undefined);
+      return session.status();
+    });
   }
 
   /** Recent log lines. */

@@ -81,6 +81,10 @@ export class ServerSession {
   #live: Live | undefined;
   #inflight: Inflight | undefined;
   #gen = 0;
+  /** The release under way, if any: no connect starts (and no client is handed out) until it is over. */
+  #closing: Promise<void> | undefined;
+  /** Set once the server is removed: why nothing connects this session again. */
+  #retired: AppError | undefined;
   /** Logging and progress notifications draw on this bucket, across reconnects. */
   readonly #bucket: TokenBucket;
   #dropped = 0;
@@ -150,6 +154,9 @@ export class ServerSession {
    * (a user action) ignores the backoff; automatic uses wait for `retryAt`.
    */
   ensure(explicit: boolean): Promise<Client> {
+    if (this.#retired) return Promise.reject(this.#retired);
+    // A connect started while a release runs would be marked current and then reported "disconnected" by it.
+    if (this.#closing) return this.#closing.then(() => this.ensure(explicit));
     if (this.#live && !this.#live.closing) return Promise.resolve(this.#live.client);
     if (this.#inflight) return this.#inflight.promise;
     const config = this.#config;
@@ -188,14 +195,37 @@ export class ServerSession {
     return promise;
   }
 
-  /** Cancels an in-flight connect, closes the live session and reports `disconnected`. */
-  async close(reason: string): Promise<void> {
+  /** Marks the session as finished (its server was removed): later connects are refused with `why`. */
+  retire(why: AppError): void {
+    this.#retired = why;
+  }
+
+  /**
+   * Cancels an in-flight connect, closes the live session and reports `disconnected`. Closes run in turn, and
+   * connects wait for them, so a session being released is never the current one.
+   */
+  close(reason: string): Promise<void> {
     this.#gen++;
     const inflight = this.#inflight;
     this.#inflight = undefined;
     const live = this.#live;
     this.#live = undefined;
     live?.changes?.close();
+    const done = this.#release(reason, inflight, live, this.#closing);
+    this.#closing = done;
+    void done.then(() => {
+      if (this.#closing === done) this.#closing = undefined;
+    });
+    return done;
+  }
+
+  async #release(
+    reason: string,
+    inflight: Inflight | undefined,
+    live: Live | undefined,
+    previous: Promise<void> | undefined,
+  ): Promise<void> {
+    await previous;
     if (inflight) {
       inflight.abort.abort(cancelledError(this.id, reason));
       await inflight.promise.catch(() => undefined);

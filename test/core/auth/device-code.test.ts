@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function setup(
-  device: { clientId?: string; interval: number; expiresIn: number; slowDownPolls?: number },
+  device: { clientId?: string; interval: number; expiresIn: number; slowDownPolls?: number; padUri?: number; padComplete?: number },
   configure = true,
 ): Promise<{ world: World; h: AuthHarness }> {
   world = await startWorld({ device });
@@ -129,5 +129,37 @@ describe('device sign-in', () => {
     expect(status.device).toBeUndefined();
     expect(status.flow?.failed).toMatchObject({ step: 'discovery' });
     expect(status.flow?.failed?.message).toMatch(/does not offer device sign-in \(no device_authorization_endpoint\)/);
+  });
+});
+
+describe('device sign-in against a hostile verification page address', () => {
+  for (const [field, pad] of [
+    ['verification_uri', { padUri: 10_000 }],
+    ['verification_uri_complete', { padComplete: 10_000 }],
+  ] as const) {
+    it(`refuses a 10 KB ${field} with url_refused, and shows or logs none of it`, async () => {
+      const { h } = await setup({ clientId: 'tv-client', interval: 1, expiresIn: 120, ...pad });
+      const status = await h.auth.deviceStart('tv');
+      expect(status.device).toBeUndefined();
+      expect(status.flow?.failed).toMatchObject({ step: 'device' });
+      expect(status.flow?.failed?.message).toMatch(
+        new RegExp(`${field} is \\d+ characters long; page addresses over 2048 characters are refused`),
+      );
+      expect(JSON.stringify(status)).not.toContain('aaaaaaaaaa');
+      expect(JSON.stringify(h.sessions.logs('tv'))).not.toContain('aaaaaaaaaa');
+      expect(h.opener.opened).toEqual([]);
+    });
+  }
+
+  it('accepts an address of exactly the bound', async () => {
+    // The issuer's port is known once it listens: a first world measures it, a second pads to the bound.
+    const first = await setup({ clientId: 'tv-client', interval: 1, expiresIn: 120 });
+    const pad = 2048 - `${first.world.issuer}/device?pad=`.length;
+    await first.h.cleanup();
+    await first.world.close();
+    const again = await setup({ clientId: 'tv-client', interval: 1, expiresIn: 120, padUri: pad });
+    const status = await again.h.auth.deviceStart('tv');
+    expect(status.device?.verificationUri).toHaveLength(2048);
+    await again.h.auth.deviceCancel('tv');
   });
 });

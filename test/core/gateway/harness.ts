@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { PassThrough } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AdmissionLimits } from '../../../electron/core/gateway/connection-admission.js';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { GatewayProfile } from '../../../shared/domains/gateway.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
@@ -45,9 +46,12 @@ export class GatewayWorld {
   readonly #open: Closable[] = [];
   url = '';
 
-  /** `window: false` builds a host with no Switchboard window the person can see. */
-  constructor(opts: { window?: boolean } = {}) {
-    this.h = makeSessionHost(this.dir, { window: opts.window ?? true });
+  /** `window: false` builds a host with no Switchboard window the person can see; `admission` shortens the front's limits. */
+  constructor(opts: { window?: boolean; admission?: Partial<AdmissionLimits> } = {}) {
+    this.h = makeSessionHost(this.dir, {
+      window: opts.window ?? true,
+      ...(opts.admission ? { ports: { gatewayAdmission: opts.admission } } : {}),
+    });
   }
 
   get host(): SessionHarness['host'] {

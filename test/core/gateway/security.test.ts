@@ -218,9 +218,9 @@ describe('refused before any handler runs', () => {
 });
 
 describe('the connection cap', () => {
-  it('closes connections past the cap as they arrive; the ones it keeps are served', async () => {
+  it('keeps at most the cap open, closing the oldest that have not spoken; the ones it keeps are served', async () => {
     const target = { fetch: async () => new Response('{}', { status: 200 }) };
-    const front = await startFront({ port: 0, maxConnections: 16, authenticate: () => target });
+    const front = await startFront({ port: 0, admission: { total: 16 }, authenticate: () => target });
     const sockets: Socket[] = [];
     const line = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${front.port}\r\nAuthorization: Bearer x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
     try {
@@ -244,8 +244,10 @@ describe('the connection cap', () => {
       );
       const served = outcomes.filter((o) => o === '200').length;
       expect(served).toBeGreaterThan(0);
-      expect(served).toBeLessThanOrEqual(16);
       expect(outcomes.filter((o) => o === 'dropped').length).toBe(100 - served);
+      expect(front.connections().evicted).toBeGreaterThan(0);
+      const open = front.connections();
+      expect(open.authenticated + open.unauthenticated).toBeLessThanOrEqual(16);
     } finally {
       for (const s of sockets) s.destroy();
       await front.close();

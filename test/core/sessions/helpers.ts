@@ -9,6 +9,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { EventMap, ServerStatus } from '../../../shared/contract.js';
 import type { UrlOpener } from '../../../electron/core/elicitation/url-opener.js';
+import type { CorePorts } from '../../../electron/core/compose.js';
 import type { Host } from '../../../electron/core/host.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { cleanup, tempDir, testCore } from '../../shared/support/harness.js';
@@ -83,11 +84,12 @@ export interface SessionHarness {
 /** Builds the Host the way bootstrap does, with the session manager under test. */
 export function makeSessionHost(
   dir: string,
-  opts: { cacheFile?: string; factory?: TransportFactory; urlOpener?: UrlOpener; window?: boolean } = {},
+  opts: { cacheFile?: string; factory?: TransportFactory; urlOpener?: UrlOpener; window?: boolean; ports?: Partial<CorePorts> } = {},
 ): SessionHarness {
   let sessions: SessionManager | undefined;
   const credentials = new MemoryCredentialStore();
   const host = testCore({
+    ...opts.ports,
     settingsStore: confSettingsStore(dir),
     credentials,
     ...(opts.urlOpener ? { urlOpener: opts.urlOpener } : {}),
