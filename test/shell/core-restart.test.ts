@@ -208,7 +208,7 @@ describe('the core in its own process', () => {
     for (let attempt = 0; !after; attempt++) {
       after = await connectClient().catch((err: unknown) => {
         if (attempt > 100) throw err;
-        return new Promise<undefined>((r) => setTimeout(r, 100));
+        return new Promise<undefined>((r) => setTimeout(() => r(undefined), 100));
       });
     }
     expect(await callSlow(after)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
