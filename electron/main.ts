@@ -24,7 +24,7 @@ import { EventForwarder } from './ipc/event-forwarder.js';
 import { registerIpc } from './ipc/register-ipc.js';
 import { createBrowserOpener } from './platform/browser-opener.js';
 import { SafeStorageCredentialStore } from './platform/safe-storage-credential-store.js';
-import { createSettingsStore } from './platform/settings-store.js';
+import { createElectronSettingsStore } from './platform/electron-settings-store.js';
 import { collectInstallLinks } from './install-links.js';
 import { runAndExit } from './gateway-cli/run.js';
 
@@ -110,7 +110,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   const booting = bootstrap({
     mode: 'electron',
     version: __APP_VERSION__,
-    settingsStore: createSettingsStore(dataDir),
+    settingsStore: createElectronSettingsStore(dataDir),
     credentials: process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
     fallbackCredentials: () => SafeStorageCredentialStore.open(dataDir, safeStorage),
     authOpener: opener,
