@@ -1,5 +1,5 @@
 // The one start-up notice for secrets kept in memory (no OS keychain): where secrets live now, what will not survive
-// a restart, and where the person meets each lost one afterwards. The shell that chose the store adds why the
+// a restart, and what to do after one. The shell that chose the store adds why the
 // keychain could not be used; the core gives the same notice without a reason when it was handed a memory store.
 import type { AppNotice } from '../../shared/contract.js';
 
@@ -13,7 +13,7 @@ export function memoryCredentialsNotice(why?: string): AppNotice {
     level: 'warning',
     message:
       `Secrets are kept in memory only: no OS keychain is available${why ? ` (${why})` : ''}. ` +
-      'Server secrets, sign-ins and gateway client tokens will not survive a restart; afterwards each lost one is named ' +
-      'where it is used, to enter again or issue anew. Install and unlock a keychain (e.g. gnome-keyring) to keep them.',
+      'Server secrets, sign-ins and gateway client tokens will not survive a restart: after one, enter secrets again, ' +
+      'sign in again and issue gateway clients new tokens. Install and unlock a keychain (e.g. gnome-keyring) to keep them.',
   };
 }

@@ -9,7 +9,7 @@ import { cleanText } from '../../ui/text';
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+      <Text size="xs" fw={600} tt="uppercase">
         {label}
       </Text>
       {children}
@@ -124,7 +124,7 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
                     e.isSet ? (
                       '(secret, set)'
                     ) : lost.includes(e.name) ? (
-                      <Text span size="sm" c="red" fw={600}>
+                      <Text span size="sm" fw={700}>
                         (secret, missing: enter it again)
                       </Text>
                     ) : (
@@ -143,11 +143,7 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
           <Button variant="filled" disabled={lost.length > 0} onClick={() => void approve(props.id, a.fingerprint)}>
             Approve and allow to run
           </Button>
-          {lost.length > 0 && (
-            <Text size="sm" c="dimmed">
-              Enter the missing {lost.length === 1 ? 'secret' : 'secrets'} first.
-            </Text>
-          )}
+          {lost.length > 0 && <Text size="sm">Enter the missing {lost.length === 1 ? 'secret' : 'secrets'} first.</Text>}
         </Group>
       </Stack>
     </Paper>
