@@ -154,6 +154,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       ...(gatewayLauncher ? { gatewayLauncher } : {}),
       sandbox: apps.place,
       echoLog: false,
+      settingsThrough: 'electron-store',
     }),
     serve: withMemorySecrets(
       answerShellRequest({

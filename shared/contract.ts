@@ -139,8 +139,11 @@ export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
 export interface LaunchChange {
   /** Which part of the launch changed. */
   field: 'command' | 'arg' | 'cwd' | 'env' | 'inheritEnv';
-  /** Whether it was added, removed or changed. */
-  change: 'added' | 'removed' | 'changed';
+  /**
+   * Whether it was added, removed or changed; 'missing': a secret env value in the approved launch is no longer
+   * stored (lost with a credential store that does not survive a restart), which only entering it again fixes.
+   */
+  change: 'added' | 'removed' | 'changed' | 'missing';
   /** The environment variable's name (env changes). */
   name?: string;
   /** Position of the argument, 0-based (arg changes: in the current list, or in the approved one when removed). */
@@ -189,6 +192,8 @@ export interface LaunchApproval {
   lastApproval: 'none' | 'legacy' | 'approved';
   /** What changed since the last approval (empty when there is none to compare with, or nothing changed). */
   changes: LaunchChange[];
+  /** Secret env variables the approved launch had whose value is no longer stored: approval waits until each is entered again. */
+  lostSecrets: string[];
 }
 
 /** One row of the server list. */

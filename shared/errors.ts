@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   task_input_unsupported: 'A task asked for input, which cannot be answered inside a task; the task was cancelled.',
   task_failed: 'The task the tool started failed.',
   task_cancelled: 'The server cancelled the task the tool started.',
+  secret_missing: 'A secret this launch needs is no longer stored; enter it again before the launch can be approved.',
 } as const satisfies Record<string, string>;
 
 /** A code from the closed set ERROR_CODES. */

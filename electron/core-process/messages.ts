@@ -33,6 +33,8 @@ export interface CoreInit {
   replacesCrashedCore: boolean;
   /** Echo warnings and errors of the core's log to stderr (headless). */
   echoLog: boolean;
+  /** Settings written through electron-store (the desktop app) rather than conf itself: the same file and format. */
+  settingsThrough?: 'electron-store';
 }
 
 /** Where the shell serves the app sandbox: a launch's page is `pagePrefix` + the launch id, URL-encoded. */

@@ -141,7 +141,11 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
     const built = await bootstrap({
       mode: init.mode,
       version: init.version,
-      settingsStore: createSettingsStore(init.dataDir),
+      // electron-store is loaded only in the desktop app's core (it imports Electron, which a Node core cannot).
+      settingsStore:
+        init.settingsThrough === 'electron-store'
+          ? (await import('../platform/electron-settings-store.js')).createElectronSettingsStore(init.dataDir)
+          : createSettingsStore(init.dataDir),
       credentials: init.credentials,
       ...(safeStorage
         ? { fallbackCredentials: () => SafeStorageCredentialStore.open(init.dataDir, shellSafeStorage(requests, safeStorage.backend)) }

@@ -36,6 +36,7 @@ import { attachHostLog } from './logging/host-log.js';
 import type { Logger } from './logging/logger.js';
 import { Notices } from './notices.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
+import { MEMORY_CREDENTIALS_NOTICE, memoryCredentialsNotice } from './credentials-notice.js';
 import { createElicitationBroker } from './elicitation/definitions-broker.js';
 import { PrintingUrlOpener } from './elicitation/url-opener.js';
 import { ClientFeatures } from './protocol/client-features.js';
@@ -159,12 +160,9 @@ export function createCore(ports: CorePorts): Host {
   const initialNotices = [...(ports.notices ?? []), ...definitions.loadNotices];
   const notices = new Notices(events, initialNotices);
   attachHostLog(events, logger, initialNotices);
-  if (!credentials.persistent) {
-    notices.notify({
-      id: 'credentials-memory',
-      level: 'warning',
-      message: 'No OS keychain is available: secrets and sign-ins are kept in memory only and will not survive a restart.',
-    });
+  // One notice for memory-only secrets: the shell's (which says why the keychain failed) when it gave one.
+  if (!credentials.persistent && !initialNotices.some((n) => n.id === MEMORY_CREDENTIALS_NOTICE)) {
+    notices.notify(memoryCredentialsNotice());
   }
   const notify = (n: AppNotice): void => notices.notify(n);
   // Did the last run stop cleanly? The marker goes as a final step, added after the lock's release so it runs

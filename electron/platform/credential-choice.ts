@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppNotice } from '../../shared/contract.js';
+import { memoryCredentialsNotice } from '../core/credentials-notice.js';
 import { isObject } from '../core/json.js';
 import type { CredentialStore } from '../core/ports.js';
 import { readJsonFile, writeJsonAtomic } from '../core/storage/json-file.js';
@@ -73,11 +74,7 @@ export async function chooseCredentialStore(opts: CredentialChoiceOptions): Prom
       });
     } else {
       store = inMemory();
-      notices.push({
-        id: 'credentials-keychain-failed',
-        level: 'warning',
-        message: `The OS keychain is unavailable (${why}).`,
-      });
+      notices.push(memoryCredentialsNotice(why));
     }
   }
 

@@ -1,6 +1,10 @@
-// CredentialStore backed by the OS keychain through keytar (Secret Service, Keychain, Credential Vault). Opening it
-// tells "keytar could not be loaded" (a native module built for another ABI, a missing libsecret) apart from "no
-// keychain answered", each with the real error, so the person sees why secrets are not in the keychain.
+// CredentialStore backed by the OS keychain through keytar's API (Secret Service, Keychain, Credential Vault), from
+// GitHub's maintained fork @github/keytar: its N-API binaries for Linux, macOS and Windows (x64 and arm64) ship inside
+// the package, so installing needs no compiler and no download, and one binary loads in Node and in Electron. It
+// stores items exactly as the archived keytar did (Secret Service attributes `service` + `account`, the same
+// Keychain and Credential Vault entries), so secrets stored before the switch are read as they are. Opening it tells
+// "the module could not be loaded" (a binary for another platform, a missing libsecret) apart from "no keychain
+// answered", each with the real error, so the person sees why secrets are not in the keychain.
 import { createRequire } from 'node:module';
 import type { CredentialStore } from '../core/ports.js';
 import { truncate } from '../core/text.js';
@@ -22,7 +26,7 @@ export type KeychainOpen = { ok: true; store: CredentialStore } | { ok: false; s
 /** Loads keytar (tests pass a loader that fails the way a broken install does). */
 export type KeytarLoader = () => Keytar;
 
-const loadKeytar: KeytarLoader = () => createRequire(import.meta.url)('keytar') as Keytar;
+const loadKeytar: KeytarLoader = () => createRequire(import.meta.url)('@github/keytar') as Keytar;
 
 /** An error's message, short and on one line. */
 const describe = (err: unknown): string =>

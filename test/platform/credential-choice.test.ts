@@ -56,7 +56,7 @@ describe('credential store choice', () => {
     expect(store.kind).toBe('memory');
     expect(notices).toEqual([
       expect.objectContaining({
-        id: 'credentials-keychain-failed',
+        id: 'credentials-memory',
         message: expect.stringContaining('could not be loaded: libsecret-1.so.0'),
       }),
     ]);

@@ -1,6 +1,7 @@
-// keytar against a real Secret Service. CI runs the tests inside `dbus-run-session` with gnome-keyring unlocked;
+// The keychain store (@github/keytar) against a real Secret Service. CI runs the tests inside `dbus-run-session` with gnome-keyring unlocked;
 // locally: dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/platform/keytar-credential-store.test.ts'
 // Without a reachable Secret Service every test here is skipped with that reason.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +20,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (store === null) return;
-  for (const account of ['plain', 'auth:bearer:s1', 'auth:oauth-index:s1']) await store.delete(account);
+  for (const account of ['plain', 'auth:bearer:s1', 'auth:oauth-index:s1', 'env:weather:KEY']) await store.delete(account);
 });
+
+/** libsecret's command-line tool, when installed (it plants items the way the archived keytar wrote them). */
+const secretTool = spawnSync('secret-tool', ['--version']).error === undefined;
 
 describe('keytar credential store (real Secret Service)', () => {
   it('stores, replaces, reads and deletes a secret', async (ctx) => {
@@ -60,6 +64,40 @@ describe('keytar credential store (real Secret Service)', () => {
     await again.deleteAll('s1');
     expect(await creds.bearer('s1')).toBeNull();
     expect(await creds.grant('s1', 'https://mcp.example/mcp')).toBeUndefined();
+  });
+});
+
+describe('secrets stored by the archived keytar', () => {
+  it('are read after the switch: same Secret Service attributes (service, account), same schema', async (ctx) => {
+    if (store === null) return ctx.skip(SKIP);
+    if (!secretTool) return ctx.skip('secret-tool (libsecret-tools) is not installed');
+    // keytar 7.9 stored each secret as an item of libsecret's generic schema with exactly these attributes and label
+    // (seen with secret-tool on an item keytar 7.9 wrote).
+    execFileSync(
+      'secret-tool',
+      [
+        'store',
+        '--label',
+        `${service}/env:weather:KEY`,
+        'xdg:schema',
+        'org.freedesktop.Secret.Generic',
+        'service',
+        service,
+        'account',
+        'env:weather:KEY',
+      ],
+      { input: 'CANARY_planted_by_old_keytar' },
+    );
+    const reopened = await KeytarCredentialStore.open(service);
+    if (!reopened.ok) throw new Error(reopened.message);
+    expect(await reopened.store.get('env:weather:KEY')).toBe('CANARY_planted_by_old_keytar');
+    expect(await reopened.store.accounts?.()).toContain('env:weather:KEY');
+    // And what the new module writes is found under the same attributes, so going back a version loses nothing either.
+    await reopened.store.set('env:weather:KEY', 'CANARY_rewritten');
+    const found = execFileSync('secret-tool', ['lookup', 'service', service, 'account', 'env:weather:KEY'], { encoding: 'utf8' });
+    expect(found).toBe('CANARY_rewritten');
+    await reopened.store.delete('env:weather:KEY');
+    expect(await reopened.store.get('env:weather:KEY')).toBeNull();
   });
 });
 

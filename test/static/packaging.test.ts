@@ -1,7 +1,7 @@
 // Static checks of what ships (in `npm test`): installs anywhere (no non-optional dependency is tied to one OS or
 // CPU); engines states the Node the toolchain needs; electron-builder.yml is valid for electron-builder's own schema,
 // builds AppImage, deb, dmg and nsis, sets the fuses and unpacks every native module; one CSP source for both shells;
-// keytar's binary is N-API (one build for Node and Electron); the postinstall removes a Node binary package's link.
+// The keychain module's binary is N-API (one build for Node and Electron); the postinstall removes a Node binary package's link.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -79,13 +79,15 @@ describe('installs anywhere', () => {
   });
 
   it('a package the app installs that runs an install script (a native build or download) is optional', () => {
-    // keytar downloads a prebuilt binary or compiles against libsecret: where neither works, npm install must still
-    // succeed (the app then reports why the keychain is unavailable and falls back).
+    // @github/keytar's install script copies its bundled binary into place (and compiles only on a platform it has no
+    // binary for): where that fails, npm install must still succeed (the app then says why the keychain is
+    // unavailable and falls back).
     const scripted = Object.entries(lock.packages)
       .filter(([path, e]) => path !== '' && e.hasInstallScript === true && e.dev !== true && e.optional !== true)
       .map(([path]) => path);
     expect(scripted).toEqual([]);
-    expect(pkg.optionalDependencies?.['keytar']).toBeDefined();
+    expect(pkg.optionalDependencies?.['@github/keytar']).toBeDefined();
+    expect(lock.packages['node_modules/keytar']).toBeUndefined();
   });
 
   it('the check itself catches a package tied to one platform', () => {
@@ -155,7 +157,8 @@ describe('electron-builder.yml', () => {
       grantFileProtocolExtraPrivileges: false,
     });
     expect(config['asar']).toBe(true);
-    expect(config['npmRebuild']).toBe(true);
+    // The keychain module's bundled N-API binary loads in Electron as is; a rebuild would compile it from source.
+    expect(config['npmRebuild']).toBe(false);
   });
 
   it('unpacks every native module the app ships from the asar archive', () => {
@@ -169,7 +172,7 @@ describe('electron-builder.yml', () => {
       const release = join(dir, 'build', 'Release');
       return existsSync(release) && readdirSync(release).some((f) => f.endsWith('.node'));
     });
-    expect(native).toContain('node_modules/keytar');
+    expect(native).toContain('node_modules/@github/keytar');
     for (const path of native) {
       const name = path.slice('node_modules/'.length);
       expect(config.asarUnpack, name).toContain(`**/node_modules/${name}/**`);
@@ -198,9 +201,13 @@ describe('one Content-Security-Policy source', () => {
 });
 
 describe('native modules and the toolchain', () => {
-  it("keytar's binary is N-API, so one build loads in Node (tests, headless) and in Electron", () => {
-    const keytar = JSON.parse(read('node_modules/keytar/package.json')) as { binary?: { napi_versions?: number[] } };
-    expect(keytar.binary?.napi_versions?.length ?? 0).toBeGreaterThan(0);
+  it('the keychain module ships its N-API binary for every desktop platform, so installing needs no compiler or download', () => {
+    // N-API: one build loads in Node (tests, headless) and in Electron. The loader falls back to prebuilds/<platform>
+    // itself, so even an install with scripts off finds the binary.
+    for (const target of ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64']) {
+      expect(existsSync(join(root, 'node_modules/@github/keytar/prebuilds', target, 'keytar.node')), target).toBe(true);
+    }
+    expect(read('node_modules/@github/keytar/lib/keytar.js')).toContain("'prebuilds/' + process.platform + '-' + process.arch");
   });
 });
 

@@ -137,9 +137,15 @@ function argChanges(before: readonly string[], after: readonly string[]): Launch
 /**
  * What changed from the approved launch to the current one: the command, each argument, the working directory,
  * env variables added or removed, env values changed (never shown: a secret's value is not known here, and a
- * plain one's old value is not kept) and inheritEnv.
+ * plain one's old value is not kept), secret values no longer stored (`lost`: named as missing, never as changed)
+ * and inheritEnv.
  */
-export function diffLaunch(before: ApprovedLaunch, after: ApprovedLaunch, current: StdioTransportConfig): LaunchChange[] {
+export function diffLaunch(
+  before: ApprovedLaunch,
+  after: ApprovedLaunch,
+  current: StdioTransportConfig,
+  lost: ReadonlySet<string> = new Set(),
+): LaunchChange[] {
   const changes: LaunchChange[] = [];
   if (before.command !== after.command) {
     changes.push({ field: 'command', change: 'changed', before: before.command, after: after.command, summary: 'The command changed' });
@@ -177,6 +183,14 @@ export function diffLaunch(before: ApprovedLaunch, after: ApprovedLaunch, curren
       });
     } else if (was !== undefined && now === undefined) {
       changes.push({ field: 'env', change: 'removed', name, secret: was.secret, summary: `Environment variable ${name} was removed` });
+    } else if (was?.secret === true && now?.secret === true && lost.has(name)) {
+      changes.push({
+        field: 'env',
+        change: 'missing',
+        name,
+        secret: true,
+        summary: `The secret ${name} is no longer stored; enter it again`,
+      });
     } else if (was !== undefined && now !== undefined && (was.digest !== now.digest || was.secret !== now.secret)) {
       const how = was.secret !== now.secret ? (now.secret ? ' (now secret)' : ' (no longer secret)') : '';
       changes.push({ field: 'env', change: 'changed', name, secret: now.secret, ...shown, summary: `The value of ${name} changed${how}` });

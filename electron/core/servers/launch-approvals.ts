@@ -21,6 +21,12 @@ function secretNames(t: StdioTransportConfig): string[] {
     .map(([k]) => k);
 }
 
+/** Secret env variables the approved record had as secrets that have no stored value now. */
+function lostSecrets(stored: StoredApproval, env: readonly LaunchEnvView[]): string[] {
+  if (typeof stored !== 'object') return [];
+  return env.filter((e) => e.secret && e.isSet === false && stored.launch.env[e.name]?.secret === true).map((e) => e.name);
+}
+
 /** Keyed digests of secret env values, and the approval decisions that need them. */
 export class LaunchApprovals {
   readonly #store: CredentialStore;
@@ -130,6 +136,7 @@ export class LaunchApprovals {
       if (typeof value === 'string') env.push({ name, secret: false, value });
       else env.push({ name, secret: true, isSet: (await this.#store.get(envSecretAccount(config.id, name)).catch(() => null)) !== null });
     }
+    const lost = required ? lostSecrets(stored, env) : [];
     return {
       required,
       fingerprint,
@@ -140,16 +147,26 @@ export class LaunchApprovals {
       env,
       inheritEnv: t.inheritEnv,
       lastApproval,
-      changes: required && typeof stored === 'object' ? diffLaunch(stored.launch, launch, t) : [],
+      changes: required && typeof stored === 'object' ? diffLaunch(stored.launch, launch, t, new Set(lost)) : [],
+      lostSecrets: lost,
     };
   }
 
   /** The record to store when the user approves the launch they were shown, or approval_required when it changed since. */
-  async approve(config: ServerConfig, fingerprint: string, now = Date.now()): Promise<ApprovalRecord> {
+  async approve(config: ServerConfig, fingerprint: string, stored: StoredApproval, now = Date.now()): Promise<ApprovalRecord> {
     const t = config.transport;
     if (t.type !== 'stdio') throw new AppError('invalid_request', 'Only stdio servers need launch approval', { serverId: config.id });
     const launch = approvedLaunch(t, await this.#read(config))!;
     const current = fingerprintOf(launch);
+    // Approving now would approve a launch without a secret the person had given: they enter it again instead.
+    const view = await this.view(config, stored);
+    if (view && view.lostSecrets.length > 0) {
+      throw new AppError(
+        'secret_missing',
+        `${view.lostSecrets.join(', ')} ${view.lostSecrets.length === 1 ? 'is' : 'are'} no longer stored; enter ${view.lostSecrets.length === 1 ? 'it' : 'them'} again in the server's settings before approving its launch`,
+        { serverId: config.id },
+      );
+    }
     if (current !== fingerprint) {
       throw new AppError('approval_required', 'The launch changed since it was shown; review it again', { serverId: config.id });
     }
@@ -173,7 +190,17 @@ export class LaunchApprovals {
     if (approvedPrint !== undefined && !isLegacyFingerprint(approvedPrint) && approvedPrint === fingerprintOf(launch)) return undefined;
     const what =
       typeof stored === 'object'
-        ? diffLaunch(stored.launch, launch, t)
+        ? diffLaunch(
+            stored.launch,
+            launch,
+            t,
+            new Set(
+              lostSecrets(
+                stored,
+                secretNames(t).map((name) => ({ name, secret: true, isSet: env[name] !== undefined })),
+              ),
+            ),
+          )
             .map((c) => c.summary)
             .slice(0, 3)
             .join('; ')

@@ -73,7 +73,7 @@ export class LaunchGate {
 
   /** The record approving exactly this launch (the caller saves it). */
   approve(config: ServerConfig, fingerprint: string): Promise<ApprovalRecord> {
-    return this.#approvals.approve(config, fingerprint);
+    return this.#approvals.approve(config, fingerprint, this.#stored(config.id));
   }
 
   /** Forgets a removed server's digests. */

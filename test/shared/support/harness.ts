@@ -69,7 +69,7 @@ export function settingsStoreIn(dir: string, now?: () => Date): SettingsStore {
   return createSettingsStore(dir, now ? { now } : {});
 }
 
-/** The old name of settingsStoreIn (the store no longer uses conf). */
+/** Another name of settingsStoreIn (the store writes through conf). */
 export const confSettingsStore = settingsStoreIn;
 
 /** The core as bootstrap builds it, with test defaults for the ports not given (no log file, the real transports). */

@@ -1,7 +1,7 @@
 // Shows the exact launch, untruncated, and asks for consent before anything is spawned.
-import { Box, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { IconShieldCheck } from '@tabler/icons-react';
+import { IconKey, IconShieldCheck } from '@tabler/icons-react';
 import type { LaunchApproval } from '../../../../shared/contract';
 import { useStore } from '../../store';
 import { cleanText } from '../../ui/text';
@@ -9,7 +9,7 @@ import { cleanText } from '../../ui/text';
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+      <Text size="xs" fw={600} tt="uppercase">
         {label}
       </Text>
       {children}
@@ -20,7 +20,11 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 /** The launch approval panel of a stdio server. */
 export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
   const approve = useStore((s) => s.approve);
+  const openDialog = useStore((s) => s.openDialog);
   const a = props.approval;
+  // A secret the approved launch had is gone (kept in memory, lost with the restart): approving now would approve a
+  // launch without it, so the one action is entering it again.
+  const lost = a.lostSecrets;
   return (
     <Paper
       component="section"
@@ -41,6 +45,34 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
         </Text>
         {a.lastApproval === 'legacy' && (
           <Text size="sm">An earlier version approved this launch without checking environment values; approve it once more.</Text>
+        )}
+        {lost.length > 0 && (
+          <Alert color="red" variant="light" p="sm" icon={<IconKey size={18} aria-hidden />} data-testid="approval-lost-secrets">
+            <Stack gap={6}>
+              <Text size="sm" fw={600}>
+                {lost.length === 1 ? 'A secret is missing: ' : 'Secrets are missing: '}
+                {lost.map((name, i) => (
+                  <span key={name}>
+                    {i > 0 && ', '}
+                    <Code>{cleanText(name)}</Code>
+                  </span>
+                ))}
+              </Text>
+              <Text size="sm">
+                {lost.length === 1 ? 'It was' : 'They were'} kept in memory only (no OS keychain) and did not survive the restart. This
+                launch can be approved once {lost.length === 1 ? 'it is' : 'they are'} entered again.
+              </Text>
+              <Group>
+                <Button
+                  size="xs"
+                  leftSection={<IconKey size={14} aria-hidden />}
+                  onClick={() => openDialog({ kind: 'editServer', id: props.id })}
+                >
+                  Enter {lost.length === 1 ? 'it' : 'them'} again
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
         )}
         {a.changes.length > 0 && (
           <Row label="Changed since your last approval">
@@ -88,7 +120,19 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
               {a.env.map((e) => (
                 <List.Item key={e.name}>
                   <Code>{cleanText(e.name)}</Code>{' '}
-                  {e.secret ? e.isSet ? '(secret, set)' : '(secret, not set)' : <Code>{cleanText(e.value ?? '')}</Code>}
+                  {e.secret ? (
+                    e.isSet ? (
+                      '(secret, set)'
+                    ) : lost.includes(e.name) ? (
+                      <Text span size="sm" fw={700}>
+                        (secret, missing: enter it again)
+                      </Text>
+                    ) : (
+                      '(secret, not set)'
+                    )
+                  ) : (
+                    <Code>{cleanText(e.value ?? '')}</Code>
+                  )}
                 </List.Item>
               ))}
             </List>
@@ -96,9 +140,10 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
           {a.env.length > 0 && a.inheritEnv && <Text size="sm">Plus the whole inherited environment.</Text>}
         </Row>
         <Group>
-          <Button variant="filled" onClick={() => void approve(props.id, a.fingerprint)}>
+          <Button variant="filled" disabled={lost.length > 0} onClick={() => void approve(props.id, a.fingerprint)}>
             Approve and allow to run
           </Button>
+          {lost.length > 0 && <Text size="sm">Enter the missing {lost.length === 1 ? 'secret' : 'secrets'} first.</Text>}
         </Group>
       </Stack>
     </Paper>
