@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
+import { ASK_ARGUMENT_CHARS } from '../../../electron/core/gateway/gateway-calls.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
@@ -152,6 +153,41 @@ describe('ask', () => {
     await expect(call).rejects.toThrow();
     await until(() => requests.some((r) => r.closed?.requestId === requestId), 20_000, 'the wait to end');
     expect(w.host.gateway.asks.pending()).toEqual([]);
+  });
+
+  it('padded arguments: the cut is marked with what is hidden, the whole text can be opened, and Allow waits for it', async () => {
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const c = await w.http(ask, 'modern');
+    // A payload placed after enough padding that the dialog's first part is only padding.
+    const label = `padded-probe ${'a'.repeat(ASK_ARGUMENT_CHARS * 3)} PAYLOAD-AFTER-PADDING é`;
+    const args = { ms: 1, label };
+    const call = c.callTool({ name: 'mcp__fx__write', arguments: args });
+    await until(() => latest()?.request?.arguments.includes('padded-probe') === true, 20_000, 'the ask');
+    const req = latest()!.request!;
+    const whole = JSON.stringify(args, null, 2);
+    expect(req.argumentsTruncated).toBe(true);
+    expect(req.arguments).not.toContain('PAYLOAD-AFTER-PADDING');
+    expect(req.arguments).toHaveLength(ASK_ARGUMENT_CHARS + 1);
+    expect(req.argumentsChars).toBe(whole.length);
+    expect(req.argumentsBytes).toBe(Buffer.byteLength(JSON.stringify(args), 'utf8'));
+    expect(req.argumentsHiddenBytes).toBe(Buffer.byteLength(whole.slice(ASK_ARGUMENT_CHARS), 'utf8'));
+    // Allowing before the whole arguments were opened is refused, and the call keeps waiting.
+    expect(await dispatch('gateway.decide', { requestId: req.requestId, allow: true })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(w.host.gateway.asks.pending().map((p) => p.requestId)).toEqual([req.requestId]);
+    const opened = await dispatch('gateway.requestArguments', { requestId: req.requestId });
+    expect(opened).toEqual({ ok: true, value: { text: whole, chars: whole.length } });
+    expect(await dispatch('gateway.decide', { requestId: req.requestId, allow: true })).toEqual({ ok: true, value: null });
+    const result = await call;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ label });
+    // Once the call is answered its arguments are gone.
+    expect(await dispatch('gateway.requestArguments', { requestId: req.requestId })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });
 
