@@ -37,6 +37,35 @@ test('a pasted command line is offered split into command and arguments; the id 
   await expect(serverRow(page, 'My Files (work)')).toBeVisible();
 });
 
+test('the approval panel says plainly that npx -c runs a shell string, before anything runs', async ({ page }) => {
+  const dialog = await openAddDialog(page);
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Shelly');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(`npx -y -c "echo hi"`);
+  await dialog
+    .getByRole('region', { name: 'Split the command line' })
+    .getByRole('button', { name: 'Split into command and arguments' })
+    .click();
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await expect(dialog).toBeHidden();
+  const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
+  await expect(approval.getByRole('list', { name: 'What this launch also does' }).getByRole('listitem')).toHaveText([
+    'npx runs “echo hi” as a shell command line: it can run any program on your computer, not only an npm package.',
+  ]);
+  // An ordinary npx launch says nothing of the kind.
+  const plain = await openAddDialog(page);
+  await plain.getByRole('textbox', { name: 'Name', exact: true }).fill('Plain');
+  await plain.getByRole('textbox', { name: 'Command', exact: true }).fill('npx');
+  await plain.getByRole('textbox', { name: 'Arguments', exact: true }).fill('-y\n@modelcontextprotocol/server-everything');
+  await plain.getByRole('button', { name: 'Add server' }).click();
+  await expect(plain).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Plain' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Arguments' }).getByRole('listitem')).toHaveText([
+    '-y',
+    '@modelcontextprotocol/server-everything',
+  ]);
+  await expect(page.getByTestId('approval-warnings')).toHaveCount(0);
+});
+
 test('a scheme-less URL gets a scheme suggested; the Sign-in tab exists only for remote servers', async ({ page }) => {
   const dialog = await openAddDialog(page);
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local HTTP');

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
 import { envSecretAccount } from './secrets.js';
 import { approvedLaunch, diffLaunch, fingerprintOf, isLegacyFingerprint } from './approval.js';
+import { launchWarnings } from './launch-warnings.js';
 
 /** Credential-store account of the key that digests secret env values for launch fingerprints. */
 export const APPROVAL_KEY_ACCOUNT = 'launch-approval-key';
@@ -141,6 +142,7 @@ export class LaunchApprovals {
       inheritEnv: t.inheritEnv,
       lastApproval,
       changes: required && typeof stored === 'object' ? diffLaunch(stored.launch, launch, t) : [],
+      warnings: launchWarnings({ command: t.command, args: t.args, envNames: Object.keys(t.env) }),
     };
   }
 
