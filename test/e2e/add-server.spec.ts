@@ -1,6 +1,7 @@
 // Adding servers the way people paste them: a whole command line is offered split (quotes respected), a scheme-less
 // address gets https:// (http:// on loopback) suggested, and an imported Authorization: Bearer header becomes the
 // server's bearer token in the credential store: never a header in the settings file, never back in the page.
+import AxeBuilder from '@axe-core/playwright';
 import { dataFileTexts } from '../shared/support/data-files';
 import { expect, test } from './support/fixture';
 import { openAddDialog, serverRow } from './support/ui';
@@ -51,6 +52,12 @@ test('the approval panel says plainly that npx -c runs a shell string, before an
   await expect(approval.getByRole('list', { name: 'What this launch also does' }).getByRole('listitem')).toHaveText([
     'npx runs “echo hi” as a shell command line: it can run any program on your computer, not only an npm package.',
   ]);
+  // Readable in both colour schemes (the warning sits inside the yellow approval panel).
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include('[data-testid="approval-warnings"]').analyze();
+    expect(results.violations.map((v) => `${colorScheme} ${v.id}: ${v.help}`)).toEqual([]);
+  }
   // An ordinary npx launch says nothing of the kind.
   const plain = await openAddDialog(page);
   await plain.getByRole('textbox', { name: 'Name', exact: true }).fill('Plain');
