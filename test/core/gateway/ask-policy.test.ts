@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
-import { ASK_ARGUMENT_CHARS } from '../../../electron/core/gateway/gateway-calls.js';
+import { ASK_ARGUMENT_CHARS, FULL_ARGUMENT_CHARS } from '../../../electron/core/gateway/gateway-calls.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
@@ -188,6 +188,24 @@ describe('ask', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+  });
+
+  it('arguments whose pretty text would pass the bound are opened whole as compact JSON', async () => {
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const c = await w.http(ask, 'modern');
+    // 1.3 million one-digit items: 2.6 MB as sent, over 8 Mi characters once indented.
+    const args = { what: 'huge-probe', items: Array.from({ length: 1_300_000 }, (_, i) => i % 10) };
+    expect(JSON.stringify(args, null, 2).length).toBeGreaterThan(FULL_ARGUMENT_CHARS);
+    // A tool with the default deadline: building and reading this text must not race the fx server's short one.
+    const call = c.callTool({ name: 'mcp__liar__wipe', arguments: args });
+    await until(() => latest()?.request?.tool === 'mcp__liar__wipe' && latest()!.request!.argumentsBytes > 1_000_000, 20_000, 'the ask');
+    const req = latest()!.request!;
+    const compact = JSON.stringify(args);
+    expect(req).toMatchObject({ argumentsTruncated: true, argumentsChars: compact.length, argumentsBytes: compact.length });
+    const opened = await dispatch('gateway.requestArguments', { requestId: req.requestId });
+    expect(opened.ok && (opened.value as { text: string }).text === compact).toBe(true);
+    w.host.gateway.decide(req.requestId, false);
+    expect((await call).isError).toBe(true);
   });
 });
 
