@@ -142,6 +142,7 @@ test.describe('gateway', () => {
     await ask.getByRole('button', { name: 'Open full arguments' }).click();
     const args = ask.getByLabel('Arguments', { exact: true });
     await expect(args).toContainText('PAYLOAD-AFTER-PADDING <b>not html</b>');
+    await expect(args).toBeFocused();
     // Text, never markup: the tag stays characters.
     await expect(args.locator('b')).toHaveCount(0);
     await expect(ask.getByTestId('ask-shortened')).toContainText(`Showing all ${chars.toLocaleString('en-US')} characters.`);

@@ -6,7 +6,7 @@
 // so the cut is marked with how much is hidden and Allow waits until the person opened the whole text (the core
 // refuses it before that too).
 import { Alert, Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AppError } from '../../../../shared/errors';
 import { formatSize } from '../../../../shared/format-size';
 import { useStore } from '../../store';
@@ -43,6 +43,7 @@ export function AskHost() {
   const [full, setFull] = useState<{ requestId: string; text: string } | null>(null);
   const [opening, setOpening] = useState(false);
   const [openError, setOpenError] = useState<string | null>(null);
+  const argsRef = useRef<HTMLPreElement>(null);
   const requestId = ask?.requestId;
   useEffect(() => {
     setOpening(false);
@@ -59,6 +60,8 @@ export function AskHost() {
     try {
       const r = await openArguments(id);
       setFull({ requestId: id, text: r.text });
+      // The button that had focus is gone: the person continues in the text they opened.
+      requestAnimationFrame(() => argsRef.current?.focus());
     } catch (err) {
       setOpenError(err instanceof AppError ? err.message : 'The whole arguments could not be opened');
     } finally {
@@ -159,6 +162,7 @@ export function AskHost() {
           {/* Long arguments scroll: focusable, so the keyboard can scroll them too. */}
           <Code
             block
+            ref={argsRef}
             tabIndex={0}
             className={whole === null ? 'sb-gw-args' : 'sb-gw-args sb-gw-args-whole'}
             aria-label={whole === null && ask.argumentsTruncated ? 'Arguments (shortened)' : 'Arguments'}
