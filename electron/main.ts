@@ -18,6 +18,7 @@ import { reportStartFailure } from './app/start-failure.js';
 import { handleRendererProtocol, registerRendererScheme, RENDERER_ORIGIN } from './app/renderer-protocol.js';
 import { appUrlChecker, createFrameGuard, hardenWebContents, permissionAllowed } from './app/window-hardening.js';
 import { answerShellRequest } from './app/shell-services.js';
+import { mainWindowOptions } from './app/window-options.js';
 import { SHUTDOWN_TIMEOUT_MS } from './core/lifecycle/core-lifetime.js';
 import { createLogger, SHELL_LOG_FILE, type Logger } from './core/logging/logger.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
@@ -233,20 +234,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
 }
 
 function createWindow(events: EventForwarder): BrowserWindow {
-  const created = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Switchboard',
-    show: false,
-    webPreferences: {
-      preload: join(here, 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-    },
-  });
+  const created = new BrowserWindow(mainWindowOptions(join(here, 'preload.cjs')));
   created.webContents.on('did-start-navigation', (details) => {
     if (details.isMainFrame && !details.isSameDocument) events.reset();
   });

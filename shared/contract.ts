@@ -194,6 +194,30 @@ export interface LaunchApproval {
   changes: LaunchChange[];
   /** Secret env variables the approved launch had whose value is no longer stored: approval waits until each is entered again. */
   lostSecrets: string[];
+  /** What parts of this launch do beyond running the program named (a shell string, host access, preloaded code). */
+  warnings: LaunchWarning[];
+}
+
+/** Kinds of launch warning: npx running a shell string or another package, a container with host access, code-loading env. */
+export type LaunchWarningCode =
+  | 'npx_shell_command'
+  | 'npx_other_package'
+  | 'container_privileged'
+  | 'container_host_root'
+  | 'container_host_network'
+  | 'container_host_pid'
+  | 'env_node_options'
+  | 'env_library_preload'
+  | 'env_library_path'
+  | 'env_python_startup'
+  | 'env_shell_startup';
+
+/** One thing an approval panel says plainly about a launch before it is approved. */
+export interface LaunchWarning {
+  /** Which pattern it is. */
+  code: LaunchWarningCode;
+  /** What it does, in plain words (quotes the argument it is about; never an env value). */
+  text: string;
 }
 
 /** One row of the server list. */

@@ -128,6 +128,7 @@ async function loadConfig(core: CliCore, text: string, yes: boolean, out: Output
     if (!detail.approval?.required) continue;
     if (!yes) continue;
     out.note(`Approving the launch of ${id} from the config (--yes): ${describeLaunch(detail.approval)}`);
+    for (const warning of detail.approval.warnings) out.note(`  warning: ${warning.text}`);
     await core.call('servers.approve', { id, fingerprint: detail.approval.fingerprint });
   }
 }

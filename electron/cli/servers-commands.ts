@@ -95,6 +95,7 @@ export async function serversApprove(
   if (!approval) throw CliError.usage(`${id} is not a stdio server: it has no launch to approve`);
   out.note(`Launch of ${id}: ${describeLaunch(approval)}`);
   for (const change of approval.changes) out.note(`  changed since the last approval: ${change.summary}`);
+  for (const warning of approval.warnings) out.note(`  warning: ${warning.text}`);
   if (!approval.required) {
     out.note('This launch is already approved.');
     return EXIT.ok;

@@ -80,8 +80,14 @@ export interface GatewayRequestView {
   toolTitle?: string;
   /** The arguments as pretty-printed JSON, sanitized and bounded. */
   arguments: string;
-  /** The arguments text was cut at its bound. */
+  /** The arguments text was cut at its bound: Allow is refused until the whole text was fetched with gateway.requestArguments. */
   argumentsTruncated: boolean;
+  /** Characters in the whole arguments text (what `arguments` shows a prefix of when cut). */
+  argumentsChars: number;
+  /** Size of the arguments as the client sent them (JSON, UTF-8 bytes). */
+  argumentsBytes: number;
+  /** Size of the part of the arguments text `arguments` leaves out (UTF-8 bytes; 0 when not cut). */
+  argumentsHiddenBytes: number;
   /** Hints the server gave (never approval: a read-only hint does not let a call skip the ask). */
   hints: { readOnly?: boolean; destructive?: boolean; openWorld?: boolean };
   /** When the call's deadline ends the wait (ms since epoch). */
@@ -210,6 +216,16 @@ export interface GatewayInvokeMap {
   'gateway.setupPreview': (args: GatewaySetupArgs) => Promise<GatewaySetupPreview>;
   /** Writes the entry into the other app's config file (backed up first; other entries untouched). */
   'gateway.setupInstall': (args: GatewaySetupArgs) => Promise<GatewaySetupResult>;
+  /** The whole arguments text of a waiting call (sanitized, bounded by the gateway's argument limit); opening it lets a cut call be allowed. */
+  'gateway.requestArguments': (args: { requestId: string }) => Promise<GatewayRequestArguments>;
+}
+
+/** The whole arguments of a waiting call, as text. */
+export interface GatewayRequestArguments {
+  /** The arguments as pretty-printed JSON (compact when pretty would pass the bound), sanitized. */
+  text: string;
+  /** Characters in `text`. */
+  chars: number;
 }
 
 /** Events the core pushes for the gateway domain: name → payload. */
@@ -276,6 +292,7 @@ export const gatewayArgSchemas = {
   'gateway.activity': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
   'gateway.setupPreview': setup,
   'gateway.setupInstall': setup,
+  'gateway.requestArguments': z.object({ requestId: z.string().min(1).max(100) }).strict(),
 } satisfies Record<keyof GatewayInvokeMap, z.ZodType>;
 
 /** Event names of the gateway domain. */

@@ -217,6 +217,15 @@ describe('switchboard on a data folder', () => {
     expect(called.stdout.trim()).toBe('persisted');
   });
 
+  it('servers approve says plainly what a launch also does (npx -c runs a shell string)', async () => {
+    fresh();
+    const data = join(dir, 'data');
+    expect((await runCli(['--data-dir', data, 'servers', 'add', '--id', 'shelly', 'npx -y -c "echo hi"'])).code).toBe(EXIT.ok);
+    const shown = await runCli(['--data-dir', data, 'servers', 'approve', 'shelly']);
+    expect(shown.code).toBe(EXIT.usage);
+    expect(shown.stderr).toContain('warning: npx runs “echo hi” as a shell command line');
+  });
+
   it('imports an mcp.json file and walks the connection doctor for one of its servers', async () => {
     fresh();
     const data = join(dir, 'data');

@@ -1,6 +1,7 @@
 // Adding servers the way people paste them: a whole command line is offered split (quotes respected), a scheme-less
 // address gets https:// (http:// on loopback) suggested, and an imported Authorization: Bearer header becomes the
 // server's bearer token in the credential store: never a header in the settings file, never back in the page.
+import AxeBuilder from '@axe-core/playwright';
 import { dataFileTexts } from '../shared/support/data-files';
 import { expect, test } from './support/fixture';
 import { openAddDialog, serverRow } from './support/ui';
@@ -35,6 +36,41 @@ test('a pasted command line is offered split into command and arguments; the id 
     '--label=a b',
   ]);
   await expect(serverRow(page, 'My Files (work)')).toBeVisible();
+});
+
+test('the approval panel says plainly that npx -c runs a shell string, before anything runs', async ({ page }) => {
+  const dialog = await openAddDialog(page);
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Shelly');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(`npx -y -c "echo hi"`);
+  await dialog
+    .getByRole('region', { name: 'Split the command line' })
+    .getByRole('button', { name: 'Split into command and arguments' })
+    .click();
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await expect(dialog).toBeHidden();
+  const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
+  await expect(approval.getByRole('list', { name: 'What this launch also does' }).getByRole('listitem')).toHaveText([
+    'npx runs “echo hi” as a shell command line: it can run any program on your computer, not only an npm package.',
+  ]);
+  // Readable in both colour schemes (the warning sits inside the yellow approval panel).
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include('[data-testid="approval-warnings"]').analyze();
+    expect(results.violations.map((v) => `${colorScheme} ${v.id}: ${v.help}`)).toEqual([]);
+  }
+  // An ordinary npx launch says nothing of the kind.
+  const plain = await openAddDialog(page);
+  await plain.getByRole('textbox', { name: 'Name', exact: true }).fill('Plain');
+  await plain.getByRole('textbox', { name: 'Command', exact: true }).fill('npx');
+  await plain.getByRole('textbox', { name: 'Arguments', exact: true }).fill('-y\n@modelcontextprotocol/server-everything');
+  await plain.getByRole('button', { name: 'Add server' }).click();
+  await expect(plain).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Plain' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Arguments' }).getByRole('listitem')).toHaveText([
+    '-y',
+    '@modelcontextprotocol/server-everything',
+  ]);
+  await expect(page.getByTestId('approval-warnings')).toHaveCount(0);
 });
 
 test('a scheme-less URL gets a scheme suggested; the Sign-in tab exists only for remote servers', async ({ page }) => {

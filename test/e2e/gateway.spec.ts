@@ -1,7 +1,8 @@
 // The Gateway view: turn the gateway on, add a client (its token shown once), and answer the ask policy: a real SDK
 // client calls a tool that is not read-only through the gateway, Switchboard shows the client, tool and arguments,
 // and the person clicks Allow (the call runs), Deny (a tool-level error) or "Trust this tool" (it runs from then on
-// without asking, listed in the client's edit dialog until removed).
+// without asking, listed in the client's edit dialog until removed). Arguments too long for the dialog are marked
+// as shortened, with how much is hidden, and Allow waits until the person opened the whole text.
 import AxeBuilder from '@axe-core/playwright';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Page } from '@playwright/test';
@@ -99,5 +100,57 @@ test.describe('gateway', () => {
     await expect(edit.getByRole('group', { name: 'Tools allowed without asking' })).toContainText('mcp__fx__write');
     await edit.getByRole('button', { name: 'Stop allowing mcp__fx__write' }).click();
     await expect(edit.getByRole('group', { name: 'Tools allowed without asking' })).toContainText('None yet.');
+  });
+
+  test('padded arguments: the ask marks the cut and what is hidden, and Allow waits until the whole text was opened', async ({ page }) => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Gateway' }).click();
+    await page.getByRole('switch', { name: 'The gateway is off' }).click();
+    await expect(page.getByText('The gateway is on')).toBeVisible();
+    const url = (await page.getByLabel('Gateway URL').textContent())!.trim();
+    await page.getByRole('button', { name: 'Add client' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a gateway client' });
+    await add.getByLabel('Name').fill('Padder');
+    await add.getByRole('radio', { name: /All tools at once/ }).check();
+    await add.getByRole('button', { name: 'Add client' }).click();
+    const issued = page.getByRole('dialog', { name: 'Padder was added' });
+    const token = (await issued.getByLabel('Token').textContent())!.trim();
+    await issued.getByRole('button', { name: 'Done' }).click();
+    const client = new Client({ name: 'e2e-padder', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
+    clients.push(client);
+    await expect(async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('mcp__fx__write');
+    }).toPass({ timeout: 30_000 });
+
+    // 40,000 characters of padding, then what the call really does.
+    const label = `harmless ${'.'.repeat(40_000)} PAYLOAD-AFTER-PADDING <b>not html</b>`;
+    const call = client.callTool({ name: 'mcp__fx__write', arguments: { ms: 1, label } });
+    const ask = page.getByRole('dialog', { name: 'Allow a call from Padder?' });
+    await expect(ask).toBeVisible();
+    const chars = JSON.stringify({ ms: 1, label }, null, 2).length;
+    await expect(ask.getByTestId('ask-shortened')).toContainText(
+      `Shortened: showing 8,192 of ${chars.toLocaleString('en-US')} characters — 31.1 KiB hidden.`,
+    );
+    await expect(ask.getByLabel('Arguments (shortened)')).not.toContainText('PAYLOAD-AFTER-PADDING');
+    await expect(ask.getByRole('button', { name: 'Allow', exact: true })).toBeDisabled();
+    await expect(ask.getByRole('button', { name: 'Trust this tool for Padder' })).toBeDisabled();
+    expect(await axeProblems(page)).toEqual([]);
+
+    await ask.getByRole('button', { name: 'Open full arguments' }).click();
+    const args = ask.getByLabel('Arguments', { exact: true });
+    await expect(args).toContainText('PAYLOAD-AFTER-PADDING <b>not html</b>');
+    await expect(args).toBeFocused();
+    // Text, never markup: the tag stays characters.
+    await expect(args.locator('b')).toHaveCount(0);
+    await expect(ask.getByTestId('ask-shortened')).toContainText(`Showing all ${chars.toLocaleString('en-US')} characters.`);
+    expect(await axeProblems(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Allow', exact: true }).click();
+    const result = await call;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ label });
+    await expect(ask).toBeHidden();
   });
 });

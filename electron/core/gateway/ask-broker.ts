@@ -4,7 +4,7 @@
 // client has its own share of the queue, so one client's flood cannot refuse another's calls. Every change goes
 // out as `gateway.request` with the whole queue.
 import { randomUUID } from 'node:crypto';
-import type { GatewayRequestView } from '../../../shared/domains/gateway.js';
+import type { GatewayRequestArguments, GatewayRequestView } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { PresencePort } from '../presence.js';
@@ -20,6 +20,10 @@ export const MAX_PENDING_ASKS_TOTAL = 500;
 
 interface Pending {
   view: GatewayRequestView;
+  /** Renders the whole arguments text on demand (the call holds its arguments while it waits, so this keeps no copy). */
+  fullText: () => string;
+  /** The whole arguments were fetched (a cut call may be allowed only then). */
+  opened: boolean;
   settle: (outcome: AskOutcome, reason?: string) => void;
 }
 
@@ -42,8 +46,12 @@ export class AskBroker {
     return [...this.#pending.values()].map((p) => p.view);
   }
 
-  /** Waits for the person's decision until `view.expiresAt` or `signal`. */
-  ask(view: Omit<GatewayRequestView, 'requestId'>, signal: AbortSignal): Promise<AskOutcome> {
+  /** Waits for the person's decision until `view.expiresAt` or `signal`; `fullText` renders the whole arguments when asked. */
+  ask(
+    view: Omit<GatewayRequestView, 'requestId'>,
+    signal: AbortSignal,
+    fullText: () => string = () => view.arguments,
+  ): Promise<AskOutcome> {
     if (signal.aborted) return Promise.resolve({ allowed: false, reason: 'cancelled' });
     if (!this.#presence.visible) return Promise.resolve({ allowed: false, reason: 'no_window' });
     let mine = 0;
@@ -65,6 +73,8 @@ export class AskBroker {
       };
       this.#pending.set(full.requestId, {
         view: full,
+        fullText,
+        opened: !full.argumentsTruncated,
         settle: (outcome, reason) => finish(outcome, reason ?? (outcome.allowed ? 'Allowed' : 'Denied')),
       });
       this.#events.emit('gateway.request', { request: full, pending: this.pending() });
@@ -78,10 +88,28 @@ export class AskBroker {
     return entry.view;
   }
 
-  /** The person's answer; `always` (with allow) also allows the tool for this client from now on. */
+  /** The whole arguments of a waiting call; from now on the call may be allowed even though its dialog text was cut. */
+  arguments(requestId: string): GatewayRequestArguments {
+    const entry = this.#pending.get(requestId);
+    if (!entry) throw new AppError('not_found', 'This call is no longer waiting (it was answered, timed out or cancelled)');
+    const text = entry.fullText();
+    entry.opened = true;
+    return { text, chars: text.length };
+  }
+
+  /**
+   * The person's answer; `always` (with allow) also allows the tool for this client from now on. A call whose
+   * arguments were cut in the dialog is allowed only after its whole arguments were opened: what follows the cut
+   * (a payload after padding) is what the person would otherwise approve unseen.
+   */
   decide(requestId: string, allow: boolean, always = false): void {
     const entry = this.#pending.get(requestId);
     if (!entry) throw new AppError('not_found', 'This call is no longer waiting (it was answered, timed out or cancelled)');
+    if (allow && !entry.opened)
+      throw new AppError(
+        'invalid_request',
+        'The arguments of this call were shortened in the dialog; open the whole arguments before allowing it',
+      );
     entry.settle(allow ? { allowed: true, ...(always ? { always: true } : {}) } : { allowed: false, reason: 'denied' });
   }
 

@@ -15,6 +15,7 @@ import type { ElicitationAnswer, ElicitationHandler } from '../calls/call-runner
 import type { CallOptions, CallRelay } from '../calls/call-service.js';
 import type { ToolRoute } from '../catalog/catalog-port.js';
 import { parseElicitParams } from '../elicitation/elicit-params.js';
+import { ARGUMENTS_MAX_BYTES } from '../ingress/arguments.js';
 import { isObject, type JsonObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { AskBroker, AskOutcome } from './ask-broker.js';
@@ -24,8 +25,10 @@ import type { GatewayCatalog, VisibleTools } from './tool-listing.js';
 
 /** Bytes of structured content a gateway result may carry (the discovery output budget). */
 export const STRUCTURED_BYTES = 256 * 1024;
-/** Characters of arguments shown in an ask dialog. */
+/** Characters of arguments shown in an ask dialog; the rest is opened on demand (gateway.requestArguments). */
 export const ASK_ARGUMENT_CHARS = 8 * 1024;
+/** Characters of the whole arguments text: the ingress bound on arguments, so nothing a client may send is left out. */
+export const FULL_ARGUMENT_CHARS = ARGUMENTS_MAX_BYTES;
 /** Calls of one client that may wait for the client's input at once. */
 export const MAX_PARKED_PER_CLIENT = 256;
 const MAX_LOG_BYTES = 16 * 1024;
@@ -320,7 +323,11 @@ export class GatewayCalls {
         code: 'denied',
         message: `This client may only use the tools allowed for it in Switchboard; ${route.localName} is not one of them (a server's read-only hint is not enough).`,
       };
-    const shown = argumentsText(args);
+    const whole = fullArgumentsText(args);
+    const shown =
+      whole.length > ASK_ARGUMENT_CHARS
+        ? { text: `${whole.slice(0, ASK_ARGUMENT_CHARS)}…`, truncated: true }
+        : { text: whole, truncated: false };
     const view: Omit<GatewayRequestView, 'requestId'> = {
       clientId: round.client.id,
       clientName: round.client.name,
@@ -330,6 +337,9 @@ export class GatewayCalls {
       ...(route.tool.title !== undefined ? { toolTitle: truncate(sanitizeText(route.tool.title), 200) } : {}),
       arguments: shown.text,
       argumentsTruncated: shown.truncated,
+      argumentsChars: whole.length,
+      argumentsBytes: argumentsBytes(args),
+      argumentsHiddenBytes: shown.truncated ? Buffer.byteLength(whole.slice(ASK_ARGUMENT_CHARS), 'utf8') : 0,
       hints: {
         ...(route.tool.annotations?.readOnlyHint !== undefined ? { readOnly: route.tool.annotations.readOnlyHint } : {}),
         ...(route.tool.annotations?.destructiveHint !== undefined ? { destructive: route.tool.annotations.destructiveHint } : {}),
@@ -337,7 +347,8 @@ export class GatewayCalls {
       },
       expiresAt: deadlineAt,
     };
-    const outcome: AskOutcome = await this.#deps.asks.ask(view, round.signal);
+    // Only the count and the first part stay with the ask; the whole text is rendered again if the person opens it.
+    const outcome: AskOutcome = await this.#deps.asks.ask(view, round.signal, () => fullArgumentsText(args));
     if (outcome.allowed) {
       if (outcome.always) await this.#deps.trust(round.client.id, route);
       return undefined;
@@ -385,16 +396,25 @@ export class GatewayCalls {
   }
 }
 
-/** Arguments as pretty JSON for the ask dialog: sanitized, bounded. */
-function argumentsText(args: Record<string, unknown>): { text: string; truncated: boolean } {
+/**
+ * The whole arguments as text for the ask dialog: pretty JSON, or compact JSON when pretty would pass the bound (the
+ * ingress check keeps compact JSON within it), sanitized; cut with a mark only if even that is over.
+ */
+function fullArgumentsText(args: Record<string, unknown>): string {
   let text: string;
   try {
     text = JSON.stringify(args, null, 2) ?? '{}';
+    if (text.length > FULL_ARGUMENT_CHARS) text = JSON.stringify(args) ?? '{}';
   } catch {
     text = '(the arguments could not be shown)';
   }
-  const clean = sanitizeText(text);
-  return clean.length > ASK_ARGUMENT_CHARS
-    ? { text: `${clean.slice(0, ASK_ARGUMENT_CHARS)}…`, truncated: true }
-    : { text: clean, truncated: false };
+  return truncate(sanitizeText(text), FULL_ARGUMENT_CHARS);
+}
+
+function argumentsBytes(args: Record<string, unknown>): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(args) ?? '{}', 'utf8');
+  } catch {
+    return 0;
+  }
 }

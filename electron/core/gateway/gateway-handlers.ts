@@ -20,5 +20,6 @@ export function gatewayHandlers(host: Host): Pick<Handlers, keyof GatewayInvokeM
     'gateway.activity': async ({ limit }) => host.gateway.activity(limit),
     'gateway.setupPreview': (args) => host.gateway.setupPreview(args),
     'gateway.setupInstall': (args) => host.gateway.setupInstall(args),
+    'gateway.requestArguments': async ({ requestId }) => host.gateway.requestArguments(requestId),
   };
 }

@@ -12,6 +12,7 @@ import type {
   GatewayActivity,
   GatewayClientView,
   GatewayProfile,
+  GatewayRequestArguments,
   GatewaySetupArgs,
   GatewaySetupPreview,
   GatewaySetupResult,
@@ -366,6 +367,11 @@ export class Gateway {
     await this.#host.credentials.set(tokenAccount(id), digest);
     this.#digests.set(id, digest);
     return { ...this.#clientView(client), token };
+  }
+
+  /** gateway.requestArguments */
+  requestArguments(requestId: string): GatewayRequestArguments {
+    return this.asks.arguments(requestId);
   }
 
   /** gateway.decide */

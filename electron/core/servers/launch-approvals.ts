@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
 import { envSecretAccount } from './secrets.js';
 import { approvedLaunch, diffLaunch, fingerprintOf, isLegacyFingerprint } from './approval.js';
+import { launchWarnings } from './launch-warnings.js';
 
 /** Credential-store account of the key that digests secret env values for launch fingerprints. */
 export const APPROVAL_KEY_ACCOUNT = 'launch-approval-key';
@@ -149,6 +150,7 @@ export class LaunchApprovals {
       lastApproval,
       changes: required && typeof stored === 'object' ? diffLaunch(stored.launch, launch, t, new Set(lost)) : [],
       lostSecrets: lost,
+      warnings: launchWarnings({ command: t.command, args: t.args, envNames: Object.keys(t.env) }),
     };
   }
 

@@ -19,6 +19,7 @@ export const gatewayService = {
   activity: (limit?: number) => bridge().api['gateway.activity'](limit === undefined ? {} : { limit }),
   setupPreview: (args: GatewaySetupArgs) => bridge().api['gateway.setupPreview'](args),
   setupInstall: (args: GatewaySetupArgs) => bridge().api['gateway.setupInstall'](args),
+  requestArguments: (requestId: string) => bridge().api['gateway.requestArguments']({ requestId }),
   onRequest: (listener: (payload: EventMap['gateway.request']) => void) => bridge().on('gateway.request', listener),
   onActivity: (listener: (payload: EventMap['gateway.activity']) => void) => bridge().on('gateway.activity', listener),
 };

@@ -2,6 +2,7 @@ import type {
   GatewayActivity,
   GatewayClientView,
   GatewayProfile,
+  GatewayRequestArguments,
   GatewayRequestView,
   GatewaySetupArgs,
   GatewaySetupPreview,
@@ -56,6 +57,8 @@ export interface GatewaySlice {
   trustGatewayTool: (id: string, tool: string, trusted: boolean) => Promise<ActionResult>;
   previewGatewaySetup: (args: GatewaySetupArgs) => Promise<GatewaySetupPreview>;
   installGatewaySetup: (args: GatewaySetupArgs) => Promise<GatewaySetupResult>;
+  /** The whole arguments of a waiting call (a shortened one may be allowed once they were opened). */
+  openGatewayArguments: (requestId: string) => Promise<GatewayRequestArguments>;
 }
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'Something went wrong');
@@ -180,6 +183,7 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     },
     previewGatewaySetup: (args) => gatewayService.setupPreview(args),
     installGatewaySetup: (args) => gatewayService.setupInstall(args),
+    openGatewayArguments: (requestId) => gatewayService.requestArguments(requestId),
   };
 };
 

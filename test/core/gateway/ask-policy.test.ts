@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
+import { ASK_ARGUMENT_CHARS, FULL_ARGUMENT_CHARS } from '../../../electron/core/gateway/gateway-calls.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
@@ -152,6 +153,59 @@ describe('ask', () => {
     await expect(call).rejects.toThrow();
     await until(() => requests.some((r) => r.closed?.requestId === requestId), 20_000, 'the wait to end');
     expect(w.host.gateway.asks.pending()).toEqual([]);
+  });
+
+  it('padded arguments: the cut is marked with what is hidden, the whole text can be opened, and Allow waits for it', async () => {
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const c = await w.http(ask, 'modern');
+    // A payload placed after enough padding that the dialog's first part is only padding.
+    const label = `padded-probe ${'a'.repeat(ASK_ARGUMENT_CHARS * 3)} PAYLOAD-AFTER-PADDING é`;
+    const args = { ms: 1, label };
+    const call = c.callTool({ name: 'mcp__fx__write', arguments: args });
+    await until(() => latest()?.request?.arguments.includes('padded-probe') === true, 20_000, 'the ask');
+    const req = latest()!.request!;
+    const whole = JSON.stringify(args, null, 2);
+    expect(req.argumentsTruncated).toBe(true);
+    expect(req.arguments).not.toContain('PAYLOAD-AFTER-PADDING');
+    expect(req.arguments).toHaveLength(ASK_ARGUMENT_CHARS + 1);
+    expect(req.argumentsChars).toBe(whole.length);
+    expect(req.argumentsBytes).toBe(Buffer.byteLength(JSON.stringify(args), 'utf8'));
+    expect(req.argumentsHiddenBytes).toBe(Buffer.byteLength(whole.slice(ASK_ARGUMENT_CHARS), 'utf8'));
+    // Allowing before the whole arguments were opened is refused, and the call keeps waiting.
+    expect(await dispatch('gateway.decide', { requestId: req.requestId, allow: true })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(w.host.gateway.asks.pending().map((p) => p.requestId)).toEqual([req.requestId]);
+    const opened = await dispatch('gateway.requestArguments', { requestId: req.requestId });
+    expect(opened).toEqual({ ok: true, value: { text: whole, chars: whole.length } });
+    expect(await dispatch('gateway.decide', { requestId: req.requestId, allow: true })).toEqual({ ok: true, value: null });
+    const result = await call;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ label });
+    // Once the call is answered its arguments are gone.
+    expect(await dispatch('gateway.requestArguments', { requestId: req.requestId })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('arguments whose pretty text would pass the bound are opened whole as compact JSON', async () => {
+    const dispatch = createDispatcher(createHandlers(w.host));
+    const c = await w.http(ask, 'modern');
+    // 1.3 million one-digit items: 2.6 MB as sent, over 8 Mi characters once indented.
+    const args = { what: 'huge-probe', items: Array.from({ length: 1_300_000 }, (_, i) => i % 10) };
+    expect(JSON.stringify(args, null, 2).length).toBeGreaterThan(FULL_ARGUMENT_CHARS);
+    // A tool with the default deadline: building and reading this text must not race the fx server's short one.
+    const call = c.callTool({ name: 'mcp__liar__wipe', arguments: args });
+    await until(() => latest()?.request?.tool === 'mcp__liar__wipe' && latest()!.request!.argumentsBytes > 1_000_000, 20_000, 'the ask');
+    const req = latest()!.request!;
+    const compact = JSON.stringify(args);
+    expect(req).toMatchObject({ argumentsTruncated: true, argumentsChars: compact.length, argumentsBytes: compact.length });
+    const opened = await dispatch('gateway.requestArguments', { requestId: req.requestId });
+    expect(opened.ok && (opened.value as { text: string }).text === compact).toBe(true);
+    w.host.gateway.decide(req.requestId, false);
+    expect((await call).isError).toBe(true);
   });
 });
 

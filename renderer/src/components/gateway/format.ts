@@ -1,5 +1,6 @@
 // Words for gateway data: profile summaries and relative times.
-import type { GatewayProfile } from '../../../../shared/domains/gateway';
+import type { GatewayProfile, GatewayRequestView } from '../../../../shared/domains/gateway';
+import { formatSize } from '../../../../shared/format-size';
 import { countLabel } from '../../ui/count';
 
 /** "All servers" or "2 servers: files, github". */
@@ -40,4 +41,11 @@ export function ago(at: number, now = Date.now()): string {
 /** Seconds left until `at`, never negative. */
 export function secondsLeft(at: number, now = Date.now()): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The ask dialog's mark on shortened arguments: "showing 8,192 of 1,048,620 characters — 1,016 KiB hidden". */
+export function shortenedLabel(ask: Pick<GatewayRequestView, 'arguments' | 'argumentsChars' | 'argumentsHiddenBytes'>): string {
+  // The shown text ends with the cut mark "…", which is not part of the arguments.
+  const shown = Math.max(0, ask.arguments.length - 1);
+  return `showing ${shown.toLocaleString('en-US')} of ${ask.argumentsChars.toLocaleString('en-US')} characters — ${formatSize(ask.argumentsHiddenBytes)} hidden`;
 }

@@ -1,7 +1,8 @@
-// Shows the exact launch, untruncated, and asks for consent before anything is spawned.
+// Shows the exact launch, untruncated, and asks for consent before anything is spawned; what parts of the launch do
+// beyond running the program named (a shell string, host access, preloaded code) is said in plain words first.
 import { Alert, Box, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { IconKey, IconShieldCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconKey, IconShieldCheck } from '@tabler/icons-react';
 import type { LaunchApproval } from '../../../../shared/contract';
 import { useStore } from '../../store';
 import { cleanText } from '../../ui/text';
@@ -43,6 +44,22 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
         <Text size="sm">
           Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.
         </Text>
+        {a.warnings.length > 0 && (
+          <Alert
+            color="red"
+            variant="light"
+            p="sm"
+            icon={<IconAlertTriangle size={18} aria-hidden />}
+            title="What this launch also does"
+            data-testid="approval-warnings"
+          >
+            <List size="sm" spacing={4} aria-label="What this launch also does">
+              {a.warnings.map((w, i) => (
+                <List.Item key={`${w.code}-${i}`}>{cleanText(w.text)}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
         {a.lastApproval === 'legacy' && (
           <Text size="sm">An earlier version approved this launch without checking environment values; approve it once more.</Text>
         )}
