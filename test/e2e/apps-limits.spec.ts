@@ -1,6 +1,8 @@
 // What an MCP app cannot do to the host through size or side channels: one 20 MiB request is refused to the app
 // while the page keeps its bridge connection (headless), and WebRTC sends nothing to a STUN/TURN server of its
 // choosing, whatever frame it builds the peer connection in.
+import { createSocket } from 'node:dgram';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from './support/fixture';
 import { addAppsFixture, appFrame, callFixtureTool, inspectorRows } from './support/apps';
 
@@ -36,5 +38,34 @@ test.describe('app limits', () => {
     expect(sockets[0]!.closed).toBe(false);
     await expect(page.getByText('connection to Switchboard was lost')).toHaveCount(0);
     await callFixtureTool(switchboard, 'ui_capability');
+  });
+
+  test('WebRTC from an app sends no datagram to a STUN/TURN server of its choosing', async ({ switchboard, page }) => {
+    const sentinel = createSocket('udp4');
+    const datagrams: string[] = [];
+    sentinel.on('message', (m) => datagrams.push(m.toString('latin1')));
+    await new Promise<void>((r) => sentinel.bind(0, '127.0.0.1', r));
+    try {
+      const rtcPort = String((sentinel.address() as AddressInfo).port);
+      await callFixtureTool(switchboard, 'attack_webrtc', { rtcPort });
+      const log = appFrame(page).locator('#log');
+      await expect(log).toContainText('done: OK', { timeout: 60_000 });
+      const text = (await log.textContent()) ?? '';
+      for (const step of [
+        'RTCPeerConnection',
+        'webkitRTCPeerConnection',
+        'srcdoc property',
+        'srcdoc attribute',
+        'srcdoc in markup',
+        'srcdoc attribute node',
+      ]) {
+        expect(text).toContain(`${step}: BLOCKED (NotAllowedError)`);
+      }
+      expect(text).not.toContain('ESCAPED');
+      // The app has finished every attempt (an attempt that got a connection gathers to the end before it reports).
+      expect(datagrams).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => sentinel.close(() => r()));
+    }
   });
 });
