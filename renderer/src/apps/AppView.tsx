@@ -2,7 +2,7 @@
 // sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
 // sent for the model, and the Inspector. Closing the view tears the app down. One link consent at a time: while one
 // waits for the person, a further ui/open-link from the app is declined at once, so every request settles.
-import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core';
 import { useElementSize, useViewportSize } from '@mantine/hooks';
 import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -109,6 +109,7 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   }, [callId, attempt, openApp, closeApp]);
 
   const theme = useComputedColorScheme('light');
+  const mantine = useMantineTheme();
   const { ref: body, width } = useElementSize();
   const viewport = useViewportSize();
   const displayMode: AppDisplayMode = standalone || fullscreen ? 'fullscreen' : 'inline';
@@ -120,8 +121,10 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const launch = phase.kind === 'open' ? phase.launch : null;
   const hostContext = useMemo(
     () =>
-      launch ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appShell(), version }) : null,
-    [launch, theme, displayMode, width, height, version, appShell],
+      launch
+        ? buildHostContext({ launch, theme, mantine, displayMode, width: Math.round(width) || 800, height, shell: appShell(), version })
+        : null,
+    [launch, theme, mantine, displayMode, width, height, version, appShell],
   );
 
   // Escape leaves full screen.
