@@ -7,7 +7,7 @@ import type { AppLaunch } from '../../../shared/domains/apps';
 import { HOST_FONTS_CSS, hostStyleVariables } from './host-styles';
 
 /** How the app is shown. */
-export type AppDisplayMode = 'inline' | 'fullscreen';
+export type AppDisplayMode = 'inline' | 'fullscreen' | 'pip';
 
 /** What the context is built from. */
 export interface HostContextInput {
@@ -16,6 +16,8 @@ export interface HostContextInput {
   /** The Mantine theme the variables come from. */
   mantine: MantineTheme;
   displayMode: AppDisplayMode;
+  /** The modes the host can put this app in from where it is shown. */
+  availableDisplayModes: AppDisplayMode[];
   /** The container's width in pixels. */
   width: number;
   /** Fixed height (full screen, own window) or the most the app may grow to (inline). */
@@ -34,7 +36,7 @@ export function buildHostContext(input: HostContextInput): McpUiHostContext {
     theme: input.theme,
     styles: { variables: hostStyleVariables(input.mantine, input.theme), css: { fonts: HOST_FONTS_CSS } },
     displayMode: input.displayMode,
-    availableDisplayModes: ['inline', 'fullscreen'],
+    availableDisplayModes: input.availableDisplayModes,
     containerDimensions,
     locale: navigator.language,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
