@@ -3,7 +3,7 @@
 // (a mode it did not declare is not applied); the dock's Close winds it down.
 import type { FrameLocator, Page } from '@playwright/test';
 import { expect, test } from './support/fixture';
-import { addAppsFixture, appFrame, callFixtureTool } from './support/apps';
+import { addAppsFixture, appFrame, callFixtureTool, inspectorRows } from './support/apps';
 
 const dockApp = (page: Page): FrameLocator => page.frameLocator('.sb-pip-dock iframe.sb-app-frame').frameLocator('iframe');
 
@@ -81,5 +81,49 @@ test.describe('display modes', () => {
     await expect(page.getByRole('region', { name: 'Picture-in-picture app: Pip app' })).toHaveCount(0);
     await expect(inline.locator('#loaded')).toHaveText(loaded);
     await expect(inline.locator('#log')).toContainText('asked inline: OK (inline)');
+  });
+
+  test('an app that asks to close is wound down through ui/resource-teardown, inline and picture-in-picture', async ({
+    switchboard,
+    page,
+  }) => {
+    const said: string[] = [];
+    page.on('console', (m) => said.push(m.text()));
+    await callFixtureTool(switchboard, 'pip_app');
+    const inline = appFrame(page, '.sb-main iframe.sb-app-frame');
+    await expect(inline.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+    await inline.getByRole('button', { name: 'Ask to close' }).click();
+    await expect(page.getByText('The app was closed.')).toBeVisible();
+    expect(said).toContain('pip app: teardown asked');
+
+    said.length = 0;
+    await page.getByRole('button', { name: 'Show the app again' }).click();
+    await expect(inline.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+    await inline.getByRole('button', { name: 'Ask for pip' }).click();
+    const dock = page.getByRole('region', { name: 'Picture-in-picture app: Pip app' });
+    await expect(dockApp(page).locator('#mode')).toHaveText('pip');
+    await dockApp(page).getByRole('button', { name: 'Ask to close' }).click();
+    await expect(dock).toHaveCount(0);
+    await expect(page.getByText('The app was closed.')).toBeVisible();
+    expect(said).toContain('pip app: teardown asked');
+  });
+
+  test('an app’s request to close while the person answers its link request is declined, and says so', async ({ switchboard, page }) => {
+    await callFixtureTool(switchboard, 'pip_app');
+    const inline = appFrame(page, '.sb-main iframe.sb-app-frame');
+    await expect(inline.locator('#log')).toContainText('started: OK', { timeout: 30_000 });
+    const loaded = (await inline.locator('#loaded').textContent())!;
+    await inline.getByRole('button', { name: 'Open link' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open a link from the app?' });
+    await expect(dialog).toBeVisible();
+    // The dialog covers the app: the app asks by itself, as a script would.
+    await inline.locator('#close').evaluate((el) => (el as { click(): void }).click());
+    await expect(inline.locator('#log')).toContainText('asked to close: OK');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(inline.locator('#log')).toContainText('link: DECLINED');
+    const rows = await inspectorRows(page);
+    expect(rows.some((r) => r.includes('The app asked to close while its link waits for your answer: it stays open'))).toBe(true);
+    await expect(inline.locator('#loaded')).toHaveText(loaded);
+    await expect(page.getByText('The app was closed.')).toHaveCount(0);
   });
 });

@@ -250,6 +250,17 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
     else setClosed(true);
   };
 
+  // The app asks to be closed (ui/notifications/request-teardown): the host decides. It is honoured through the one
+  // wind-down path (ui/resource-teardown, then the frame goes), except while the person is answering the app's own
+  // link request: closing then would pull the question away from under them.
+  const onRequestTeardown = (log: MessageLog): void => {
+    if (linkBusy.current) {
+      log.refused('The app asked to close while its link waits for your answer: it stays open');
+      return;
+    }
+    void closeGracefully();
+  };
+
   // Into the dock: the running app is handed over, and this view shows where it went.
   const enterPip = (): void => {
     if (!launch || phase.kind !== 'open') return;
@@ -443,7 +454,7 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
               return next ? 'fullscreen' : 'inline';
             }}
             onAppModes={setAppModes}
-            onRequestTeardown={() => void closeGracefully()}
+            onRequestTeardown={() => onRequestTeardown(phase.log)}
             onAttached={() => (framed.current = launch.launchId)}
             onEnded={() => void closeApp(launch.launchId)}
           />
