@@ -342,9 +342,11 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
           <Text fw={600} size="sm" truncate="end">
             {title}
           </Text>
-          <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
-            {launch.serverName} · {launch.resourceUri}
-          </Text>
+          {!pip && (
+            <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
+              {launch.serverName} · {launch.resourceUri}
+            </Text>
+          )}
           {running === 'starting' && <Loader size={12} aria-label="Starting" />}
           {running === 'running' && (
             <Text size="xs" fw={600} className="sb-ok" data-testid="app-status">
