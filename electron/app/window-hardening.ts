@@ -1,7 +1,7 @@
 // Hardening of every web contents the app creates, registered before any window exists: no navigation away from
 // the app's own page, no redirects, no new windows, no <webview>; a permission policy that allows exactly what the
-// app needs (writing to the clipboard for the Copy buttons) and only for the app's page; and the frame check the IPC
-// layer uses (only the app window's top frame showing the app's page may call the core).
+// app needs (writing to the clipboard for the Copy buttons) and only for the app's page; WebRTC kept off UDP (an MCP
+// app's peer connection is not governed by its CSP); and the frame check the IPC layer uses (only the app window's top frame showing the app's page may call the core).
 import type { PermissionDetails } from './app-permissions.js';
 
 /** The app's own pages: anything served from the renderer's origin (`app://switchboard`), whatever its route. */
@@ -28,7 +28,19 @@ export interface ContentsLike {
   on(event: 'will-navigate' | 'will-redirect', listener: (event: Preventable, url: string) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: Preventable) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  setWebRTCIPHandlingPolicy(policy: WebRtcIpPolicy): void;
 }
+
+/** Electron's WebRTC IP handling policies (the one used is WEBRTC_IP_POLICY). */
+export type WebRtcIpPolicy =
+  'default' | 'default_public_interface_only' | 'default_public_and_private_interfaces' | 'disable_non_proxied_udp';
+
+/**
+ * The WebRTC policy of every web contents: no UDP except through a proxy (there is none), so an MCP app's peer
+ * connection cannot send datagrams to a STUN or TURN server of its choosing; the app's document also has no
+ * RTCPeerConnection (the sandbox's own guard). Switchboard itself uses no WebRTC.
+ */
+export const WEBRTC_IP_POLICY: WebRtcIpPolicy = 'disable_non_proxied_udp';
 
 /** The part of Electron's app the hardening uses. */
 export interface HardeningApp {
@@ -51,6 +63,7 @@ export function hardenWebContents(
     contents.on('will-redirect', stay);
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.setWebRTCIPHandlingPolicy(WEBRTC_IP_POLICY);
   });
 }
 

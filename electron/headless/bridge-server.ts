@@ -7,11 +7,12 @@ import type { AnyEventListener } from '../core/event-bus.js';
 import type { Dispatch } from '../core/dispatcher.js';
 import type { ViewerState } from '../core/presence.js';
 import { encodeForBridge } from '../core/sendable.js';
+import { BRIDGE_FRAME_MAX_BYTES, BRIDGE_REQUEST_MAX_BYTES, formatMiB } from '../../shared/message-limits.js';
 import { checkBridgeRequest } from './guards.js';
 import { serveStatic } from './static-files.js';
 
-/** Largest WebSocket message the bridge accepts from a browser. */
-export const MAX_BRIDGE_MESSAGE = 8 * 1024 * 1024;
+/** Largest request the bridge dispatches (a larger one gets `limit_exceeded`; the connection stays). */
+export const MAX_BRIDGE_MESSAGE = BRIDGE_REQUEST_MAX_BYTES;
 /** The notification a page sends when it is shown or hidden (not part of the contract: only the shell hears it). */
 export const VISIBILITY_NOTIFICATION = 'bridge/visibility';
 
@@ -53,6 +54,18 @@ function rpcError(id: JsonRpcId, code: number, message: string, data?: unknown):
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
 }
 
+/** The id of a request too large to dispatch: read from its start (where the renderer puts it), else by parsing. */
+function requestId(text: string): JsonRpcId {
+  const head = /^\s*\{(?:\s*"jsonrpc"\s*:\s*"2\.0"\s*,)?\s*"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]){0,200}")/.exec(text.slice(0, 512));
+  if (head?.[1] !== undefined) return JSON.parse(head[1]) as string | number;
+  try {
+    const id = (JSON.parse(text) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Parses a request target; null when it is not a valid path (e.g. `//[`), which must not throw in a listener. */
 function parseTarget(raw: string | undefined): URL | null {
   try {
@@ -64,7 +77,7 @@ function parseTarget(raw: string | undefined): URL | null {
 
 /** Starts the bridge server. */
 export async function startBridgeServer(opts: BridgeServerOptions): Promise<BridgeServer> {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_FRAME_MAX_BYTES });
   let port = 0;
   const http: Server = createServer((req, res) => {
     const host = req.headers.host;
@@ -123,6 +136,14 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         ws.send(rpcError(null, -32700, 'Binary frames are not accepted'));
+        return;
+      }
+      const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+      if (bytes > MAX_BRIDGE_MESSAGE) {
+        // One oversized request is refused on its own: the page keeps its connection and its other calls.
+        const message = `The request is ${formatMiB(bytes)}, larger than the ${formatMiB(MAX_BRIDGE_MESSAGE)} the bridge accepts`;
+        opts.onRefused?.('limit_exceeded');
+        ws.send(rpcError(requestId(data.toString()), -32000, message, { code: 'limit_exceeded', message }));
         return;
       }
       handleMessage(ws, data.toString()).catch((err: unknown) => {

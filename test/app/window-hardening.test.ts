@@ -11,6 +11,7 @@ import {
   type ContentsLike,
   type HardeningApp,
   type PermissionSession,
+  WEBRTC_IP_POLICY,
 } from '../../electron/app/window-hardening.js';
 
 const index = 'app://switchboard/index.html';
@@ -20,6 +21,10 @@ class FakeContents extends EventEmitter {
   openHandler: ((d: { url: string }) => { action: 'deny' }) | undefined;
   setWindowOpenHandler(h: (d: { url: string }) => { action: 'deny' }): void {
     this.openHandler = h;
+  }
+  webrtc: string | undefined;
+  setWebRTCIPHandlingPolicy(policy: string): void {
+    this.webrtc = policy;
   }
   /** Emits like Electron and reports whether the default was prevented. */
   attempt(event: string, url?: string): boolean {
@@ -55,6 +60,16 @@ describe('web contents hardening', () => {
     expect(contents.attempt('will-attach-webview')).toBe(true);
     expect(contents.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
     expect(blocked).toEqual(['blocked navigation to https://evil.example/', 'blocked navigation to file:///etc/passwd']);
+  });
+
+  it('keeps WebRTC off UDP in every contents (an app frame shares its window’s contents)', () => {
+    const app = new EventEmitter();
+    hardenWebContents(app as unknown as HardeningApp, isAppUrl);
+    const [a, b] = [new FakeContents(), new FakeContents()];
+    app.emit('web-contents-created', {}, a as unknown as ContentsLike);
+    app.emit('web-contents-created', {}, b as unknown as ContentsLike);
+    expect(WEBRTC_IP_POLICY).toBe('disable_non_proxied_udp');
+    expect([a.webrtc, b.webrtc]).toEqual(['disable_non_proxied_udp', 'disable_non_proxied_udp']);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { buildCspPolicy } from '../../electron/core/apps/csp.js';
 import { innerSandboxFlags, SANDBOX_SCRIPT, sandboxAppPage, scriptHash } from '../../electron/core/apps/sandbox-page.js';
+import { WEBRTC_GUARD_SCRIPT, withWebRtcGuard } from '../../electron/core/apps/webrtc-guard.js';
 import { startAppSandboxServer, type AppSandboxServer } from '../../electron/headless/app-sandbox-server.js';
 import { startBridgeServer } from '../../electron/headless/bridge-server.js';
 import { cleanup, makeHost, tempDir } from '../shared/support/harness.js';
@@ -78,7 +79,9 @@ describe('app sandbox server', () => {
     for (const host of [`127.0.0.1:${sandbox.port}`, `localhost:${sandbox.port}`]) {
       const res = await get('/app.html?launch=open-launch', { host });
       expect(res.status).toBe(200);
-      expect(res.body).toBe(APP_HTML);
+      // Its first script is the WebRTC guard, after the doctype (the document keeps its standards mode).
+      expect(res.body).toBe(withWebRtcGuard(APP_HTML));
+      expect(res.body).toBe(`<!doctype html><script>${WEBRTC_GUARD_SCRIPT}</script><h1>The app</h1>`);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       // The sandbox directive keeps the document opaque even when it is loaded outside the proxy's frame.
       expect(res.headers['content-security-policy']).toBe(

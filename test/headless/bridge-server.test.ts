@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import type { ServerSummary } from '../../shared/contract.js';
 import { createDispatcher, type Dispatch } from '../../electron/core/dispatcher.js';
 import type { Handlers } from '../../electron/core/handlers.js';
-import { startBridgeServer, type BridgeServer } from '../../electron/headless/bridge-server.js';
+import { MAX_BRIDGE_MESSAGE, startBridgeServer, type BridgeServer } from '../../electron/headless/bridge-server.js';
 import { CSP_NONCE_PLACEHOLDER } from '../../electron/renderer-csp.js';
 import { cleanup, makeHost, tempDir, type HostHarness } from '../shared/support/harness.js';
 
@@ -288,6 +288,23 @@ describe('a good connection', () => {
     expect(await rpc(ws, { jsonrpc: '2.0', id: 1, method: 42 })).toMatchObject({ error: { code: -32600 } });
     expect(await rpc(ws, { jsonrpc: '2.0', method: 'servers.list' })).toMatchObject({ error: { code: -32600 } });
     expect(dispatched).toEqual([]);
+  });
+
+  it('an oversized request is refused with limit_exceeded on its own; the connection stays and the next call works', async () => {
+    const ws = await open();
+    let closed = false;
+    ws.on('close', () => (closed = true));
+    const big = 'x'.repeat(MAX_BRIDGE_MESSAGE + 1024);
+    const reply = await rpc(ws, { jsonrpc: '2.0', id: 7, method: 'servers.add', params: { name: big } });
+    expect(reply).toMatchObject({ id: 7, error: { code: -32000, data: { code: 'limit_exceeded' } } });
+    expect(dispatched).toEqual([]);
+    expect(refused).toEqual(['limit_exceeded']);
+    // The id is found wherever it is in the request.
+    const late = await rpc(ws, `{"params":{"name":"${big}"},"method":"servers.add","jsonrpc":"2.0","id":"late"}`);
+    expect(late).toMatchObject({ id: 'late', error: { data: { code: 'limit_exceeded' } } });
+    expect(await rpc(ws, { jsonrpc: '2.0', id: 8, method: 'servers.list', params: {} })).toEqual({ jsonrpc: '2.0', id: 8, result: [] });
+    expect(closed).toBe(false);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
   });
 
   it('forwards EventBus events as JSON-RPC notifications, and detaches on close', async () => {

@@ -9,6 +9,7 @@ import { buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { createHash } from 'node:crypto';
 import { SANDBOX_REFUSED_METHOD } from '../../../shared/domains/app-sandbox.js';
 import type { AppPermission } from '../../../shared/domains/apps.js';
+import { withWebRtcGuard } from './webrtc-guard.js';
 
 /** Path of the proxy page (the launch id goes in `?launch=`, the renderer's origin in `#host=`). */
 export const SANDBOX_PAGE_PATH = '/proxy.html';
@@ -101,9 +102,13 @@ export function sandboxPage(launchId: string, input: SandboxPageInput, shell: Sa
 /**
  * The app's own document: its HTML under its policy, framed only by the proxy inside the renderer. The policy carries
  * the inner frame's sandbox flags too, so the document has an opaque origin however it is loaded (top level included).
+ * Its first script closes WebRTC (see webrtc-guard).
  */
 export function sandboxAppPage(input: SandboxPageInput, shell: SandboxShell): SandboxAnswer {
-  return html(input.html, `${input.cspPolicy}; sandbox ${innerSandboxFlags(input.popups)}${ancestors(innerFramers(shell))}`);
+  return html(
+    withWebRtcGuard(input.html),
+    `${input.cspPolicy}; sandbox ${innerSandboxFlags(input.popups)}${ancestors(innerFramers(shell))}`,
+  );
 }
 
 /** A plain-text answer of the sandbox origin (errors). */

@@ -2,21 +2,34 @@
 // sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
 // sent for the model, and the Inspector. Closing the view tears the app down. One link consent at a time: while one
 // waits for the person, a further ui/open-link from the app is declined at once, so every request settles.
-import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+// Picture-in-picture hands the running app to the dock (`pip`), which stays on screen across views; its own view
+// shows where it went, and the app comes back to that view, still running, when the person returns it inline.
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Text, Tooltip, useComputedColorScheme, useMantineTheme } from '@mantine/core';
 import { useElementSize, useViewportSize } from '@mantine/hooks';
-import { IconAppWindow, IconArrowsMaximize, IconArrowsMinimize, IconBug, IconExternalLink, IconRefresh } from '@tabler/icons-react';
+import {
+  IconAppWindow,
+  IconArrowsMaximize,
+  IconArrowsMinimize,
+  IconBug,
+  IconExternalLink,
+  IconPictureInPicture,
+  IconPictureInPictureOff,
+  IconRefresh,
+  IconX,
+} from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppLaunch, AppLinkCheck } from '../../../shared/domains/apps';
 import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 import { AppError } from '../../../shared/errors';
 import { useStore } from '../store';
-import { AppFrame, type AppEvent, type AppFrameHandle } from './AppFrame';
+import { AppFrame, handOverApp, releaseApp, type AppEvent, type AppFrameHandle } from './AppFrame';
 import { AppInspector } from './AppInspector';
 import { AppPermissionPrompt } from './AppPermissionPrompt';
 import { AppSidePanel } from './AppSidePanel';
 import { buildHostContext, type AppDisplayMode } from './host-context';
 import { LinkConsentDialog } from './LinkConsentDialog';
 import { MessageLog } from './message-log';
+import { usePip } from './pip-store';
 import './apps.css';
 
 /** Most an inline app may grow to (pixels). */
@@ -25,6 +38,10 @@ export const INLINE_MAX_HEIGHT = 1200;
 export const LINK_WAITING = 'Another link from this app is already waiting for the person to answer';
 /** Height of the app's title bar (pixels). */
 const BAR_HEIGHT = 44;
+/** Size of the picture-in-picture frame (pixels). */
+export const PIP_SIZE = { width: 360, height: 220 } as const;
+/** How long an app on its way back inline waits for its view before it is wound down. */
+const RETURN_WAIT_MS = 3_000;
 
 const ERROR_TITLES: Partial<Record<string, string>> = {
   app_invalid: 'This is not an MCP App',
@@ -38,6 +55,8 @@ export interface AppViewProps {
   callId: string;
   /** Own window or tab: the app fills the page. */
   standalone?: boolean;
+  /** The picture-in-picture dock's view of the app it holds. */
+  pip?: boolean;
 }
 
 type Phase =
@@ -46,7 +65,7 @@ type Phase =
   | { kind: 'open'; launch: AppLaunch; log: MessageLog; startedAt: number };
 
 /** Shows one call's app. */
-export function AppView({ callId, standalone = false }: AppViewProps) {
+export function AppView({ callId, standalone = false, pip = false }: AppViewProps) {
   const openApp = useStore((s) => s.openApp);
   const appShell = useStore((s) => s.appShell);
   const closeApp = useStore((s) => s.closeApp);
@@ -54,6 +73,12 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const checkLink = useStore((s) => s.appCheckLink);
   const openWindow = useStore((s) => s.openAppWindow);
   const version = useStore((s) => s.info?.version ?? '0.0.0');
+  const route = useStore((s) => s.route);
+  const navigate = useStore((s) => s.navigate);
+  // Inline only: the app is in the dock now, or on its way back here.
+  const elsewhere = usePip((s) => !pip && s.pip?.callId === callId);
+  const comingBack = usePip((s) => !pip && s.returning?.callId === callId);
+  const [appModes, setAppModes] = useState<string[] | undefined>(undefined);
   const [attempt, setAttempt] = useState(0);
   const [phase, setPhase] = useState<Phase>({ kind: 'opening' });
   const [running, setRunning] = useState<'starting' | 'running' | 'failed'>('starting');
@@ -73,12 +98,39 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
   const framed = useRef<string | null>(null);
   // Set when the view goes away or reloads: a late request from a parked app is declined at once.
   const viewGone = useRef(false);
+  // The app shown came from another view (the dock, or back from it): no launch of this view's own to open.
+  const moved = useRef<'away' | 'here' | null>(null);
 
-  // Open a launch for this call; close it in the core when the view goes away or reloads.
+  // Open a launch for this call; close it in the core when the view goes away or reloads. An app moved here (into
+  // the dock, or back from it) is the one already running: its frame is adopted, and closes its launch when it ends.
   useEffect(() => {
+    viewGone.current = false;
+    const moving = usePip.getState();
+    const arriving = pip ? moving.pip : comingBack ? moving.returning : null;
+    if (arriving) {
+      moved.current = 'here';
+      setPhase({ kind: 'open', launch: arriving.launch, log: arriving.log, startedAt: arriving.startedAt });
+      setRunning('running');
+      setFailure(null);
+      if (!pip) moving.adopted(callId);
+      return () => {
+        viewGone.current = true;
+        declineLink.current?.();
+      };
+    }
+    if (elsewhere) {
+      moved.current = 'away';
+      return;
+    }
+    if (moved.current === 'away') {
+      // The dock closed it.
+      moved.current = null;
+      setClosed(true);
+      return;
+    }
+    if (moved.current === 'here') return;
     let live = true;
     let launchId: string | undefined;
-    viewGone.current = false;
     setPhase({ kind: 'opening' });
     setRunning('starting');
     setFailure(null);
@@ -106,22 +158,46 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
       declineLink.current?.();
       if (launchId !== undefined && framed.current !== launchId) void closeApp(launchId);
     };
-  }, [callId, attempt, openApp, closeApp]);
+  }, [callId, attempt, openApp, closeApp, pip, elsewhere, comingBack]);
 
   const theme = useComputedColorScheme('light');
+  const mantine = useMantineTheme();
   const { ref: body, width } = useElementSize();
   const viewport = useViewportSize();
-  const displayMode: AppDisplayMode = standalone || fullscreen ? 'fullscreen' : 'inline';
+  const displayMode: AppDisplayMode = pip ? 'pip' : standalone || fullscreen ? 'fullscreen' : 'inline';
   const fillHeight = Math.max(200, viewport.height - BAR_HEIGHT - (standalone ? 0 : 0));
   const height = useMemo(
-    () => (displayMode === 'fullscreen' ? { fixed: fillHeight } : { max: INLINE_MAX_HEIGHT }),
+    () =>
+      displayMode === 'pip'
+        ? { fixed: PIP_SIZE.height }
+        : displayMode === 'fullscreen'
+          ? { fixed: fillHeight }
+          : { max: INLINE_MAX_HEIGHT },
     [displayMode, fillHeight],
+  );
+  // The modes the app declared are the only ones it is put in (an app that declared none takes all three).
+  const allows = useCallback((mode: AppDisplayMode) => appModes === undefined || appModes.includes(mode), [appModes]);
+  const available = useMemo<AppDisplayMode[]>(
+    () => (standalone ? ['fullscreen'] : (['inline', 'fullscreen', 'pip'] as const).filter((m) => allows(m))),
+    [standalone, allows],
   );
   const launch = phase.kind === 'open' ? phase.launch : null;
   const hostContext = useMemo(
     () =>
-      launch ? buildHostContext({ launch, theme, displayMode, width: Math.round(width) || 800, height, shell: appShell(), version }) : null,
-    [launch, theme, displayMode, width, height, version, appShell],
+      launch
+        ? buildHostContext({
+            launch,
+            theme,
+            mantine,
+            displayMode,
+            availableDisplayModes: available,
+            width: pip ? PIP_SIZE.width : Math.round(width) || 800,
+            height,
+            shell: appShell(),
+            version,
+          })
+        : null,
+    [launch, theme, mantine, displayMode, available, pip, width, height, version, appShell],
   );
 
   // Escape leaves full screen.
@@ -170,16 +246,61 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
 
   const closeGracefully = async (): Promise<void> => {
     await frame.current?.teardown();
-    setClosed(true);
+    if (pip) usePip.getState().closed();
+    else setClosed(true);
   };
 
+  // The app asks to be closed (ui/notifications/request-teardown): the host decides. It is honoured through the one
+  // wind-down path (ui/resource-teardown, then the frame goes), except while the person is answering the app's own
+  // link request: closing then would pull the question away from under them.
+  const onRequestTeardown = (log: MessageLog): void => {
+    if (linkBusy.current) {
+      log.refused('The app asked to close while its link waits for your answer: it stays open');
+      return;
+    }
+    void closeGracefully();
+  };
+
+  // Into the dock: the running app is handed over, and this view shows where it went.
+  const enterPip = (): void => {
+    if (!launch || phase.kind !== 'open') return;
+    handOverApp(launch.launchId);
+    setFullscreen(false);
+    usePip.getState().enter({ callId, launch, log: phase.log, startedAt: phase.startedAt, returnTo: route });
+  };
+  // Back inline, to the view it came from; wound down if that view does not take it back.
+  const returnInline = (): void => {
+    const app = usePip.getState().pip;
+    if (!app) return;
+    handOverApp(app.launch.launchId);
+    usePip.getState().leave();
+    navigate(app.returnTo);
+    setTimeout(() => {
+      if (usePip.getState().returning?.launch.launchId !== app.launch.launchId) return;
+      usePip.getState().adopted(app.callId);
+      releaseApp(app.launch.launchId);
+    }, RETURN_WAIT_MS);
+  };
+
+  if (elsewhere) {
+    return (
+      <Group gap="xs" className="sb-app-closed" data-testid="app-in-pip">
+        <Text size="sm" className="sb-dim">
+          This app is shown picture-in-picture.
+        </Text>
+        <Button size="xs" leftSection={<IconPictureInPictureOff size={14} aria-hidden />} onClick={returnInline}>
+          Return it here
+        </Button>
+      </Group>
+    );
+  }
   if (closed) {
     return (
       <Group gap="xs" className="sb-app-closed">
         <Text size="sm" className="sb-dim">
           The app was closed.
         </Text>
-        <Button size="xs" onClick={() => (setClosed(false), setAttempt((a) => a + 1))}>
+        <Button size="xs" onClick={() => ((moved.current = null), setClosed(false), setAttempt((a) => a + 1))}>
           Show the app again
         </Button>
       </Group>
@@ -209,10 +330,11 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
       radius={standalone ? 0 : 'md'}
       className="sb-app"
       data-fullscreen={fullscreen || undefined}
+      data-pip={pip || undefined}
       data-standalone={standalone || undefined}
       data-launch-id={launch.launchId}
       role="region"
-      aria-label={`App: ${title}`}
+      aria-label={pip ? `Picture-in-picture app: ${title}` : `App: ${title}`}
     >
       <Group justify="space-between" wrap="nowrap" gap="xs" px="sm" className="sb-app-bar" h={BAR_HEIGHT}>
         <Group gap="xs" wrap="nowrap" miw={0}>
@@ -220,9 +342,11 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
           <Text fw={600} size="sm" truncate="end">
             {title}
           </Text>
-          <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
-            {launch.serverName} · {launch.resourceUri}
-          </Text>
+          {!pip && (
+            <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
+              {launch.serverName} · {launch.resourceUri}
+            </Text>
+          )}
           {running === 'starting' && <Loader size={12} aria-label="Starting" />}
           {running === 'running' && (
             <Text size="xs" fw={600} className="sb-ok" data-testid="app-status">
@@ -230,42 +354,64 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
             </Text>
           )}
         </Group>
-        <Group gap={2} wrap="nowrap">
-          <Tooltip label={inspector ? 'Hide the inspector' : 'Inspector: every message with the app'}>
-            <ActionIcon
-              aria-label="Inspector"
-              aria-pressed={inspector}
-              onClick={() => setInspector((v) => !v)}
-              variant={inspector ? 'light' : 'subtle'}
-            >
-              <IconBug size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Reload the app">
-            <ActionIcon aria-label="Reload the app" onClick={() => setAttempt((a) => a + 1)}>
-              <IconRefresh size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          {!standalone && (
-            <Tooltip label={fullscreen ? 'Leave full screen (Esc)' : 'Full screen'}>
-              <ActionIcon aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} onClick={() => setFullscreen((v) => !v)}>
-                {fullscreen ? <IconArrowsMinimize size={18} aria-hidden /> : <IconArrowsMaximize size={18} aria-hidden />}
+        {pip ? (
+          <Group gap={2} wrap="nowrap">
+            <Tooltip label="Return the app to where it was">
+              <ActionIcon aria-label="Return inline" onClick={returnInline}>
+                <IconPictureInPictureOff size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
-          )}
-          {!standalone && (
-            <Tooltip label="Open in its own window">
-              <ActionIcon aria-label="Open in its own window" onClick={() => void openWindow(callId)}>
-                <IconExternalLink size={18} aria-hidden />
+            <Tooltip label="Close the app">
+              <ActionIcon aria-label="Close the app" onClick={() => void closeGracefully()}>
+                <IconX size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
-          )}
-          {!standalone && (
-            <Button size="compact-xs" variant="subtle" onClick={() => void closeGracefully()}>
-              Close
-            </Button>
-          )}
-        </Group>
+          </Group>
+        ) : (
+          <Group gap={2} wrap="nowrap">
+            <Tooltip label={inspector ? 'Hide the inspector' : 'Inspector: every message with the app'}>
+              <ActionIcon
+                aria-label="Inspector"
+                aria-pressed={inspector}
+                onClick={() => setInspector((v) => !v)}
+                variant={inspector ? 'light' : 'subtle'}
+              >
+                <IconBug size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Reload the app">
+              <ActionIcon aria-label="Reload the app" onClick={() => ((moved.current = null), setAttempt((a) => a + 1))}>
+                <IconRefresh size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            {!standalone && allows('pip') && (
+              <Tooltip label="Picture in picture: keep the app on screen in other views">
+                <ActionIcon aria-label="Picture in picture" onClick={enterPip}>
+                  <IconPictureInPicture size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {!standalone && (allows('fullscreen') || fullscreen) && (
+              <Tooltip label={fullscreen ? 'Leave full screen (Esc)' : 'Full screen'}>
+                <ActionIcon aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} onClick={() => setFullscreen((v) => !v)}>
+                  {fullscreen ? <IconArrowsMinimize size={18} aria-hidden /> : <IconArrowsMaximize size={18} aria-hidden />}
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {!standalone && (
+              <Tooltip label="Open in its own window">
+                <ActionIcon aria-label="Open in its own window" onClick={() => void openWindow(callId)}>
+                  <IconExternalLink size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {!standalone && (
+              <Button size="compact-xs" variant="subtle" onClick={() => void closeGracefully()}>
+                Close
+              </Button>
+            )}
+          </Group>
+        )}
       </Group>
       <AppPermissionPrompt launch={launch} onReload={() => setAttempt((a) => a + 1)} />
       {failure && (
@@ -292,17 +438,30 @@ export function AppView({ callId, standalone = false }: AppViewProps) {
             onAppEvent={(e) => setEvents((all) => [...all.slice(-199), e])}
             onOpenLink={onOpenLink}
             onDisplayMode={(mode) => {
+              // Answered with the mode actually set: an unknown or undeclared mode leaves the current one.
               if (standalone) return 'fullscreen';
-              const next = mode === 'fullscreen' ? true : mode === 'inline' ? false : fullscreen;
+              if (pip) {
+                if (mode === 'inline' && allows('inline')) {
+                  returnInline();
+                  return 'inline';
+                }
+                return 'pip';
+              }
+              if (mode === 'pip' && allows('pip')) {
+                enterPip();
+                return 'pip';
+              }
+              const next = mode === 'fullscreen' && allows('fullscreen') ? true : mode === 'inline' ? false : fullscreen;
               setFullscreen(next);
               return next ? 'fullscreen' : 'inline';
             }}
-            onRequestTeardown={() => void closeGracefully()}
+            onAppModes={setAppModes}
+            onRequestTeardown={() => onRequestTeardown(phase.log)}
             onAttached={() => (framed.current = launch.launchId)}
             onEnded={() => void closeApp(launch.launchId)}
           />
         </div>
-        <AppSidePanel events={events} />
+        {!pip && <AppSidePanel events={events} />}
       </div>
       {inspector && <AppInspector log={log} launch={launch} startedAt={startedAt} initMs={initMs} />}
       <LinkConsentDialog link={link} appName={title} onAnswer={(open) => link?.answer(open)} />

@@ -12,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectSelectedDetail } from '../../store/servers-slice';
 import { Notices } from './Notices';
 import { Announcer } from '../../ui/Announcer';
+import { PipDock } from '../../apps/PipDock';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 import { ViewBoundary } from '../../ui/ViewBoundary';
 import { SamplingHost } from '../sampling/SamplingHost';
@@ -194,6 +195,7 @@ export function App() {
       <ElicitationHost />
       <SamplingHost />
       <AskHost />
+      <PipDock />
       <Announcer />
     </AppShell>
   );
