@@ -52,6 +52,7 @@ import { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { SkillsService } from './skills/skills-service.js';
+import { serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 
@@ -262,6 +263,7 @@ export function createCore(ports: CorePorts): Host {
       ...(loginPath ? { loginPath } : {}),
       discoveryCache: new DiscoveryCache({ file: join(dataDir, DISCOVERY_CACHE_FILE), onNotice: notify }),
       clientInfo,
+      dataDir,
     });
   // The flushes need their share of the time: the sessions get what is left minus a reserve.
   lifetime.add({ name: 'release sessions', stage: 'close', leaveMs: SESSIONS_LEAVE_MS, run: () => sessions.shutdown() });
@@ -370,6 +372,7 @@ export function createCore(ports: CorePorts): Host {
     gate,
     sessions,
     ...(ports.demoServer ? { demoServer: ports.demoServer } : {}),
+    workDir: (config) => serverWorkDir(dataDir, config),
   });
   const imports = new ServerImport({ credentials, definitions, gate, directory: servers });
   const featureSettings = new FeatureSettings({
@@ -420,6 +423,7 @@ export function createCore(ports: CorePorts): Host {
         }
       : {}),
     ...(ports.doctorLookup ? { lookup: ports.doctorLookup } : {}),
+    launchConfig: (config) => withLaunchWorkDir(dataDir, config),
   };
 
   logger.info('app', `Switchboard ${ports.version} (${ports.mode}) started with data folder ${dataDir}`);

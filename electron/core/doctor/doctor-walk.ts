@@ -35,6 +35,8 @@ export interface DoctorOptions {
   authFor?: (config: ServerConfig) => TransportAuthContext | undefined;
   /** The in-process transport of a stdio command that names a server built into Switchboard (the demo). */
   builtin?: (command: string) => TransportFactory | undefined;
+  /** The definition as launched: a stdio server without a cwd runs in its own folder. */
+  launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
 }
 
 /** The request: a definition and/or a saved server id, and the approved trial launch. */
@@ -99,7 +101,15 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
     const t = config.transport as Extract<ServerConfig['transport'], { type: 'stdio' }>;
     const approved = request.approvedLaunch === shownLaunchFingerprint(t) || (sameServer && host.isLaunchApproved(config));
     const loginPath = await opts.loginPath?.();
-    return walkStdio({ config, env, missingSecrets, approved, clientInfo, ...(loginPath !== undefined ? { loginPath } : {}) });
+    return walkStdio({
+      config,
+      env,
+      missingSecrets,
+      approved,
+      clientInfo,
+      ...(loginPath !== undefined ? { loginPath } : {}),
+      ...(opts.launchConfig !== undefined ? { launchConfig: opts.launchConfig } : {}),
+    });
   }
 
   // Secret header values: the one typed into the form, else the saved server's from the credential store; a secret

@@ -28,6 +28,8 @@ export interface StdioWalkInput {
   approved: boolean;
   /** Client identity. */
   clientInfo: Implementation;
+  /** The definition as launched (a server without a cwd runs in its own folder); the approval covers the shown one. */
+  launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
 }
 
 /** The launch shown to the person before a trial run. */
@@ -140,9 +142,10 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
   let established: Established | undefined;
   let failure: AppError | undefined;
   try {
+    const launched = input.launchConfig !== undefined ? await input.launchConfig(config) : config;
     established = await establish({
       config: {
-        ...config,
+        ...launched,
         timeouts: {
           ...config.timeouts,
           setupSecs: Math.min(config.timeouts.setupSecs, 60),

@@ -20,6 +20,8 @@ export interface ServerDirectoryDeps {
   sessions: SessionController;
   /** Definition of the built-in demo server, when the shell ships one. */
   demoServer?: () => ServerConfigInput;
+  /** Where a stdio server's process runs (its own cwd, else its folder in the data folder). */
+  workDir?: (config: ServerConfig) => string | undefined;
 }
 
 /** The server definitions as the contract sees them. */
@@ -44,11 +46,13 @@ export class ServerDirectory {
     const config = this.#d.definitions.config(id);
     const approval = await this.#d.gate.view(config);
     const identity = this.#d.sessions.identity(id);
+    const workDir = this.#d.workDir?.(config);
     return {
       ...this.#summary(config),
       config: await maskConfig(this.#d.credentials, config),
       ...(approval ? { approval } : {}),
       ...(identity ? { identity } : {}),
+      ...(workDir !== undefined ? { workDir } : {}),
     };
   }
 
