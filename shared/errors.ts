@@ -83,6 +83,8 @@ export interface ErrorEvidence {
   searchedPath?: string[];
   /** A stdio server closed its output (stdout) while still running: the session was ended and its processes stopped. */
   outputClosed?: boolean;
+  /** Why a stdio process that ended cannot have been refusing the probe (its launch failed), so it was not started again. */
+  launchFailed?: string;
 }
 
 /** An error as data: what crosses IPC or the WebSocket bridge instead of an exception. */
