@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   task_input_unsupported: 'A task asked for input, which cannot be answered inside a task; the task was cancelled.',
   task_failed: 'The task the tool started failed.',
   task_cancelled: 'The server cancelled the task the tool started.',
+  port_blocked: 'The server URL uses a port fetch refuses to connect to (the Fetch standard’s list of bad ports).',
 } as const satisfies Record<string, string>;
 
 /** A code from the closed set ERROR_CODES. */

@@ -8,6 +8,7 @@ import {
   type FetchLike,
   type Implementation,
 } from '@modelcontextprotocol/client';
+import { blockedPortMessage, fetchBlockedPort } from '../../../shared/blocked-ports.js';
 import { checkServerUrl, type ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { createOAuthFetch } from '../auth/oauth-fetch.js';
@@ -109,6 +110,9 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
         summary: headerProblem.message,
         advice: 'Remove the headers Switchboard sets itself; use the sign-in tab for tokens.',
       };
+    const blocked = fetchBlockedPort(t.url);
+    if (blocked !== undefined)
+      return { status: 'failed', summary: blockedPortMessage(blocked), advice: 'Run the server on another port and change the URL.' };
     url = new URL(t.url);
     return {
       summary: `${shown} is a valid ${url.protocol === 'https:' ? 'https' : 'http'} URL`,

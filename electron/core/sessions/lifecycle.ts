@@ -90,6 +90,7 @@ const TERMINAL: ReadonlySet<string> = new Set([
   'redirect_refused',
   'config_invalid',
   'approval_required',
+  'port_blocked',
 ]);
 
 /**

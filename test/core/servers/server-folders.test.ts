@@ -81,7 +81,7 @@ describe('server working folders', () => {
   });
 
   it('an HTTP server has no working folder', async () => {
-    await host.add({ id: 'web', name: 'web', startup: 'manual', transport: { type: 'http', url: 'http://127.0.0.1:9/mcp' } });
+    await host.add({ id: 'web', name: 'web', startup: 'manual', transport: { type: 'http', url: 'http://127.0.0.1:8/mcp' } });
     expect((await host.get('web')).workDir).toBeUndefined();
   });
 });
