@@ -285,6 +285,8 @@ export function createCore(ports: CorePorts): Host {
       ...(ports.eventsTuning ? { tuning: ports.eventsTuning } : {}),
       log: (id, level, text) => sessions.note?.(id, level, text),
       report: problems.report,
+      // The Overview's capabilities include `events` once the listing found some (servers is built below).
+      onSupportChanged: () => servers.publish(),
     },
   );
   mcpEvents.start();
@@ -373,6 +375,7 @@ export function createCore(ports: CorePorts): Host {
     sessions,
     ...(ports.demoServer ? { demoServer: ports.demoServer } : {}),
     workDir: (config) => serverWorkDir(dataDir, config),
+    hasEvents: (id) => mcpEvents.knownTypes(id) !== undefined,
   });
   const imports = new ServerImport({ credentials, definitions, gate, directory: servers });
   const featureSettings = new FeatureSettings({
