@@ -206,7 +206,11 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
       () => undefined,
       () => undefined,
     ));
-  if (!needsAuth) {
+  if (walk.blocked) {
+    // Never reached: say so ("Not run: … failed"), not that authorization was not needed.
+    await walk.step('resource-metadata', 'Protected-resource metadata', () => Promise.resolve({ summary: '' }));
+    await walk.step('auth-metadata', 'Authorization-server metadata', () => Promise.resolve({ summary: '' }));
+  } else if (!needsAuth) {
     walk.skip('resource-metadata', 'Protected-resource metadata', 'Not needed: the server did not ask for authorization');
     walk.skip('auth-metadata', 'Authorization-server metadata', 'Not needed: the server did not ask for authorization');
   } else {
