@@ -427,6 +427,7 @@ export function createCore(ports: CorePorts): Host {
       : {}),
     ...(ports.doctorLookup ? { lookup: ports.doctorLookup } : {}),
     launchConfig: (config) => withLaunchWorkDir(dataDir, config),
+    workDir: (config) => serverWorkDir(dataDir, config),
   };
 
   logger.info('app', `Switchboard ${ports.version} (${ports.mode}) started with data folder ${dataDir}`);

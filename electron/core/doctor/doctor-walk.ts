@@ -37,6 +37,8 @@ export interface DoctorOptions {
   builtin?: (command: string) => TransportFactory | undefined;
   /** The definition as launched: a stdio server without a cwd runs in its own folder. */
   launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
+  /** Where a stdio server's process runs (its own cwd, else its folder in the data folder). */
+  workDir?: (config: ServerConfig) => string | undefined;
 }
 
 /** The request: a definition and/or a saved server id, and the approved trial launch. */
@@ -109,6 +111,7 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
       clientInfo,
       ...(loginPath !== undefined ? { loginPath } : {}),
       ...(opts.launchConfig !== undefined ? { launchConfig: opts.launchConfig } : {}),
+      ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}),
     });
   }
 

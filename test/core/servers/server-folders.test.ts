@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDoctorWalk } from '../../../electron/core/doctor/doctor-walk.js';
 import type { Host } from '../../../electron/core/host.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
 import { cleanup, settingsStoreIn, tempDir, testCore } from '../../shared/support/harness.js';
@@ -78,6 +79,17 @@ describe('server working folders', () => {
     expect((await where('wd')).cwd).toBe(own);
     expect(readFileSync(join(own, 'where-am-i.txt'), 'utf8')).toBe(own);
     expect(existsSync(join(dir, 'server-folders', 'wd'))).toBe(false);
+  });
+
+  it('the doctor shows the folder before its trial run, and creates nothing until the run is approved', async () => {
+    const walk = await runDoctorWalk(host, { config: whereServer('wd') }, host.doctor);
+    const spawn = walk.steps.find((s) => s.id === 'spawn');
+    expect(spawn?.status).toBe('needs-approval');
+    expect(spawn?.evidence.find((e) => e.label === 'Working directory')?.value).toBe(join(dir, 'server-folders', 'wd'));
+    expect(existsSync(join(dir, 'server-folders', 'wd'))).toBe(false);
+    const run = await runDoctorWalk(host, { config: whereServer('wd'), approvedLaunch: walk.trial!.fingerprint }, host.doctor);
+    expect(run.ok).toBe(true);
+    expect(readFileSync(join(dir, 'server-folders', 'wd', 'where-am-i.txt'), 'utf8')).toBe(join(dir, 'server-folders', 'wd'));
   });
 
   it('an HTTP server has no working folder', async () => {
