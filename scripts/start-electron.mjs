@@ -1,30 +1,29 @@
 #!/usr/bin/env node
-// `npm start`: launches the built app in Electron, or explains in one line how to run headless.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+// `npm start`: launches the built app in Electron, fetching Electron's binary first when it is missing and can be
+// fetched; otherwise it says which command fetches it, and how to run headless instead.
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary, fetchFailedMessage, startPlan } from './electron-binary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkgDir = join(root, 'node_modules', 'electron');
 
-function electronBinary() {
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const name =
-      process.platform === 'win32' ? 'electron.exe' : process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron';
-    const p = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name);
-    return existsSync(p) ? p : null;
-  }
-  const pathTxt = join(pkgDir, 'path.txt');
-  if (!existsSync(pathTxt)) return null;
-  const p = join(pkgDir, 'dist', readFileSync(pathTxt, 'utf8').trim());
-  return existsSync(p) ? p : null;
-}
-
-const bin = electronBinary();
-if (!bin) {
-  console.error('The Electron binary is not installed on this machine; run the same app in your browser with `npm run headless` instead.');
+const plan = startPlan({ root, pkgDir });
+let bin = plan.kind === 'run' ? plan.bin : null;
+if (plan.kind === 'cannot') {
+  console.error(plan.message);
   process.exit(1);
+}
+if (plan.kind === 'fetch') {
+  console.log(plan.message);
+  const result = spawnSync(process.execPath, [plan.installer], { cwd: root, stdio: 'inherit' });
+  bin = electronBinary({ pkgDir });
+  if (!bin) {
+    console.error(fetchFailedMessage(plan, result.status));
+    process.exit(1);
+  }
+  console.log(`Electron is installed: ${bin}`);
 }
 const child = spawn(bin, [root, ...process.argv.slice(2)], { stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -246,6 +246,8 @@ export interface ServerDetail extends ServerSummary {
   approval?: LaunchApproval;
   /** What the server said about itself, once connected. */
   identity?: ServerIdentity;
+  /** Where a stdio server's process runs: its own working directory, else its folder in the data folder. */
+  workDir?: string;
 }
 
 /** One diagnostic log line of a server: stderr output or a protocol/lifecycle event. */

@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   task_failed: 'The task the tool started failed.',
   task_cancelled: 'The server cancelled the task the tool started.',
   secret_missing: 'A secret this launch needs is no longer stored; enter it again before the launch can be approved.',
+  port_blocked: 'The server URL uses a port fetch refuses to connect to (the Fetch standard’s list of bad ports).',
 } as const satisfies Record<string, string>;
 
 /** A code from the closed set ERROR_CODES. */
@@ -84,6 +85,8 @@ export interface ErrorEvidence {
   searchedPath?: string[];
   /** A stdio server closed its output (stdout) while still running: the session was ended and its processes stopped. */
   outputClosed?: boolean;
+  /** Why a stdio process that ended cannot have been refusing the probe (its launch failed), so it was not started again. */
+  launchFailed?: string;
 }
 
 /** An error as data: what crosses IPC or the WebSocket bridge instead of an exception. */

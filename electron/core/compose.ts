@@ -54,6 +54,7 @@ import { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { SkillsService } from './skills/skills-service.js';
+import { serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 
@@ -263,6 +264,7 @@ export function createCore(ports: CorePorts): Host {
       ...(loginPath ? { loginPath } : {}),
       discoveryCache: new DiscoveryCache({ file: join(dataDir, DISCOVERY_CACHE_FILE), onNotice: notify }),
       clientInfo,
+      dataDir,
     });
   // The flushes need their share of the time: the sessions get what is left minus a reserve.
   lifetime.add({ name: 'release sessions', stage: 'close', leaveMs: SESSIONS_LEAVE_MS, run: () => sessions.shutdown() });
@@ -284,6 +286,8 @@ export function createCore(ports: CorePorts): Host {
       ...(ports.eventsTuning ? { tuning: ports.eventsTuning } : {}),
       log: (id, level, text) => sessions.note?.(id, level, text),
       report: problems.report,
+      // The Overview's capabilities include `events` once the listing found some (servers is built below).
+      onSupportChanged: () => servers.publish(),
     },
   );
   mcpEvents.start();
@@ -376,6 +380,8 @@ export function createCore(ports: CorePorts): Host {
     gate,
     sessions,
     ...(ports.demoServer ? { demoServer: ports.demoServer } : {}),
+    workDir: (config) => serverWorkDir(dataDir, config),
+    hasEvents: (id) => mcpEvents.knownTypes(id) !== undefined,
   });
   const imports = new ServerImport({ credentials, definitions, gate, directory: servers });
   const featureSettings = new FeatureSettings({
@@ -426,6 +432,8 @@ export function createCore(ports: CorePorts): Host {
         }
       : {}),
     ...(ports.doctorLookup ? { lookup: ports.doctorLookup } : {}),
+    launchConfig: (config) => withLaunchWorkDir(dataDir, config),
+    workDir: (config) => serverWorkDir(dataDir, config),
   };
 
   logger.info('app', `Switchboard ${ports.version} (${ports.mode}) started with data folder ${dataDir}`);

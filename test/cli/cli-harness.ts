@@ -61,7 +61,8 @@ export async function stopAll(): Promise<void> {
 export function writeConfig(dir: string, marker: string, extra: Record<string, unknown> = {}): string {
   const file = join(dir, 'mcp.json');
   const mcpServers = {
-    echo: { command: process.execPath, args: ['--import', 'tsx', echoFixture, `--marker=${marker}`] },
+    // Run from the checkout so `--import tsx` resolves (a server without a cwd runs in its own folder).
+    echo: { command: process.execPath, args: ['--import', 'tsx', echoFixture, `--marker=${marker}`], cwd: root },
     every: { command: process.execPath, args: [everything, 'stdio', `--marker=${marker}`] },
     ...extra,
   };

@@ -24,7 +24,7 @@ describe('switchboard lint', () => {
     marker = randomUUID();
     const broken = join(root, 'test/fixtures/servers/broken-schemas.ts');
     const config = writeConfig(dir, marker, {
-      broken: { command: process.execPath, args: ['--import', 'tsx', broken, `--marker=${marker}`] },
+      broken: { command: process.execPath, args: ['--import', 'tsx', broken, `--marker=${marker}`], cwd: root },
     });
 
     const r = await runCli(['--config', config, '--yes', 'lint', '--server', 'broken', '--json']);

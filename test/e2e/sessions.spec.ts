@@ -7,6 +7,7 @@ import { expect, test as base } from './support/fixture';
 import { connectionStatus } from './support/ui';
 
 const fixture = fileURLToPath(new URL('../fixtures/servers/echo-stdio.ts', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function pidsWith(marker: string): number[] {
   try {
@@ -36,7 +37,8 @@ test('approve, connect, crash and reconnect a stdio server', async ({ switchboar
   await switchboard.addServer({
     id: 'echo',
     name: 'Echo fixture',
-    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture, marker] },
+    // Run from the checkout so `--import tsx` resolves (a server without a cwd runs in its own folder).
+    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture, marker], cwd: root },
   });
 
   // Nothing runs before approval; the whole command is shown untruncated.

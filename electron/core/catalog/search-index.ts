@@ -1,4 +1,4 @@
-// Ranked, typo-tolerant prefix search over tool names, titles and descriptions. One index per server, built when the
+// Ranked, typo-tolerant prefix and in-word search over tool names, titles and descriptions. One index per server, built when the
 // server's snapshot is published; a query only walks sorted token tables, so it stays in the low milliseconds at
 // 20,000 tools.
 
@@ -22,6 +22,8 @@ const FIELD_TITLE = 1;
 const FIELD_DESC = 2;
 const FIELD_WEIGHT = [3, 2, 1] as const;
 const DESC_CHARS = 1000;
+/** Shortest query term also matched inside words (shorter ones would match nearly everything). */
+const MIN_INFIX_CHARS = 3;
 
 /** Lowercases, strips diacritics and splits into words (camelCase split, whole run kept too). */
 export function tokenize(text: string, out: Set<string> = new Set()): Set<string> {
@@ -102,7 +104,8 @@ export class ServerIndex {
 
   /**
    * Scores every tool against the terms (all must match). Calls `emit(id, score)` for each match.
-   * Exact token match > prefix match > one-typo prefix match; name > title > description.
+   * Exact token match > prefix match > match inside a word (3+ characters) > one-typo prefix match; name > title >
+   * description.
    */
   match(terms: readonly PreparedTerm[], flagMask: number, emit: (id: number, score: number) => void): void {
     const n = this.names.length;
@@ -145,6 +148,11 @@ export class ServerIndex {
           }
           if (prefixWithinOneEdit(term, toks[t]!)) visit(t, 0.4);
         }
+      }
+      if (term.text.length >= MIN_INFIX_CHARS) {
+        // Inside a word ("zone" in "timezone"): a scan of the token table, cheap next to the postings it leads to.
+        const toks = this.#tokens;
+        for (let t = 0; t < toks.length; t++) if (toks[t]!.indexOf(term.text, 1) > 0) visit(t, 0.5);
       }
       for (const id of touched) {
         hits[id] = j + 1;

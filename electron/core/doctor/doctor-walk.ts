@@ -35,6 +35,10 @@ export interface DoctorOptions {
   authFor?: (config: ServerConfig) => TransportAuthContext | undefined;
   /** The in-process transport of a stdio command that names a server built into Switchboard (the demo). */
   builtin?: (command: string) => TransportFactory | undefined;
+  /** The definition as launched: a stdio server without a cwd runs in its own folder. */
+  launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
+  /** Where a stdio server's process runs (its own cwd, else its folder in the data folder). */
+  workDir?: (config: ServerConfig) => string | undefined;
 }
 
 /** The request: a definition and/or a saved server id, and the approved trial launch. */
@@ -99,7 +103,16 @@ export async function runDoctorWalk(host: DoctorHost, request: DoctorRequest, op
     const t = config.transport as Extract<ServerConfig['transport'], { type: 'stdio' }>;
     const approved = request.approvedLaunch === shownLaunchFingerprint(t) || (sameServer && host.isLaunchApproved(config));
     const loginPath = await opts.loginPath?.();
-    return walkStdio({ config, env, missingSecrets, approved, clientInfo, ...(loginPath !== undefined ? { loginPath } : {}) });
+    return walkStdio({
+      config,
+      env,
+      missingSecrets,
+      approved,
+      clientInfo,
+      ...(loginPath !== undefined ? { loginPath } : {}),
+      ...(opts.launchConfig !== undefined ? { launchConfig: opts.launchConfig } : {}),
+      ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}),
+    });
   }
 
   // Secret header values: the one typed into the form, else the saved server's from the credential store; a secret

@@ -8,6 +8,7 @@ import {
   type FetchLike,
   type Implementation,
 } from '@modelcontextprotocol/client';
+import { blockedPortMessage, fetchBlockedPort } from '../../../shared/blocked-ports.js';
 import { checkServerUrl, type ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { createOAuthFetch } from '../auth/oauth-fetch.js';
@@ -109,6 +110,9 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
         summary: headerProblem.message,
         advice: 'Remove the headers Switchboard sets itself; use the sign-in tab for tokens.',
       };
+    const blocked = fetchBlockedPort(t.url);
+    if (blocked !== undefined)
+      return { status: 'failed', summary: blockedPortMessage(blocked), advice: 'Run the server on another port and change the URL.' };
     url = new URL(t.url);
     return {
       summary: `${shown} is a valid ${url.protocol === 'https:' ? 'https' : 'http'} URL`,
@@ -202,7 +206,11 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
       () => undefined,
       () => undefined,
     ));
-  if (!needsAuth) {
+  if (walk.blocked) {
+    // Never reached: say so ("Not run: … failed"), not that authorization was not needed.
+    await walk.step('resource-metadata', 'Protected-resource metadata', () => Promise.resolve({ summary: '' }));
+    await walk.step('auth-metadata', 'Authorization-server metadata', () => Promise.resolve({ summary: '' }));
+  } else if (!needsAuth) {
     walk.skip('resource-metadata', 'Protected-resource metadata', 'Not needed: the server did not ask for authorization');
     walk.skip('auth-metadata', 'Authorization-server metadata', 'Not needed: the server did not ask for authorization');
   } else {

@@ -28,6 +28,10 @@ export interface StdioWalkInput {
   approved: boolean;
   /** Client identity. */
   clientInfo: Implementation;
+  /** The definition as launched (a server without a cwd runs in its own folder); the approval covers the shown one. */
+  launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
+  /** Where the process would run (its own cwd, else its folder in the data folder), shown before the trial run. */
+  workDir?: (config: ServerConfig) => string | undefined;
 }
 
 /** The launch shown to the person before a trial run. */
@@ -120,7 +124,7 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
       evidence: [
         ['Command', trial.command],
         ['Arguments', JSON.stringify(trial.args)],
-        ['Working directory', trial.cwd],
+        ['Working directory', trial.cwd ?? input.workDir?.(config)],
         ['Environment names', trial.envKeys.join(', ') || undefined],
       ],
       advice: 'Check the command and its arguments, then approve this one test run. Nothing has been started.',
@@ -140,9 +144,10 @@ export async function walkStdio(input: StdioWalkInput): Promise<DoctorWalk> {
   let established: Established | undefined;
   let failure: AppError | undefined;
   try {
+    const launched = input.launchConfig !== undefined ? await input.launchConfig(config) : config;
     established = await establish({
       config: {
-        ...config,
+        ...launched,
         timeouts: {
           ...config.timeouts,
           setupSecs: Math.min(config.timeouts.setupSecs, 60),

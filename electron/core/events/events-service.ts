@@ -51,6 +51,8 @@ export interface EventsServiceOptions {
   log?: (serverId: string, level: 'info' | 'warning', text: string) => void;
   /** Failures of the feed's and subscriptions' storage. */
   report?: ReportProblem;
+  /** A server's listing found event types where it had none (or the reverse): its capabilities as shown changed. */
+  onSupportChanged?: (serverId: string) => void;
 }
 
 interface TypesEntry {
@@ -77,10 +79,13 @@ export class EventsService {
   #closed = false;
   #stopping: Promise<void> | undefined;
 
+  readonly #onSupportChanged: (serverId: string) => void;
+
   constructor(host: EventsHost, o: EventsServiceOptions) {
     this.#host = host;
     this.tuning = { ...DEFAULT_EVENTS_TUNING, ...o.tuning };
     this.#log = o.log ?? (() => undefined);
+    this.#onSupportChanged = o.onSupportChanged ?? (() => undefined);
     const dir = o.dir;
     const report = (err: unknown): void =>
       (o.report ?? (() => undefined))({
@@ -280,8 +285,10 @@ export class EventsService {
     const run = listEventTypes(client, { config: this.#host.config(id) }).then((result) => {
       const current = this.#types.get(id);
       if (!current || current.generation !== generation) return result;
+      const before = previous?.supported === true;
       current.result = result;
       delete current.inflight;
+      if (before !== result.supported) this.#onSupportChanged(id);
       const shape = (r: EventTypesResult | undefined): string =>
         JSON.stringify(r?.types.map((t) => [t.name, t.delivery, t.description, t.inputSchema, t.payloadSchema]) ?? []);
       if (shape(previous) !== shape(result) && (previous !== undefined || result.types.length > 0)) {

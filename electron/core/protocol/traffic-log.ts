@@ -3,6 +3,12 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { matchesTraffic } from '../../../shared/domains/protocol-filter.js';
 import type { TrafficEntry, TrafficFilter, TrafficKind } from '../../../shared/domains/protocol.js';
+import {
+  EVENT_NOTIFICATION_METHOD,
+  EVENT_NOTIFICATIONS_KEPT,
+  isEventNotification,
+  TRAFFIC_RING_SIZE,
+} from '../../../shared/domains/traffic-ring.js';
 import type { EventBus } from '../event-bus.js';
 import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
@@ -13,7 +19,12 @@ import { redactValue } from './redact.js';
 import type { TrafficSink } from './traffic-tap.js';
 
 /** Messages kept per server (oldest dropped first). */
-export const TRAFFIC_PER_SERVER = 500;
+export const TRAFFIC_PER_SERVER = TRAFFIC_RING_SIZE;
+/**
+ * Event notifications kept per server, a share of the ring: a busy push subscription once filled 398 of 429 entries,
+ * pushing every request and response out. Past this the oldest event notification goes, not the oldest message.
+ */
+export const EVENT_NOTIFICATIONS_PER_SERVER = EVENT_NOTIFICATIONS_KEPT;
 /** Characters of payload text kept per message. */
 export const PAYLOAD_CHARS = 16 * 1024;
 /** Above this size (compact JSON bytes) the payload is shown compact instead of pretty-printed. */
@@ -138,6 +149,7 @@ export class TrafficLog implements TrafficSink {
     if (method !== undefined) entry.method = truncate(sanitizeText(method), 200);
     const ring = this.#rings.get(serverId) ?? [];
     ring.push(entry);
+    if (kind === 'notification' && method === EVENT_NOTIFICATION_METHOD) this.#capEvents(ring);
     if (ring.length > TRAFFIC_PER_SERVER) {
       for (const gone of ring.splice(0, ring.length - TRAFFIC_PER_SERVER)) {
         this.#unformatted.delete(gone);
@@ -199,6 +211,23 @@ export class TrafficLog implements TrafficSink {
     this.#unformatted.delete(entry);
     Object.assign(entry, payloadText(source));
     return entry;
+  }
+
+  /** Keeps at most EVENT_NOTIFICATIONS_PER_SERVER event notifications in the ring, dropping the oldest. */
+  #capEvents(ring: TrafficEntry[]): void {
+    let count = 0;
+    let oldest = -1;
+    for (let i = 0; i < ring.length; i++) {
+      const e = ring[i]!;
+      if (!isEventNotification(e)) continue;
+      if (oldest < 0) oldest = i;
+      count++;
+    }
+    if (count <= EVENT_NOTIFICATIONS_PER_SERVER || oldest < 0) return;
+    const [gone] = ring.splice(oldest, 1);
+    if (gone === undefined) return;
+    this.#unformatted.delete(gone);
+    this.#evicted.add(gone);
   }
 
   #nextSeq(serverId: string): number {

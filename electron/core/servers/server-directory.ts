@@ -20,6 +20,10 @@ export interface ServerDirectoryDeps {
   sessions: SessionController;
   /** Definition of the built-in demo server, when the shell ships one. */
   demoServer?: () => ServerConfigInput;
+  /** Whether the server lists event types (the SDK drops the `events` capability it advertised, so it is added back). */
+  hasEvents?: (id: string) => boolean;
+  /** Where a stdio server's process runs (its own cwd, else its folder in the data folder). */
+  workDir?: (config: ServerConfig) => string | undefined;
 }
 
 /** The server definitions as the contract sees them. */
@@ -43,12 +47,18 @@ export class ServerDirectory {
   async get(id: string): Promise<ServerDetail> {
     const config = this.#d.definitions.config(id);
     const approval = await this.#d.gate.view(config);
-    const identity = this.#d.sessions.identity(id);
+    const said = this.#d.sessions.identity(id);
+    const identity =
+      said !== undefined && !said.capabilities.includes('events') && this.#d.hasEvents?.(id) === true
+        ? { ...said, capabilities: [...said.capabilities, 'events'].sort() }
+        : said;
+    const workDir = this.#d.workDir?.(config);
     return {
       ...this.#summary(config),
       config: await maskConfig(this.#d.credentials, config),
       ...(approval ? { approval } : {}),
       ...(identity ? { identity } : {}),
+      ...(workDir !== undefined ? { workDir } : {}),
     };
   }
 
@@ -142,6 +152,11 @@ export class ServerDirectory {
 
   #save(next: Settings): void {
     this.#d.definitions.save(next);
+    this.#publish();
+  }
+
+  /** Tells windows the servers changed (they fetch the open server's details again), e.g. once its events are known. */
+  publish(): void {
     this.#publish();
   }
 

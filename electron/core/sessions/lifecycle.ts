@@ -90,6 +90,7 @@ const TERMINAL: ReadonlySet<string> = new Set([
   'redirect_refused',
   'config_invalid',
   'approval_required',
+  'port_blocked',
 ]);
 
 /**
@@ -124,6 +125,8 @@ export async function establish(input: SetupInput): Promise<Established> {
       const failure = unwrap(err);
       if (TERMINAL.has(failure.error.code) || remaining() <= 0) throw failure.error;
       if (failure.error.code === 'timeout' && failure.error.evidence?.timeout?.name === 'setupSecs') throw failure.error;
+      const launch = launchFailedError(failure.error, input);
+      if (launch) throw launch;
       input.log('lifecycle', 'warning', `The cached discovery result did not work (${failure.error.message}); negotiating again`);
       input.onPriorFailed?.();
     }
@@ -138,6 +141,8 @@ export async function establish(input: SetupInput): Promise<Established> {
     const failure = unwrap(err);
     if (failure.sentInitialize || TERMINAL.has(failure.error.code) || remaining() <= 0) throw failure.error;
     if (failure.error.evidence?.timeout?.name === 'setupSecs') throw failure.error;
+    const launch = launchFailedError(failure.error, input);
+    if (launch) throw launch;
     input.log(
       'lifecycle',
       'info',
@@ -145,6 +150,21 @@ export async function establish(input: SetupInput): Promise<Established> {
     );
     return run({ kind: 'legacy' }).catch((e: unknown) => Promise.reject(unwrap(e).error));
   }
+}
+
+/**
+ * A stdio process whose launch failed (see transports/launch-failure.ts) could not have been refusing the probe:
+ * starting it again would fail the same way, so the error says why it was not retried.
+ */
+function launchFailedError(error: AppError, input: SetupInput): AppError | undefined {
+  const reason = error.evidence?.launchFailed;
+  if (reason === undefined) return undefined;
+  input.log('lifecycle', 'info', `Not starting the server a second time: ${reason}`);
+  return new AppError(error.code, `${error.message.replace(/\.?$/, '.')} Not started a second time: ${reason}.`, {
+    ...(error.serverId !== undefined ? { serverId: error.serverId } : {}),
+    ...(error.evidence !== undefined ? { evidence: error.evidence } : {}),
+    cause: error,
+  });
 }
 
 /** Delays before the at most two retries of an HTTP handshake after a transient failure (seed 000). */
@@ -303,6 +323,7 @@ function ownEvidence(before: ErrorEvidence, after: ErrorEvidence): ErrorEvidence
   if (before.exitCode === undefined && before.signal === undefined) {
     delete merged.exitCode;
     delete merged.signal;
+    delete merged.launchFailed;
   }
   return merged;
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
 import { resolveEnv, resolveHeaders } from '../servers/secrets.js';
+import { withLaunchWorkDir } from '../servers/server-folders.js';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import type { TrafficSink } from '../protocol/traffic-tap.js';
 import { transportPipeline, type TransportPipelineParts } from '../transports/pipeline.js';
@@ -53,6 +54,8 @@ export interface SessionManagerOptions {
   discoveryCache?: DiscoveryCache;
   /** Client identity sent to servers. */
   clientInfo?: Implementation;
+  /** The data folder: a stdio server without a cwd runs in its folder under `server-folders/`. */
+  dataDir?: string;
 }
 
 /** Owns one live session per configured server. */
@@ -225,6 +228,7 @@ export class SessionManager implements SessionController {
 
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
+    const dataDir = this.#opts.dataDir;
     return new ServerSession(config, {
       factory: transportPipeline(this.#opts.createTransport, {
         ...this.#opts.transports,
@@ -236,6 +240,7 @@ export class SessionManager implements SessionController {
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
       resolveHeaders: (c) => resolveHeaders(this.#opts.credentials, c),
       loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
+      ...(dataDir !== undefined ? { launchConfig: (c: ServerConfig) => withLaunchWorkDir(dataDir, c) } : {}),
       gate: (c) => this.#gate(c),
       verifyLaunch: (c, env) => this.#host.verifyLaunch?.(c, env) ?? Promise.resolve(undefined),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),

@@ -31,6 +31,8 @@ export interface SessionDeps {
   resolveHeaders?: (config: ServerConfig) => Promise<ServerConfig>;
   /** The login-shell PATH for stdio children. */
   loginPath: () => Promise<string | undefined>;
+  /** The definition as launched: a stdio server without a cwd gets its own folder (created on the way). */
+  launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
   /** Why a connect may not start (e.g. launch not approved), or undefined. */
   gate: (config: ServerConfig) => AppError | undefined;
   /** The last check before a stdio spawn, on the resolved environment (secret values included). */
@@ -297,7 +299,8 @@ export class ServerSession {
       if (stale()) throw cancelledError(this.id);
       const fingerprint = configFingerprint(config);
       const prior = this.#deps.cache.get(this.id, fingerprint);
-      const live = this.#deps.resolveHeaders !== undefined ? await this.#deps.resolveHeaders(config) : config;
+      const headed = this.#deps.resolveHeaders !== undefined ? await this.#deps.resolveHeaders(config) : config;
+      const live = t.type === 'stdio' && this.#deps.launchConfig !== undefined ? await this.#deps.launchConfig(headed) : headed;
       if (stale()) throw cancelledError(this.id);
       established = await establish({
         config: live,

@@ -1,6 +1,7 @@
 // The environment a stdio server child gets: platform essentials plus configured values, never the whole
 // parent environment unless the user opted in with `inheritEnv`.
 import path from 'node:path';
+import { cleanServerPath } from './server-path.js';
 
 /** Variables a child inherits on macOS/Linux when `inheritEnv` is off. */
 export const POSIX_ESSENTIAL_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'TMPDIR'];
@@ -41,6 +42,8 @@ export interface ChildEnvInput {
   parent?: NodeJS.ProcessEnv;
   /** The platform (defaults to process.platform). */
   platform?: NodeJS.Platform;
+  /** Folders whose node_modules/.bin chain is kept off the PATH (defaults to our install and start folder). */
+  ownRoots?: readonly string[];
 }
 
 /** Builds the child environment. */
@@ -60,6 +63,11 @@ export function buildChildEnv(input: ChildEnvInput): Record<string, string> {
     }
   }
   if (input.loginPath !== undefined && input.loginPath !== '') setPath(env, input.loginPath, platform);
+  // Whichever PATH was inherited, npm's additions for our own scripts stay out (a configured PATH is the person's).
+  const inherited = lookup(env, 'PATH', platform);
+  if (inherited !== undefined) {
+    setPath(env, cleanServerPath(inherited, { platform, ...(input.ownRoots ? { roots: input.ownRoots } : {}) }), platform);
+  }
   for (const [key, value] of Object.entries(input.configured)) env[key] = value;
   return env;
 }

@@ -1,6 +1,7 @@
 // Streamable HTTP and legacy HTTP+SSE transports: the SDK's own transports, given our guarded fetch.
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { blockedPortMessage, fetchBlockedPort } from '../../../shared/blocked-ports.js';
 import { checkServerUrl } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { checkHeaders, createGuardedFetch, displayUrl } from './http-guards.js';
@@ -20,6 +21,15 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
   if (urlProblem !== null) {
     return refused(
       new AppError('url_refused', `${urlProblem}: ${displayUrl(t.url)}`, { serverId: config.id, evidence: { url: displayUrl(t.url) } }),
+    );
+  }
+  const blocked = fetchBlockedPort(t.url);
+  if (blocked !== undefined) {
+    return refused(
+      new AppError('port_blocked', `${blockedPortMessage(blocked)}: ${displayUrl(t.url)}`, {
+        serverId: config.id,
+        evidence: { url: displayUrl(t.url) },
+      }),
     );
   }
   // Secret header values were read from the credential store by the session; one still missing cannot be sent.

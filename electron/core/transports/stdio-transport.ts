@@ -10,6 +10,7 @@ import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcont
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { buildChildEnv, searchedPath } from './child-env.js';
 import type { LineParsePool } from './line-parse-pool.js';
+import { launchFailureReason } from './launch-failure.js';
 import { BoundedLineReader, ByteRing } from './line-reader.js';
 import { StdoutMessages } from './stdout-messages.js';
 import { PacedReader } from './paced-reader.js';
@@ -20,6 +21,8 @@ import type { ProcessSink } from '../sessions/process-record.js';
 
 /** Bytes of stderr kept per transport. */
 export const STDERR_RING_BYTES = 64 * 1024;
+/** Characters of stderr kept from before the first message written to the child. */
+const EARLY_STDERR_CHARS = 8 * 1024;
 /** stderr lines included in evidence. */
 export const STDERR_TAIL_LINES = 20;
 /** A stderr line longer than this is logged in pieces. */
@@ -102,6 +105,12 @@ export class StdioTransport implements Transport {
   #stdinBroken = false;
   #protocolVersion: string | undefined;
   #outputClosed = false;
+  /** Whether a message was written to the child yet, and whether the pipe was already closed when it was (EPIPE). */
+  #wroteInput = false;
+  #writes = 0;
+  #inputRefused = false;
+  /** stderr written before the first message (bounded): a stack trace here is a launch that failed. */
+  #earlyStderr = '';
   /** Resolves when the full stdin pipe drains (shared by every send waiting for it). */
   #drained: Promise<void> | undefined;
 
@@ -148,6 +157,12 @@ export class StdioTransport implements Transport {
     if (this.#exited) {
       evidence.exitCode = this.#exitCode;
       evidence.signal = this.#signal;
+      const launchFailed = launchFailureReason({
+        stderrTail: evidence.stderrTail ?? [],
+        stderrBeforeInput: this.#earlyStderr,
+        exitedBeforeInput: !this.#wroteInput || this.#inputRefused,
+      });
+      if (launchFailed !== undefined) evidence.launchFailed = launchFailed;
     }
     return evidence;
   }
@@ -229,11 +244,16 @@ export class StdioTransport implements Transport {
       child.stdout?.on('end', () => void this.#onStdoutEnd());
       child.stdout?.on('error', (error) => this.#emitError(error));
       child.stderr?.on('data', (chunk: Buffer) => {
+        if (!this.#wroteInput && this.#earlyStderr.length < EARLY_STDERR_CHARS) {
+          this.#earlyStderr = (this.#earlyStderr + chunk.toString('utf8')).slice(0, EARLY_STDERR_CHARS);
+        }
         this.#stderrRing.push(chunk);
         this.#stderrLine.push(chunk);
       });
       child.stderr?.on('error', () => undefined);
       child.stdin?.on('error', (error) => {
+        // The read end was closed before our first message: the child never read it.
+        if ((error as NodeJS.ErrnoException).code === 'EPIPE' && this.#writes === 1) this.#inputRefused = true;
         if (this.#stdinBroken || this.#releasing || this.#exited) return;
         this.#stdinBroken = true;
         this.#emitError(new AppError('connection_closed', `Writing to the server failed: ${error.message}`, { serverId: o.serverId }));
@@ -251,6 +271,8 @@ export class StdioTransport implements Transport {
       });
     }
     const line = JSON.stringify(message) + '\n';
+    this.#wroteInput = true;
+    this.#writes++;
     if (stdin.write(line)) return;
     // Every send made while the pipe is full waits for the same drain (one listener, however many calls are queued).
     this.#drained ??= new Promise<void>((resolve) => {

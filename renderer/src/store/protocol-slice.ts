@@ -9,9 +9,10 @@ import type {
 } from '../../../shared/domains/protocol';
 import { protocolService } from '../services/protocol';
 import type { SliceCreator, Store } from './types';
+import { TRAFFIC_RING_SIZE, trimTraffic } from '../../../shared/domains/traffic-ring';
 
-/** Entries the renderer keeps per server (the core keeps the same bound). */
-export const TRAFFIC_KEPT_PER_SERVER = 500;
+/** Entries the renderer keeps per server (the core keeps the same bound, event notifications to the same share). */
+export const TRAFFIC_KEPT_PER_SERVER = TRAFFIC_RING_SIZE;
 
 /** The protocol view's traffic, each server's client features and the sampling dialog queue. */
 export interface ProtocolSlice {
@@ -76,8 +77,7 @@ function append(current: Record<string, TrafficEntry[]>, entries: TrafficEntry[]
     if (list.length === 0 || list[list.length - 1]!.seq < e.seq) list.push(e);
   }
   for (const id of touched) {
-    const list = next[id]!;
-    if (list.length > TRAFFIC_KEPT_PER_SERVER) next[id] = list.slice(list.length - TRAFFIC_KEPT_PER_SERVER);
+    next[id] = trimTraffic(next[id]!);
   }
   return next;
 }

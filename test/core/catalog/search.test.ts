@@ -53,6 +53,21 @@ describe('search index', () => {
     expect(prefixWithinOneEdit(prepareQuery('xyzzy')[0]!, 'weather')).toBe(false);
   });
 
+  it('matches inside words ("zone" finds "timezone"), below prefix matches', () => {
+    const ix = new ServerIndex('t', [
+      { localName: 'mcp__t__convert_time', originalName: 'convert_time', description: 'Converts a time between timezones', flags: 0 },
+      { localName: 'mcp__t__get_current_time', originalName: 'get_current_time', description: 'The time in a timezone', flags: 0 },
+      { localName: 'mcp__t__zone_info', originalName: 'zone_info', description: 'Details of a zone', flags: 0 },
+      { localName: 'mcp__t__ozone', originalName: 'ozone_level', description: 'Air quality', flags: 0 },
+    ]);
+    const names = (q: string) => searchIndexes([ix], q, 0).map((h) => h.index.names[h.id]);
+    expect(names('zone')[0]).toBe('mcp__t__zone_info');
+    expect(names('zone').sort()).toEqual(['mcp__t__convert_time', 'mcp__t__get_current_time', 'mcp__t__ozone', 'mcp__t__zone_info']);
+    expect(names('timezone')).toEqual(expect.arrayContaining(['mcp__t__convert_time', 'mcp__t__get_current_time']));
+    // Two-character terms stay prefix-only (inside words they would match nearly everything).
+    expect(names('on')).toEqual([]);
+  });
+
   it('filters by annotation', () => {
     expect(searchIndexes([small], 'weather', ANN_READ_ONLY).map((h) => h.index.names[h.id])).toEqual(['mcp__a__get_weather']);
   });

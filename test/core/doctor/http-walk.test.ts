@@ -133,6 +133,10 @@ describe('HTTP doctor walk', () => {
     expect(s.summary).toBe(`Nothing is listening at 127.0.0.1 port ${port} (connection refused)`);
     expect(evidence(s, `127.0.0.1:${port}`)).toBe('ECONNREFUSED');
     expect(s.advice).toMatch(/server is running/);
+    // The authorization steps were never reached: "Not run", never "Not needed".
+    for (const id of ['resource-metadata', 'auth-metadata']) {
+      expect(step(walk, id)).toMatchObject({ status: 'skipped', summary: 'Not run: "TCP connection" failed' });
+    }
   });
 
   it('self-signed TLS: refused, with the certificate’s subject and expiry', async () => {

@@ -3,7 +3,13 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { EventBus } from '../../../electron/core/event-bus.js';
 import { redactValue } from '../../../electron/core/protocol/redact.js';
-import { PAYLOAD_CHARS, TRAFFIC_BATCH_MS, TRAFFIC_PER_SERVER, TrafficLog } from '../../../electron/core/protocol/traffic-log.js';
+import {
+  EVENT_NOTIFICATIONS_PER_SERVER,
+  PAYLOAD_CHARS,
+  TRAFFIC_BATCH_MS,
+  TRAFFIC_PER_SERVER,
+  TrafficLog,
+} from '../../../electron/core/protocol/traffic-log.js';
 import type { EventMap } from '../../../shared/contract.js';
 
 function makeLog(secrets: string[] = []) {
@@ -31,6 +37,27 @@ describe('traffic log', () => {
     expect(big.truncated).toBe(true);
     expect(big.payload.length).toBe(PAYLOAD_CHARS);
     expect(big.bytes).toBeGreaterThan(PAYLOAD_CHARS * 2);
+  });
+
+  it('event notifications keep to their share of the ring: a push flood does not push out requests and responses', () => {
+    const { log } = makeLog();
+    log.record('a', 'out', msg({ id: 1, method: 'tools/list' }));
+    log.record('a', 'in', msg({ id: 1, result: { tools: [] } }));
+    for (let i = 0; i < TRAFFIC_PER_SERVER * 3; i++) log.record('a', 'in', msg({ method: 'notifications/events/event', params: { i } }));
+    log.record('a', 'in', msg({ method: 'notifications/message', params: { level: 'info' } }));
+    const { entries, total } = log.entries({ serverId: 'a' });
+    expect(EVENT_NOTIFICATIONS_PER_SERVER).toBeLessThan(TRAFFIC_PER_SERVER);
+    const events = entries.filter((e) => e.method === 'notifications/events/event');
+    expect(events).toHaveLength(EVENT_NOTIFICATIONS_PER_SERVER);
+    // The newest events are the ones kept, in order.
+    expect(events.at(-1)!.payload).toContain(`"i": ${TRAFFIC_PER_SERVER * 3 - 1}`);
+    expect(events[0]!.payload).toContain(`"i": ${TRAFFIC_PER_SERVER * 3 - EVENT_NOTIFICATIONS_PER_SERVER}`);
+    expect(entries.map((e) => e.method).filter((m) => m !== 'notifications/events/event')).toEqual([
+      'tools/list',
+      'tools/list',
+      'notifications/message',
+    ]);
+    expect(total).toBe(EVENT_NOTIFICATIONS_PER_SERVER + 3);
   });
 
   it('previews an 8 MiB message from its first part only: exact size, a secret cut at the edge still redacted', async () => {

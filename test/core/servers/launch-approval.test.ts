@@ -47,7 +47,9 @@ const SECRET = 'hunter2-canary-7f3a';
 function server(env: Record<string, string | { secret: true; value?: string }>, extra: Partial<ServerConfigInput> = {}): ServerConfigInput {
   const base = countedServer('srv', fixture('echo-stdio.ts'), log(), { startup: 'eager', ...extra });
   if (base.transport.type !== 'stdio') throw new Error('stdio expected');
-  return { ...base, transport: { ...base.transport, env: { ...base.transport.env, ...env } } };
+  // No cwd of its own (this manager has no data folder, so the fixture runs from the checkout), so a cwd set later is "added".
+  const { cwd: _checkout, ...transport } = base.transport;
+  return { ...base, transport: { ...transport, env: { ...base.transport.env, ...env } } };
 }
 
 async function approveAndConnect(host: Host): Promise<void> {

@@ -27,7 +27,10 @@ export const localFixture = (name: string): string => join(here, 'fixtures', nam
 /** The real transport factory (stdio, Streamable HTTP and legacy SSE). */
 export const testTransportFactory: TransportFactory = createTransport;
 
-/** A stdio server definition running a fixture with this Node and tsx. */
+/** The checkout: fixtures run from here so `--import tsx` resolves (a server without a cwd runs in its own folder). */
+export const REPO_ROOT = join(here, '..', '..', '..');
+
+/** A stdio server definition running a fixture with this Node and tsx, from the checkout. */
 export function stdioServer(
   id: string,
   script: string,
@@ -37,7 +40,7 @@ export function stdioServer(
   return {
     id,
     name: id,
-    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', script], env },
+    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', script], env, cwd: REPO_ROOT },
     startup: 'manual',
     ...extra,
   };

@@ -24,6 +24,7 @@ import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
 import { selectFeatures } from '../../store/protocol-slice';
 import { useAction } from '../../ui/use-action';
+import { clientFeaturesIntro } from './client-features-intro';
 
 const message = (err: unknown): string => (err instanceof AppError ? err.message : 'The change could not be saved');
 
@@ -183,8 +184,7 @@ export function ClientFeaturesPanel({ serverId }: { serverId: string }) {
         Client features
       </Title>
       <Text fz="sm" className="sb-quiet" mb="md">
-        What this server may ask of Switchboard. Everything here is off until you turn it on; a change reconnects the server so it learns
-        what Switchboard now offers.
+        {clientFeaturesIntro()}
       </Text>
       <Stack gap="lg">
         <Stack gap="xs">

@@ -1,5 +1,5 @@
 // The server page's overview: what the server offers (counts linking to their tabs), who it says it is, its
-// instructions as untrusted text, and its log.
+// instructions as untrusted text, the folder its process runs in, and its log.
 import { Badge, Box, Group, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ServerDetail } from '../../../../shared/contract';
@@ -123,6 +123,13 @@ export function ServerOverview({ detail }: { detail: ServerDetail }) {
         <Text c="dimmed" size="sm">
           Connect the server to see its tools, resources and prompts.
         </Text>
+      )}
+      {detail.workDir !== undefined && (
+        <Fact label="Runs in" testId="server-workdir">
+          <Text span size="sm" className="sb-mono" style={{ overflowWrap: 'anywhere' }}>
+            {oneLine(detail.workDir)}
+          </Text>
+        </Fact>
       )}
       <LogView />
     </Stack>

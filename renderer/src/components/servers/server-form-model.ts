@@ -1,4 +1,5 @@
 // The add/edit dialog's editable model and its conversion to a server definition.
+import { blockedPortMessage, fetchBlockedPort } from '../../../../shared/blocked-ports';
 import { isSensitiveHeaderName, ServerConfigInputSchema, type ServerConfigInput } from '../../../../shared/config';
 import type { ServerConfigView } from '../../../../shared/contract';
 
@@ -161,6 +162,9 @@ export function modelToInput(m: ServerFormModel, base?: ServerConfigView): Serve
 export function validateModel(m: ServerFormModel, base?: ServerConfigView): Record<string, string> {
   const parsed = ServerConfigInputSchema.safeParse(modelToInput(m, base));
   const errors: Record<string, string> = {};
+  // A port fetch refuses would only fail at connect with a bare "fetch failed (bad port)": said here, by number.
+  const blocked = m.type === 'stdio' ? undefined : fetchBlockedPort(m.url.trim());
+  if (blocked !== undefined) errors['url'] = `${blockedPortMessage(blocked)}.`;
   if (parsed.success) return errors;
   for (const issue of parsed.error.issues) {
     const path = issue.path.map(String);

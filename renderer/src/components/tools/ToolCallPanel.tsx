@@ -8,6 +8,7 @@ import { SandboxWarmer } from '../../apps/SandboxWarmer';
 import { useStore } from '../../store';
 import { cleanText } from '../../ui/text';
 import { isCallRunning, selectPanelCall } from '../../store/calls-slice';
+import { progressText } from './progress-text';
 import { ResultView } from './ResultView';
 import { SchemaForm } from './SchemaForm';
 
@@ -57,6 +58,7 @@ export function ToolCallPanel({
   const p = running?.progress;
   const pct = p?.progress !== undefined && p.total ? Math.min(100, Math.round((p.progress / p.total) * 100)) : undefined;
   const phase = p?.phase ?? 'queued';
+  const counted = progressText(p?.progress, p?.total);
   const outcome = state?.outcome;
 
   useEffect(() => {
@@ -104,6 +106,16 @@ export function ToolCallPanel({
                 <Group gap="xs" wrap="nowrap">
                   <Loader size="xs" aria-hidden />
                   <Text size="sm">{PHASE_WORDS[phase]}</Text>
+                  {counted !== undefined && (
+                    <Text
+                      size="sm"
+                      c="dimmed"
+                      data-testid="progress-count"
+                      style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                    >
+                      {counted}
+                    </Text>
+                  )}
                 </Group>
                 <Button
                   size="xs"

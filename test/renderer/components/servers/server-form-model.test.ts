@@ -93,3 +93,12 @@ describe('server form model', () => {
     });
   });
 });
+
+describe('server form model: ports fetch refuses', () => {
+  it('names the port on the URL field, for http and sse; other ports pass', () => {
+    const m = { ...emptyModel(), id: 'web', name: 'Web', type: 'http' as const, url: 'http://127.0.0.1:9/mcp' };
+    expect(validateModel(m)['url']).toMatch(/^Port 9 is on the list of ports fetch refuses to connect to/);
+    expect(validateModel({ ...m, type: 'sse' as const, url: 'http://localhost:6667/sse' })['url']).toMatch(/^Port 6667 /);
+    expect(validateModel({ ...m, url: 'http://127.0.0.1:8080/mcp' })).toEqual({});
+  });
+});

@@ -1,0 +1,99 @@
+// Where a stdio server runs: with no working directory of its own, in its folder under the data folder (created
+// 0700 at launch and shown in the server's details); the person's own cwd wins. A real stdio fixture writes a file
+// into its working directory at start.
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerConfigInput } from '../../../shared/config.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDoctorWalk } from '../../../electron/core/doctor/doctor-walk.js';
+import type { Host } from '../../../electron/core/host.js';
+import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
+import { cleanup, settingsStoreIn, tempDir, testCore } from '../../shared/support/harness.js';
+import { addApproved, fixture } from '../sessions/helpers.js';
+
+// The fixture runs away from the checkout, so tsx is loaded by its file URL rather than resolved from the cwd.
+const TSX_LOADER = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs')).href;
+
+function whereServer(id: string, cwd?: string): ServerConfigInput {
+  return {
+    id,
+    name: id,
+    startup: 'manual',
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: ['--import', TSX_LOADER, fixture('where-am-i.ts')],
+      env: {},
+      ...(cwd !== undefined ? { cwd } : {}),
+    },
+  };
+}
+
+let dir: string;
+let host: Host;
+
+beforeEach(() => {
+  dir = tempDir('sb-folders-');
+  host = testCore({ settingsStore: settingsStoreIn(dir), credentials: new MemoryCredentialStore() });
+});
+
+afterEach(async () => {
+  await host.shutdown();
+  cleanup(dir);
+});
+
+async function where(id: string): Promise<{ cwd: string; path: string }> {
+  const client = await host.sessions.client(id);
+  const result = await client.callTool({ name: 'where', arguments: {} });
+  const first = (result.content as { type: string; text?: string }[])[0];
+  return JSON.parse(first?.text ?? '{}') as { cwd: string; path: string };
+}
+
+describe('server working folders', () => {
+  it('a stdio server without a cwd runs in <data folder>/server-folders/<id>, created 0700, and its details say so', async () => {
+    await addApproved(host, whereServer('wd'));
+    const folder = join(dir, 'server-folders', 'wd');
+    expect((await host.get('wd')).workDir).toBe(folder);
+    expect(existsSync(folder)).toBe(false);
+    const status = await host.sessions.connect('wd');
+    expect(status.error?.message).toBeUndefined();
+    expect(status.state).toBe('connected');
+    expect((await where('wd')).cwd).toBe(folder);
+    expect(readFileSync(join(folder, 'where-am-i.txt'), 'utf8')).toBe(folder);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'server-folders')).mode & 0o777).toBe(0o700);
+    // Nothing was written where Switchboard itself runs.
+    expect(existsSync(join(process.cwd(), 'where-am-i.txt'))).toBe(false);
+    // The stored definition keeps "no cwd": the folder is a launch default, not a saved setting.
+    expect(host.config('wd').transport).not.toHaveProperty('cwd');
+  });
+
+  it("the person's own working directory wins", async () => {
+    const own = join(dir, 'mine');
+    mkdirSync(own);
+    await addApproved(host, whereServer('wd', own));
+    expect((await host.get('wd')).workDir).toBe(own);
+    expect((await host.sessions.connect('wd')).state).toBe('connected');
+    expect((await where('wd')).cwd).toBe(own);
+    expect(readFileSync(join(own, 'where-am-i.txt'), 'utf8')).toBe(own);
+    expect(existsSync(join(dir, 'server-folders', 'wd'))).toBe(false);
+  });
+
+  it('the doctor shows the folder before its trial run, and creates nothing until the run is approved', async () => {
+    const walk = await runDoctorWalk(host, { config: whereServer('wd') }, host.doctor);
+    const spawn = walk.steps.find((s) => s.id === 'spawn');
+    expect(spawn?.status).toBe('needs-approval');
+    expect(spawn?.evidence.find((e) => e.label === 'Working directory')?.value).toBe(join(dir, 'server-folders', 'wd'));
+    expect(existsSync(join(dir, 'server-folders', 'wd'))).toBe(false);
+    const run = await runDoctorWalk(host, { config: whereServer('wd'), approvedLaunch: walk.trial!.fingerprint }, host.doctor);
+    expect(run.ok).toBe(true);
+    expect(readFileSync(join(dir, 'server-folders', 'wd', 'where-am-i.txt'), 'utf8')).toBe(join(dir, 'server-folders', 'wd'));
+  });
+
+  it('an HTTP server has no working folder', async () => {
+    await host.add({ id: 'web', name: 'web', startup: 'manual', transport: { type: 'http', url: 'http://127.0.0.1:8/mcp' } });
+    expect((await host.get('web')).workDir).toBeUndefined();
+  });
+});
