@@ -14,6 +14,7 @@ import { EventBus } from '../electron/core/event-bus.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionEvents } from '../electron/core/sessions/session-events.js';
 import { startHeadlessApp, tempDir } from './support.js';
+import { TSX_LOADER } from '../test/shared/support/tsx-loader.js';
 
 const SERVERS = 10;
 const TOOLS = 2048;
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     ServerConfigSchema.parse({
       id,
       name: id,
-      transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', FIXTURE], env },
+      transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE], env },
       tools: { deny: ['catalog_control'] },
     }),
   );
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     ids.map(async () => {
       const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
       await client.connect(
-        new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', FIXTURE], env, stderr: 'ignore' }),
+        new StdioClientTransport({ command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE], env, stderr: 'ignore' }),
         { timeout: 60_000 },
       );
       return client;
@@ -143,7 +144,7 @@ async function paint(ids: string[]): Promise<void> {
   const servers = ids.map((id) => ({
     id,
     name: id,
-    transport: StdioTransportSchema.parse({ type: 'stdio', command: process.execPath, args: ['--import', 'tsx', FIXTURE], env }),
+    transport: StdioTransportSchema.parse({ type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, FIXTURE], env }),
     lifecycle: 'initialize',
     tools: { deny: ['catalog_control'] },
   }));

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../core/logging/logger.js';
 import { demoServerConfig } from '../demo/demo-config.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
 import { SafeStorageCredentialStore } from '../platform/safe-storage-credential-store.js';
+import { createElectronSettingsStore } from '../platform/electron-settings-store.js';
 import { createSettingsStore } from '../platform/settings-store.js';
 import type { CoreInit, CoreToShell, InvokeMessage, MessageLink, ShellToCore } from './messages.js';
 import { shellBrowserOpener, shellMemoryCredentials, ShellRequests, shellSafeStorage, shellUrlOpener } from './shell-requests.js';
@@ -141,11 +142,8 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
     const built = await bootstrap({
       mode: init.mode,
       version: init.version,
-      // electron-store is loaded only in the desktop app's core (it imports Electron, which a Node core cannot).
       settingsStore:
-        init.settingsThrough === 'electron-store'
-          ? (await import('../platform/electron-settings-store.js')).createElectronSettingsStore(init.dataDir)
-          : createSettingsStore(init.dataDir),
+        init.settingsThrough === 'electron-store' ? await createElectronSettingsStore(init.dataDir) : createSettingsStore(init.dataDir),
       credentials: init.credentials,
       ...(safeStorage
         ? { fallbackCredentials: () => SafeStorageCredentialStore.open(init.dataDir, shellSafeStorage(requests, safeStorage.backend)) }

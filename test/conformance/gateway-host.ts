@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { bootstrap } from '../../electron/bootstrap.js';
 import { launchFingerprint } from '../../electron/core/servers/approval.js';
 import { createSettingsStore } from '../../electron/platform/settings-store.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
 const root = resolve(process.argv[2] ?? process.cwd());
 const dir = mkdtempSync(join(tmpdir(), 'sb-conformance-gateway-'));
@@ -27,7 +28,7 @@ await host.add({
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', join(root, 'test', 'fixtures', 'servers', 'conformance-everything.ts')],
+    args: ['--import', TSX_LOADER, join(root, 'test', 'fixtures', 'servers', 'conformance-everything.ts')],
     cwd: root,
   },
 });

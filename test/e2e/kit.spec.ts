@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, expect, test } from '../../testing/index';
+import { TSX_LOADER } from '../shared/support/tsx-loader';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const echo = {
@@ -11,7 +12,7 @@ const echo = {
   transport: {
     type: 'stdio' as const,
     command: process.execPath,
-    args: ['--import', 'tsx', join(root, 'test/fixtures/servers/echo-stdio.ts')],
+    args: ['--import', TSX_LOADER, join(root, 'test/fixtures/servers/echo-stdio.ts')],
     cwd: root,
   },
 };

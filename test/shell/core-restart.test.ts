@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import WebSocket from 'ws';
 import { listProcesses } from '../../testing/process-tree.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/servers/calls-stdio.ts', import.meta.url));
@@ -120,7 +121,11 @@ describe('the core in its own process', () => {
   it(`kill -9 of the core mid-call, ${ROUNDS} times: the call ends core_restarted, a new core serves, its predecessor's server is ended, a settings change acknowledged just before is kept`, async () => {
     const { child, bridge } = await launch();
     const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
-      config: { id: 'calls', name: 'calls', transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] } },
+      config: {
+        id: 'calls',
+        name: 'calls',
+        transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, fixture] },
+      },
     });
     await bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
     await bridge.rpc('servers.connect', { id: 'calls' });
@@ -168,7 +173,11 @@ describe('the core in its own process', () => {
   it('a gateway client during the gap: refused while no core runs, then served again with the same token (secrets kept in memory survive)', async () => {
     const { child, bridge } = await launch();
     const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
-      config: { id: 'calls', name: 'calls', transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] } },
+      config: {
+        id: 'calls',
+        name: 'calls',
+        transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, fixture] },
+      },
     });
     await bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
     await bridge.rpc('servers.connect', { id: 'calls' });

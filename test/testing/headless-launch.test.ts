@@ -10,6 +10,7 @@ import { createBridge, webSocketTransport } from '../../testing/bridge-client.js
 import { launchHeadless, type HeadlessApp } from '../../testing/headless-launch.js';
 import { listProcesses } from '../../testing/process-tree.js';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from './support/built-app.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'kit-launch-'));
@@ -77,7 +78,7 @@ describe('launchHeadless', { timeout: 240_000 }, () => {
           transport: {
             type: 'stdio',
             command: process.execPath,
-            args: ['--import', 'tsx', join(root, 'test/testing/support/escapee.ts')],
+            args: ['--import', TSX_LOADER, join(root, 'test/testing/support/escapee.ts')],
             cwd: root,
             env: { ESCAPEE_PID_FILE: pidFile, ESCAPEE_LIFETIME_MS: '120000' },
           },

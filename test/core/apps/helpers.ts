@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatch } from '../../../electron/core/dispatch
 import { createHandlers } from '../../../electron/core/handlers.js';
 import { addApproved, alive, fixture, localFixture, makeSessionHost, spawns, type SessionHarness } from '../sessions/helpers.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
+import { TSX_LOADER } from '../../shared/support/tsx-loader.js';
 
 /** Where the test sandbox "serves" proxy pages (nothing listens: these tests never render). */
 export const TEST_SANDBOX = 'http://127.0.0.1:9/proxy.html';
@@ -33,7 +34,7 @@ export function countedStdio(
     transport: {
       type: 'stdio',
       command: process.execPath,
-      args: ['--import', 'tsx', localFixture('counted.ts'), ...args],
+      args: ['--import', TSX_LOADER, localFixture('counted.ts'), ...args],
       env: { SPAWN_LOG: spawnLog, TARGET_FIXTURE: target },
     },
     startup: 'manual',

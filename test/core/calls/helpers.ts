@@ -9,6 +9,7 @@ import { ServerConfigSchema, type ServerConfig } from '../../../shared/config.js
 import type { EventKey, EventMap } from '../../../shared/contract.js';
 import type { CallProgress } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
+import { TSX_LOADER } from '../../shared/support/tsx-loader.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -33,7 +34,7 @@ export async function connectFixture(
 ): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', fixture(name)],
+    args: ['--import', TSX_LOADER, fixture(name)],
     cwd: root,
     env,
     stderr: 'pipe',

@@ -10,6 +10,7 @@ import { Catalog, type CatalogDeps } from '../../../electron/core/catalog/catalo
 import { MemoryPinStore, type PinStore } from '../../../electron/core/catalog/pins.js';
 import { EventBus } from '../../../electron/core/event-bus.js';
 import { SessionEvents } from '../../../electron/core/sessions/session-events.js';
+import { TSX_LOADER } from '../../shared/support/tsx-loader.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Absolute path of the catalog fixture server. */
@@ -53,7 +54,7 @@ export class CatalogHarness {
     const config = ServerConfigSchema.parse({
       id,
       name: id,
-      transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', CATALOG_FIXTURE], env: spec.env ?? {} },
+      transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, CATALOG_FIXTURE], env: spec.env ?? {} },
       startup: 'manual',
       ...spec.config,
     });
@@ -83,7 +84,7 @@ export class CatalogHarness {
     );
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', CATALOG_FIXTURE],
+      args: ['--import', TSX_LOADER, CATALOG_FIXTURE],
       env: spec.env ?? {},
       stderr: 'pipe',
     });

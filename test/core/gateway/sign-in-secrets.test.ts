@@ -8,6 +8,7 @@ import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
 import { addHttpServer, makeAuthHost, type AuthHarness } from '../auth/helpers.js';
 import { fixture, textOf } from './harness.js';
 import { dataFileTexts } from '../../shared/support/data-files.js';
+import { TSX_LOADER } from '../../shared/support/tsx-loader.js';
 
 const ENV_SECRET = 'CANARY_ENV_3f9a1c';
 let world: World;
@@ -60,7 +61,7 @@ beforeAll(async () => {
     transport: {
       type: 'stdio',
       command: process.execPath,
-      args: ['--import', 'tsx', fixture('calls-stdio.ts')],
+      args: ['--import', TSX_LOADER, fixture('calls-stdio.ts')],
       env: { API_KEY: { secret: true, value: ENV_SECRET } },
     },
   });

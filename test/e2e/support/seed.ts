@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { SettingsSchema } from '../../../shared/config';
 import { launchFingerprint } from '../../../electron/core/servers/approval';
 import { confSettingsStore } from '../../shared/support/harness';
+import { TSX_LOADER } from '../../shared/support/tsx-loader';
 
 /** The repository root. */
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -32,7 +33,7 @@ export function everything(id = 'everything', name = 'Everything'): SeedServer {
 
 /** A TypeScript fixture under test/fixtures/servers, run through tsx. */
 export function fixture(file: string, id: string, name: string, env: Record<string, string> = {}): SeedServer {
-  return { id, name, command: process.execPath, args: ['--import', 'tsx', join(root, 'test/fixtures/servers', file)], env };
+  return { id, name, command: process.execPath, args: ['--import', TSX_LOADER, join(root, 'test/fixtures/servers', file)], env };
 }
 
 /** Saves the servers, approved, into the data folder. */
