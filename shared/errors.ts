@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   task_input_unsupported: 'A task asked for input, which cannot be answered inside a task; the task was cancelled.',
   task_failed: 'The task the tool started failed.',
   task_cancelled: 'The server cancelled the task the tool started.',
+  entry_deleted: 'The registry entry was deleted by its registry, so it cannot be installed or updated to.',
 } as const satisfies Record<string, string>;
 
 /** A code from the closed set ERROR_CODES. */

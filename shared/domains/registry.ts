@@ -78,6 +78,8 @@ export interface RegistryEntry {
   status: RegistryStatus;
   /** Why it is deprecated or deleted, when said. */
   statusMessage?: string;
+  /** When the status last changed (ISO date), when the registry says. */
+  statusChangedAt?: string;
   /** Source registry URL the entry came from. */
   source: string;
   /** Repository URL (https only; anything else is dropped). */
@@ -192,6 +194,10 @@ export interface RegistryUpdate {
   updateAvailable: boolean;
   /** Why the check failed, when it did. */
   error?: string;
+  /** The entry's status at its registry, when it is no longer active (deprecated or deleted). */
+  status?: RegistryStatus;
+  /** The registry's reason for that status, when given. */
+  statusMessage?: string;
 }
 
 /** What updating an installed server would change; nothing is saved. */

@@ -34,6 +34,7 @@ export function entryView(record: RegistryRecord, source: string, options: Optio
     ...(s.title !== undefined ? { title: shown(s.title, 200) } : {}),
     ...(s.description !== undefined ? { description: shown(s.description, 2000) } : {}),
     ...(record.official.statusMessage !== undefined ? { statusMessage: shown(record.official.statusMessage, 500) } : {}),
+    ...(record.official.statusChangedAt !== undefined ? { statusChangedAt: shown(record.official.statusChangedAt, 60) } : {}),
     ...(repositoryUrl !== undefined ? { repositoryUrl } : {}),
     ...(websiteUrl !== undefined ? { websiteUrl } : {}),
     ...(record.official.publishedAt !== undefined ? { publishedAt: shown(record.official.publishedAt, 60) } : {}),

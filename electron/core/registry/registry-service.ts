@@ -165,6 +165,7 @@ export class RegistryService {
   /** Prepares an entry (or pasted server.json) for installing; nothing is saved. Secret values are never echoed. */
   async prepare(args: PrepareTarget & { choice?: number; values?: InstallValues }): Promise<PreparedInstall> {
     const resolved = await this.#resolve(args);
+    assertNotDeleted(resolved.record);
     return this.#prepared(resolved, args.choice, args.values ?? {}, {});
   }
 
@@ -173,6 +174,7 @@ export class RegistryService {
     args: PrepareTarget & { choice?: number; values?: InstallValues; id?: string; displayName?: string },
   ): Promise<ServerDetail> {
     const resolved = await this.#resolve(args);
+    assertNotDeleted(resolved.record);
     const existingIds = this.#existingIds();
     if (args.id !== undefined && existingIds.has(args.id)) {
       throw new AppError('id_conflict', `A server with id "${args.id}" already exists; choose another id`, { serverId: args.id });
@@ -221,6 +223,7 @@ export class RegistryService {
     const config = this.#host.config(id);
     const origin = this.#originOf(id);
     const latest = await this.#detail(origin.source, origin.name, 'latest');
+    assertNotDeleted(latest.record);
     const prepared = await this.#prepared(latest, this.#choiceFor(latest.record, origin), origin.values, {
       id,
       displayName: config.name,
@@ -235,6 +238,7 @@ export class RegistryService {
     const config = this.#host.config(id);
     const origin = this.#originOf(id);
     const target = await this.#detail(origin.source, origin.name, version);
+    assertNotDeleted(target.record);
     const merged = { ...origin.values, ...values };
     const existingIds = this.#existingIds();
     existingIds.delete(id);
@@ -380,7 +384,7 @@ export class RegistryService {
 
   /** One version of an entry from its registry; offline or refused, a cached copy when there is one. */
   async #detail(source: string, name: string, version: string): Promise<Resolved> {
-    const url = `${source}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
+    const url = `${source}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}?include_deleted=true`;
     let raw: unknown;
     try {
       raw = await this.#get(url);
@@ -421,7 +425,12 @@ export class RegistryService {
     const entry = this.#remember(
       entryView(resolved.record, resolved.source, plan.options, this.#installedFor(resolved.record, resolved.source)),
     );
-    const warnings = resolved.offline !== undefined ? [resolved.offline, ...plan.warnings] : plan.warnings;
+    const deprecation = deprecationWarning(resolved.record);
+    const warnings = [
+      ...(deprecation !== undefined ? [deprecation] : []),
+      ...(resolved.offline !== undefined ? [resolved.offline] : []),
+      ...plan.warnings,
+    ];
     return {
       entry,
       origin: originOf(resolved),
@@ -441,11 +450,15 @@ export class RegistryService {
     try {
       const latest = await this.#detail(origin.source, origin.name, 'latest');
       const version = latest.record.server.version;
+      const { status, statusMessage } = latest.record.official;
+      const deleted = status === 'deleted';
       return {
         ...base,
         latest: shown(version, 255),
-        updateAvailable: isNewer(version, origin.version),
+        updateAvailable: !deleted && isNewer(version, origin.version),
         ...(latest.offline !== undefined ? { error: latest.offline } : {}),
+        ...(status === 'deprecated' || deleted ? { status } : {}),
+        ...((status === 'deprecated' || deleted) && statusMessage !== undefined ? { statusMessage: shown(statusMessage, 500) } : {}),
       };
     } catch (err) {
       return { ...base, updateAvailable: false, error: err instanceof AppError ? err.message : 'The registry could not be asked' };
@@ -493,6 +506,20 @@ function searchProblem(err: unknown, source: string): AppError {
 
 function originOf(resolved: Resolved): InstallOrigin {
   return { name: resolved.record.server.name, version: resolved.record.server.version, source: resolved.source };
+}
+
+/** Refuses an entry its registry deleted (typed, so the renderer can say why instead of offering the install). */
+function assertNotDeleted(record: RegistryRecord): void {
+  if (record.official.status !== 'deleted') return;
+  const why = record.official.statusMessage !== undefined ? `: ${shown(record.official.statusMessage, 300)}` : '';
+  throw new AppError('entry_deleted', `${shown(record.server.name, 200)} was deleted from its registry and cannot be installed${why}`);
+}
+
+/** The caution shown before installing a deprecated entry, with the registry's reason. */
+function deprecationWarning(record: RegistryRecord): string | undefined {
+  if (record.official.status !== 'deprecated') return undefined;
+  const why = record.official.statusMessage !== undefined ? `: ${shown(record.official.statusMessage, 300)}` : '';
+  return `This entry is deprecated by its registry${why}`;
 }
 
 /** Refuses an install that still misses required values. */

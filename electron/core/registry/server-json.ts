@@ -109,6 +109,7 @@ export const ServerJsonSchema = z.object({
 export const OfficialMetaSchema = z.object({
   status: z.enum(['active', 'deprecated', 'deleted']).optional(),
   statusMessage: text(1000).optional(),
+  statusChangedAt: text(100).optional(),
   publishedAt: text(100).optional(),
   updatedAt: text(100).optional(),
   isLatest: z.boolean().optional(),

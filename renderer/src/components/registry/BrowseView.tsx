@@ -21,6 +21,26 @@ function UpdatesSummary() {
   const openDialog = useStore((s) => s.openDialog);
   if (updates === null) return null;
   const available = updates.filter((u) => u.updateAvailable);
+  const flagged = updates.filter((u) => u.status !== undefined);
+  const flags =
+    flagged.length > 0 ? (
+      <Alert
+        color="red"
+        variant="light"
+        title={`${countLabel(flagged.length, 'installed server')} no longer active at the registry`}
+        role="status"
+        data-flagged
+      >
+        <Stack gap={4}>
+          {flagged.map((u) => (
+            <Text key={u.id} fz="sm">
+              {u.id} ({escapeUnsafe(u.name)}): {u.status === 'deleted' ? 'deleted' : 'deprecated'}
+              {u.statusMessage ? ` — ${escapeUnsafe(u.statusMessage)}` : ''}
+            </Text>
+          ))}
+        </Stack>
+      </Alert>
+    ) : null;
   if (updates.length === 0)
     return (
       <Text fz="sm" c="dimmed">
@@ -28,22 +48,30 @@ function UpdatesSummary() {
       </Text>
     );
   if (available.length === 0)
-    return <Text fz="sm" c="dimmed" role="status">{`All ${countLabel(updates.length, 'registry server')} are up to date.`}</Text>;
+    return (
+      <>
+        {flags}
+        <Text fz="sm" c="dimmed" role="status">{`All ${countLabel(updates.length, 'registry server')} are up to date.`}</Text>
+      </>
+    );
   return (
-    <Alert color="orange" title={`${countLabel(available.length, 'update')} available`} role="status">
-      <Stack gap={6}>
-        {available.map((u) => (
-          <Group key={u.id} justify="space-between" wrap="nowrap">
-            <Text fz="sm">
-              {u.id}: {escapeUnsafe(u.installed)} → {escapeUnsafe(u.latest ?? '')}
-            </Text>
-            <Button size="xs" onClick={() => openDialog({ kind: 'registryUpdate', id: u.id })}>
-              Review update
-            </Button>
-          </Group>
-        ))}
-      </Stack>
-    </Alert>
+    <>
+      {flags}
+      <Alert color="orange" title={`${countLabel(available.length, 'update')} available`} role="status">
+        <Stack gap={6}>
+          {available.map((u) => (
+            <Group key={u.id} justify="space-between" wrap="nowrap">
+              <Text fz="sm">
+                {u.id}: {escapeUnsafe(u.installed)} → {escapeUnsafe(u.latest ?? '')}
+              </Text>
+              <Button size="xs" onClick={() => openDialog({ kind: 'registryUpdate', id: u.id })}>
+                Review update
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      </Alert>
+    </>
   );
 }
 

@@ -59,6 +59,9 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `prepared` only decides the first delay
   }, [target, choice, plain, prepareInstall]);
 
+  const deprecated = prepared?.entry.status === 'deprecated';
+  // The core puts the deprecation first among the warnings; the alert above says it already.
+  const cautions = deprecated ? (prepared?.warnings ?? []).slice(1) : (prepared?.warnings ?? []);
   const secretKeys = new Set(inputs.filter((i) => i.secret).map((i) => i.key));
   const missing = (prepared?.missing ?? []).filter((k) => !(secretKeys.has(k) && (values[k] ?? '') !== ''));
   const install = async () => {
@@ -88,7 +91,7 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
         <>
           <Button onClick={closeDialog}>Cancel</Button>
           <Button variant="filled" onClick={() => void install()} loading={busy} disabled={prepared === null || missing.length > 0}>
-            Install
+            {deprecated ? 'Install anyway' : 'Install'}
           </Button>
         </>
       }
@@ -114,15 +117,27 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
               <Badge variant="default" tt="none">
                 v{escapeUnsafe(prepared.entry.version)}
               </Badge>
-              <StatusBadge status={prepared.entry.status} />
+              <StatusBadge
+                status={prepared.entry.status}
+                {...(prepared.entry.statusChangedAt !== undefined ? { changedAt: prepared.entry.statusChangedAt } : {})}
+              />
             </Group>
             <Text fz="sm" c="dimmed" ff="monospace">
               {escapeUnsafe(prepared.entry.name)}
             </Text>
             {prepared.entry.description && <Text fz="sm">{escapeUnsafe(prepared.entry.description)}</Text>}
-            {prepared.entry.statusMessage && (
-              <Alert color={prepared.entry.status === 'deleted' ? 'red' : 'yellow'} icon={<IconAlertTriangle size={18} aria-hidden />}>
-                {escapeUnsafe(prepared.entry.statusMessage)}
+            {deprecated && (
+              <Alert
+                color="yellow"
+                icon={<IconAlertTriangle size={18} aria-hidden />}
+                title="This entry is deprecated"
+                role="alert"
+                data-deprecated-warning
+              >
+                {prepared.entry.statusMessage
+                  ? escapeUnsafe(prepared.entry.statusMessage)
+                  : 'Its registry marks it deprecated and gives no reason.'}{' '}
+                You can still install it, but it may stop working or receive no fixes.
               </Alert>
             )}
             {prepared.entry.installed?.map((i) => (
@@ -188,10 +203,10 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
             </Stack>
           )}
 
-          {prepared.warnings.length > 0 && (
+          {cautions.length > 0 && (
             <Alert color="yellow" icon={<IconAlertTriangle size={18} aria-hidden />} title="Check before installing">
               <Stack gap={4}>
-                {prepared.warnings.map((w, i) => (
+                {cautions.map((w, i) => (
                   <Text key={i} fz="sm">
                     {escapeUnsafe(w)}
                   </Text>
