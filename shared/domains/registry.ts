@@ -154,6 +154,18 @@ export interface InstallOrigin {
   source: string;
 }
 
+/** One manual step a package asks for after installing: shown as a checklist item, its command never run. */
+export interface PostInstallStep {
+  /** What to do (untrusted text). */
+  description: string;
+  /** A command to copy and run yourself, shown as text (untrusted text). */
+  command?: string;
+  /** A documentation link (https only). */
+  documentation?: string;
+  /** Whether the step may be skipped. */
+  optional: boolean;
+}
+
 /** A server definition prepared from a registry entry: nothing is saved or run. */
 export interface PreparedInstall {
   /** The entry it was prepared from. */
@@ -170,6 +182,8 @@ export interface PreparedInstall {
   missing: string[];
   /** Plain-words cautions (unusual identifiers, values on the command line, ...). */
   warnings: string[];
+  /** Manual steps the chosen package lists for after installing (never executed by Switchboard). */
+  postInstall: PostInstallStep[];
 }
 
 /** Arguments naming what to prepare: a registry entry, or a pasted server.json. */

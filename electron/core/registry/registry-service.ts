@@ -22,7 +22,7 @@ import type { EventBus } from '../event-bus.js';
 import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { CredentialStore } from '../ports.js';
 import { sanitizeText, truncate } from '../text.js';
-import { entryView } from './entry-view.js';
+import { entryView, postInstallSteps } from './entry-view.js';
 import { describeOptions, type LocalPackages } from './install-options.js';
 import { buildInstallPreview } from './install-preview.js';
 import { InstallOrigins, type OriginRecord } from './install-origins.js';
@@ -33,7 +33,7 @@ import { RegistryCache } from './registry-cache.js';
 import { getRegistryJson } from './registry-http.js';
 import { RegistrySources } from './registry-sources.js';
 import { Runtimes } from './runtimes.js';
-import { parsePage, parseRecord, parseServerJsonValue, type RegistryRecord } from './server-json.js';
+import { parsePage, parseRecord, parseServerJsonValue, type RegistryRecord, type ServerPackage } from './server-json.js';
 import { isNewer } from './versions.js';
 
 /** Entries per page when the caller does not say. */
@@ -439,6 +439,7 @@ export class RegistryService {
       inputs: plan.inputs,
       missing: plan.missing,
       warnings,
+      postInstall: postInstallSteps(packageOf(plan)),
     };
   }
 
@@ -506,6 +507,12 @@ function searchProblem(err: unknown, source: string): AppError {
 
 function originOf(resolved: Resolved): InstallOrigin {
   return { name: resolved.record.server.name, version: resolved.record.server.version, source: resolved.source };
+}
+
+/** The package of the chosen option, when it is one. */
+function packageOf(plan: InstallPlan): ServerPackage | undefined {
+  const source = plan.options[plan.choice]?.source;
+  return source?.kind === 'package' ? source.pkg : undefined;
 }
 
 /** Refuses an entry its registry deleted (typed, so the renderer can say why instead of offering the install). */

@@ -63,6 +63,14 @@ export const PackageTransportSchema = z.object({
   headers: z.array(KeyValueInputSchema).max(50).optional(),
 });
 
+/** Schema for one post-install step of a package: shown as a checklist, never executed. */
+export const PostInstallInstructionSchema = z.object({
+  description: z.string().min(1).max(2000),
+  command: text(2000).optional(),
+  documentation: url.optional(),
+  optional: z.boolean().optional(),
+});
+
 /** Schema for a package. */
 export const PackageSchema = z.object({
   registryType: z.string().min(1).max(50),
@@ -78,6 +86,7 @@ export const PackageSchema = z.object({
   runtimeArguments: z.array(ArgumentSchema).max(100).optional(),
   packageArguments: z.array(ArgumentSchema).max(100).optional(),
   environmentVariables: z.array(KeyValueInputSchema).max(100).optional(),
+  postInstallInstructions: z.array(PostInstallInstructionSchema).max(20).optional(),
 });
 
 /** Schema for a remote (hosted) transport. */

@@ -12,6 +12,7 @@ import { AppDialog } from '../../ui/AppDialog';
 import { useAction } from '../../ui/use-action';
 import { InputField } from './InputField';
 import { LaunchPreview } from './LaunchPreview';
+import { PostInstallChecklist } from './PostInstallChecklist';
 import { StatusBadge } from './StatusBadge';
 
 /** Values that may be sent to prepare (secrets stay in the dialog until the install itself). */
@@ -31,6 +32,8 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
   const [values, setValues] = useState<InstallValues>({});
   const [id, setId] = useState('');
   const [displayName, setDisplayName] = useState('');
+  // Set once installed when the package lists steps for afterwards: the dialog turns into their checklist.
+  const [installedId, setInstalledId] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const seq = useRef(0);
   const inputs = useMemo(() => prepared?.inputs ?? [], [prepared]);
@@ -77,9 +80,35 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
       installed = detail.id;
     }, 'The server could not be installed');
     if (!ok) return;
+    if (prepared.postInstall.length > 0) {
+      setInstalledId(installed);
+      return;
+    }
     closeDialog();
     navigate(routes.servers(installed));
   };
+
+  if (installedId !== null && prepared !== null) {
+    const finish = () => {
+      closeDialog();
+      navigate(routes.servers(installedId));
+    };
+    return (
+      <AppDialog
+        opened
+        onClose={finish}
+        title={`Installed ${title}: steps left`}
+        size="xl"
+        actions={
+          <Button variant="filled" onClick={finish}>
+            Done
+          </Button>
+        }
+      >
+        <PostInstallChecklist steps={prepared.postInstall} />
+      </AppDialog>
+    );
+  }
 
   return (
     <AppDialog

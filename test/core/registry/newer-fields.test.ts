@@ -1,0 +1,38 @@
+// The newer server.json fields through the contract against the fixture registry: post-install steps (shown, never
+// run), remote URLs that start with a template variable, and remotes that need a secret header.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PreparedInstall } from '../../../shared/domains/registry.js';
+import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry-server.js';
+import { POST_INSTALL_ENTRY } from '../../fixtures/registry/entries.js';
+import { call, cleanup, tempDir } from '../../shared/support/harness.js';
+import { makeRegistryHost, type RegistryHarness } from './helpers.js';
+
+let dir: string;
+let fixture: FixtureRegistry;
+let h: RegistryHarness;
+beforeEach(async () => {
+  dir = tempDir('sb-registry-newer-');
+  fixture = await startFixtureRegistry();
+  h = makeRegistryHost(dir);
+  await call(h.dispatch, 'registry.addSource', { url: fixture.url });
+});
+afterEach(async () => {
+  await fixture.close();
+  cleanup(dir);
+});
+
+describe('post-install instructions', () => {
+  it('are returned as steps with commands as text and https links only', async () => {
+    const prepared = await call<PreparedInstall>(h.dispatch, 'registry.prepare', { name: POST_INSTALL_ENTRY, source: fixture.url });
+    expect(prepared.postInstall).toEqual([
+      { description: 'Register the companion service', command: 'mind-map service install --addr 127.0.0.1:4242', optional: false },
+      { description: 'Read how the <b>web UI</b> works', documentation: 'https://example.com/mind-map#service', optional: true },
+      { description: 'A link that is not https is dropped', optional: true },
+    ]);
+  });
+
+  it('are never part of the launch', async () => {
+    const prepared = await call<PreparedInstall>(h.dispatch, 'registry.prepare', { name: POST_INSTALL_ENTRY, source: fixture.url });
+    expect(JSON.stringify(prepared.config)).not.toContain('mind-map service');
+  });
+});
