@@ -307,7 +307,9 @@ function remoteTransport(remote: ServerRemote, inputs: Inputs): { transport: Ser
   const problem = unresolved ? null : checkServerUrl(url, false);
   if (problem !== null) {
     inputs.warnings.push(`URL: ${problem}`);
-    inputs.missing.push('url');
+    // The values that make up the URL are what the person must change (a leading {baseUrl} decides the scheme).
+    const parts = inputs.list.filter((i) => i.key.startsWith('url:var:')).map((i) => i.key);
+    inputs.missing.push(...(parts.length > 0 ? parts : ['url']));
   }
   const headers: Record<string, string> = {};
   let bearer: string | undefined;

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PreparedInstall } from '../../../shared/domains/registry.js';
 import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry-server.js';
-import { POST_INSTALL_ENTRY } from '../../fixtures/registry/entries.js';
+import { LEADING_VARIABLE_ENTRY, POST_INSTALL_ENTRY, SECRET_HEADER_ENTRY } from '../../fixtures/registry/entries.js';
 import { call, cleanup, tempDir } from '../../shared/support/harness.js';
 import { makeRegistryHost, type RegistryHarness } from './helpers.js';
 
@@ -35,4 +35,43 @@ describe('post-install instructions', () => {
     const prepared = await call<PreparedInstall>(h.dispatch, 'registry.prepare', { name: POST_INSTALL_ENTRY, source: fixture.url });
     expect(JSON.stringify(prepared.config)).not.toContain('mind-map service');
   });
+});
+
+describe('a remote URL that starts with a template variable', () => {
+  const prepare = (baseUrl?: string) =>
+    call<PreparedInstall>(h.dispatch, 'registry.prepare', {
+      name: LEADING_VARIABLE_ENTRY,
+      source: fixture.url,
+      ...(baseUrl !== undefined ? { values: { 'url:var:baseUrl': baseUrl } } : {}),
+    });
+
+  it('asks for the variable like any other input', async () => {
+    const prepared = await prepare();
+    expect(prepared.inputs).toEqual([
+      expect.objectContaining({ key: 'url:var:baseUrl', kind: 'url', label: 'baseUrl', required: true, secret: false }),
+    ]);
+    expect(prepared.missing).toEqual(['url:var:baseUrl']);
+  });
+
+  it('builds the URL from an http(s) value', async () => {
+    const prepared = await prepare('https://mcp.example.com');
+    expect(prepared.missing).toEqual([]);
+    expect(prepared.config.transport).toMatchObject({ type: 'http', url: 'https://mcp.example.com/mcp' });
+  });
+
+  it.each(['javascript:alert(1)//', 'file:///etc', 'ftp://example.com', 'data:text/html,x'])(
+    'blocks a value giving another scheme: %s',
+    async (value) => {
+      const prepared = await prepare(value);
+      expect(prepared.missing).toEqual(['url:var:baseUrl']);
+      expect(prepared.warnings.join('\n')).toMatch(/URL: (Only http and https URLs are allowed|Not a valid URL)/);
+      const env = await h.dispatch('registry.install', {
+        name: LEADING_VARIABLE_ENTRY,
+        source: fixture.url,
+        values: { 'url:var:baseUrl': value },
+      });
+      expect(env.ok).toBe(false);
+      expect(await call(h.dispatch, 'servers.list', {})).toEqual([]);
+    },
+  );
 });
