@@ -466,7 +466,7 @@ export class RegistryService {
     }
   }
 
-  /** A secret Authorization header becomes the server's bearer token (other secret headers never reach a plan). */
+  /** A secret Authorization header becomes the server's bearer token (other secret headers are split out by the Host). */
   async #storeBearer(id: string, plan: InstallPlan): Promise<void> {
     if (plan.bearer !== undefined) await new AuthCredentials(this.#host.credentials).setBearer(id, plan.bearer);
   }
@@ -543,14 +543,14 @@ function plainValues(values: InstallValues, plan: InstallPlan): InstallValues {
   return Object.fromEntries(Object.entries(values).filter(([key]) => !secret.has(key) && plan.inputs.some((i) => i.key === key)));
 }
 
-/** Env keys of a stored definition whose value is a secret in the credential store. */
+/** Env names and `header:NAME` keys of a stored definition whose value is a secret in the credential store. */
 function secretEnvKeys(config: ServerConfig): Set<string> {
   const t = config.transport;
+  const values: Record<string, unknown> = t.type === 'stdio' ? t.env : t.headers;
+  const prefix = t.type === 'stdio' ? '' : 'header:';
   return new Set(
-    t.type === 'stdio'
-      ? Object.entries(t.env)
-          .filter(([, v]) => typeof v !== 'string')
-          .map(([k]) => k)
-      : [],
+    Object.entries(values)
+      .filter(([, v]) => typeof v !== 'string')
+      .map(([k]) => `${prefix}${k}`),
   );
 }
