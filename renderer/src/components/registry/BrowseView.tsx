@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { countLabel } from '../../ui/count';
 import { useStore } from '../../store';
-import { selectBrowse, selectRegistrySources } from '../../store/registry-slice';
+import { ALL_SOURCES, rememberedSource, rememberSource, selectBrowse, selectRegistrySources } from '../../store/registry-slice';
 import { EntryCard } from './EntryCard';
 
 /** Hostname and path of a source, for the picker. */
@@ -89,7 +89,8 @@ export function BrowseView() {
   const openDialog = useStore((s) => s.openDialog);
   const [text, setText] = useState(route.query['q'] ?? '');
   const [debounced] = useDebouncedValue(text, 300);
-  const source = route.query['source'] || undefined;
+  // The registry chosen last time is searched again unless the location names one.
+  const source = route.query['source'] || rememberedSource() || undefined;
   const [checking, setChecking] = useState(false);
 
   useEffect(() => {
@@ -113,7 +114,12 @@ export function BrowseView() {
     shownPage.current = page;
     document.getElementById('browse-title')?.scrollIntoView?.({ block: 'start' });
   }, [page]);
-  const sourceOptions = sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) }));
+  const sourceOptions = [
+    ...(sources.length > 1 ? [{ value: ALL_SOURCES, label: 'All sources' }] : []),
+    ...sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) })),
+  ];
+  const officialUrls = new Set(sources.filter((s) => s.official).map((s) => s.url));
+  const labelOf = (url: string): string => sourceLabel(url, officialUrls.has(url));
   return (
     <Stack gap="md" component="section" aria-labelledby="browse-title" maw={1100} pt="xs">
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -153,7 +159,10 @@ export function BrowseView() {
           leftSection={<IconWorld size={16} aria-hidden />}
           data={sourceOptions}
           value={source ?? sources[0]?.url ?? null}
-          onChange={(v) => navigate({ view: 'browse', segments: [], query: { ...route.query, source: v ?? '' } }, { replace: true })}
+          onChange={(v) => {
+            rememberSource(v ?? undefined);
+            navigate({ view: 'browse', segments: [], query: { ...route.query, source: v ?? '' } }, { replace: true });
+          }}
           allowDeselect={false}
           style={{ flex: '0 1 340px' }}
           comboboxProps={{ withinPortal: true }}
@@ -178,7 +187,7 @@ export function BrowseView() {
           {browse.loading
             ? 'Searching…'
             : result
-              ? `${countLabel(result.servers.length, 'server')} on page ${page}${browse.query ? ` for “${browse.query}”` : ''}`
+              ? `${countLabel(result.servers.length, 'server')} ${source === ALL_SOURCES ? `from ${countLabel(sources.length, 'source')}` : `on page ${page}`}${browse.query ? ` for “${browse.query}”` : ''}`
               : ''}
         </Text>
         {browse.loading && <Loader size="xs" aria-hidden />}
@@ -208,7 +217,11 @@ export function BrowseView() {
       )}
       <Stack gap="sm" aria-busy={browse.loading}>
         {result?.servers.map((entry) => (
-          <EntryCard key={`${entry.source} ${entry.name}`} entry={entry} />
+          <EntryCard
+            key={`${entry.source} ${entry.name}`}
+            entry={entry}
+            {...(sources.length > 1 ? { sourceLabel: labelOf(entry.source) } : {})}
+          />
         ))}
       </Stack>
 

@@ -55,7 +55,7 @@ function EntryLink({ href, children }: { href: string; children: string }) {
 }
 
 /** One entry of the browser. */
-export function EntryCard({ entry }: { entry: RegistryEntry }) {
+export function EntryCard({ entry, sourceLabel }: { entry: RegistryEntry; sourceLabel?: string }) {
   const openDialog = useStore((s) => s.openDialog);
   const headingId = `entry-${entry.name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
   const title = escapeUnsafe(entry.title ?? entry.name.split('/').pop() ?? entry.name);
@@ -91,6 +91,11 @@ export function EntryCard({ entry }: { entry: RegistryEntry }) {
           <Text ff="monospace" fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {escapeUnsafe(entry.name)}
           </Text>
+          {sourceLabel !== undefined && (
+            <Text fz="xs" c="dimmed" data-entry-source={entry.source}>
+              From {escapeUnsafe(sourceLabel)}
+            </Text>
+          )}
           {entry.description && (
             <Text fz="sm" lineClamp={3}>
               {escapeUnsafe(entry.description)}
