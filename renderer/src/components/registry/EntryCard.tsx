@@ -6,7 +6,7 @@ import type { MouseEvent } from 'react';
 import type { InstallOption, RegistryEntry } from '../../../../shared/domains/registry';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { useStore } from '../../store';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge, statusDay } from './StatusBadge';
 
 function OptionLine({ option, deprecated }: { option: InstallOption; deprecated: boolean }) {
   // A deprecated entry never gets the green "good to go" check, even where it would run.
@@ -104,6 +104,7 @@ export function EntryCard({ entry, sourceLabel }: { entry: RegistryEntry; source
           {entry.status !== 'active' && (
             <Text fz="sm" c={entry.status === 'deleted' ? 'red.8' : 'yellow.9'} data-status-message>
               {entry.status === 'deleted' ? 'Deleted from the registry' : 'Deprecated'}
+              {statusDay(entry.statusChangedAt) !== undefined ? ` on ${statusDay(entry.statusChangedAt)}` : ''}
               {entry.statusMessage ? `: ${escapeUnsafe(entry.statusMessage)}` : ''}
             </Text>
           )}

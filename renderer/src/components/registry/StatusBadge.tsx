@@ -19,14 +19,14 @@ export function statusDay(iso: string | undefined): string | undefined {
 export function StatusBadge({ status, message, changedAt }: { status: RegistryStatus; message?: string; changedAt?: string }) {
   const look = LOOK[status];
   const day = statusDay(changedAt);
-  const label = status !== 'active' && day !== undefined ? `${look.label} since ${day}` : look.label;
+  const label = look.label;
   const badge = (
     <Badge
       color={look.color}
       variant="light"
       data-status={status}
       tt="none"
-      title={message !== undefined ? escapeUnsafe(message) : undefined}
+      title={day !== undefined && status !== 'active' ? `${look.label} since ${day}` : undefined}
     >
       {label}
     </Badge>
