@@ -40,6 +40,8 @@ import { isNewer } from './versions.js';
 export const DEFAULT_PAGE_SIZE = 30;
 /** Install links kept until the renderer takes them. */
 const MAX_PENDING_LINKS = 5;
+/** Pages read at most by one incremental sync of a source. */
+const MAX_SYNC_PAGES = 20;
 /** Registries asked at once during an update check. */
 const UPDATE_CONCURRENCY = 4;
 /** Links of entries the core has shown, remembered so only those can be opened. */
@@ -160,6 +162,40 @@ export class RegistryService {
     return { servers, source, skipped, ...(nextCursor !== undefined ? { nextCursor } : {}), ...(offline !== undefined ? { offline } : {}) };
   }
 
+  /**
+   * Brings the cached listings of a source (default: every cached source) up to date with what changed at the
+   * registry since the last sync (`updated_since`, `include_deleted`): deleted entries leave the cache.
+   * A source that cannot be reached keeps its cache as it was; the reason is returned.
+   */
+  async syncCache(source?: string): Promise<{ source: string; updated: number; removed: number; error?: string }[]> {
+    const targets = source !== undefined ? [this.#sources.resolve(source)] : this.#cache.sources().filter((s) => this.#sources.has(s));
+    const results = [];
+    for (const target of targets) {
+      const since = this.#cache.syncFrom(target);
+      if (since === undefined) continue;
+      const startedAt = new Date((this.#opts.now ?? Date.now)()).toISOString();
+      try {
+        const changed: RegistryRecord[] = [];
+        let cursor: string | undefined;
+        for (let n = 0; n < MAX_SYNC_PAGES; n++) {
+          const url = new URL(`${target}/v0.1/servers`);
+          url.searchParams.set('updated_since', since);
+          url.searchParams.set('include_deleted', 'true');
+          url.searchParams.set('limit', '100');
+          if (cursor !== undefined) url.searchParams.set('cursor', cursor);
+          const page = parsePage(await this.#get(url.href), cursor);
+          changed.push(...page.records);
+          cursor = page.nextCursor;
+          if (cursor === undefined) break;
+        }
+        results.push({ source: target, ...this.#cache.applyChanges(target, changed, startedAt) });
+      } catch (err) {
+        results.push({ source: target, updated: 0, removed: 0, error: searchProblem(err, target).message });
+      }
+    }
+    return results;
+  }
+
   // ---------------------------------------------------------------- prepare and install
 
   /** Prepares an entry (or pasted server.json) for installing; nothing is saved. Secret values are never echoed. */
@@ -203,6 +239,8 @@ export class RegistryService {
 
   /** Every installed registry server with the latest version its registry lists. */
   async updates(): Promise<RegistryUpdate[]> {
+    // The update check is also when cached listings catch up with the registries (deleted entries leave the cache).
+    await this.syncCache();
     const existing = this.#existingIds();
     this.#origins.prune(existing);
     const entries = this.#origins.entries(existing);
