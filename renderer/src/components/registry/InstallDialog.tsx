@@ -163,10 +163,12 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
                 role="alert"
                 data-deprecated-warning
               >
-                {prepared.entry.statusMessage
-                  ? escapeUnsafe(prepared.entry.statusMessage)
-                  : 'Its registry marks it deprecated and gives no reason.'}{' '}
-                You can still install it, but it may stop working or receive no fixes.
+                <Text fz="sm">
+                  {prepared.entry.statusMessage
+                    ? escapeUnsafe(prepared.entry.statusMessage)
+                    : 'Its registry marks it deprecated and gives no reason.'}
+                </Text>
+                <Text fz="sm">You can still install it, but it may stop working or receive no fixes.</Text>
               </Alert>
             )}
             {prepared.entry.installed?.map((i) => (
