@@ -78,6 +78,8 @@ export interface RegistryEntry {
   status: RegistryStatus;
   /** Why it is deprecated or deleted, when said. */
   statusMessage?: string;
+  /** When the status last changed (ISO date), when the registry says. */
+  statusChangedAt?: string;
   /** Source registry URL the entry came from. */
   source: string;
   /** Repository URL (https only; anything else is dropped). */
@@ -152,6 +154,18 @@ export interface InstallOrigin {
   source: string;
 }
 
+/** One manual step a package asks for after installing: shown as a checklist item, its command never run. */
+export interface PostInstallStep {
+  /** What to do (untrusted text). */
+  description: string;
+  /** A command to copy and run yourself, shown as text (untrusted text). */
+  command?: string;
+  /** A documentation link (https only). */
+  documentation?: string;
+  /** Whether the step may be skipped. */
+  optional: boolean;
+}
+
 /** A server definition prepared from a registry entry: nothing is saved or run. */
 export interface PreparedInstall {
   /** The entry it was prepared from. */
@@ -168,6 +182,8 @@ export interface PreparedInstall {
   missing: string[];
   /** Plain-words cautions (unusual identifiers, values on the command line, ...). */
   warnings: string[];
+  /** Manual steps the chosen package lists for after installing (never executed by Switchboard). */
+  postInstall: PostInstallStep[];
 }
 
 /** Arguments naming what to prepare: a registry entry, or a pasted server.json. */
@@ -192,6 +208,10 @@ export interface RegistryUpdate {
   updateAvailable: boolean;
   /** Why the check failed, when it did. */
   error?: string;
+  /** The entry's status at its registry, when it is no longer active (deprecated or deleted). */
+  status?: RegistryStatus;
+  /** The registry's reason for that status, when given. */
+  statusMessage?: string;
 }
 
 /** What updating an installed server would change; nothing is saved. */

@@ -1,9 +1,9 @@
 // A validated registry record as the person sees it: every string sanitized and bounded, links https only, the
 // status from the official metadata, and which packages and remotes can run here.
-import type { InstalledFrom, RegistryEntry, RegistryStatus } from '../../../shared/domains/registry.js';
+import type { InstalledFrom, PostInstallStep, RegistryEntry, RegistryStatus } from '../../../shared/domains/registry.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { OptionFacts } from './install-options.js';
-import type { RegistryRecord } from './server-json.js';
+import type { RegistryRecord, ServerPackage } from './server-json.js';
 
 const shown = (s: string, max: number): string => truncate(sanitizeText(s), max);
 
@@ -34,9 +34,23 @@ export function entryView(record: RegistryRecord, source: string, options: Optio
     ...(s.title !== undefined ? { title: shown(s.title, 200) } : {}),
     ...(s.description !== undefined ? { description: shown(s.description, 2000) } : {}),
     ...(record.official.statusMessage !== undefined ? { statusMessage: shown(record.official.statusMessage, 500) } : {}),
+    ...(record.official.statusChangedAt !== undefined ? { statusChangedAt: shown(record.official.statusChangedAt, 60) } : {}),
     ...(repositoryUrl !== undefined ? { repositoryUrl } : {}),
     ...(websiteUrl !== undefined ? { websiteUrl } : {}),
     ...(record.official.publishedAt !== undefined ? { publishedAt: shown(record.official.publishedAt, 60) } : {}),
     ...(installed !== undefined && installed.length > 0 ? { installed } : {}),
   };
+}
+
+/** A package's post-install steps as shown: text sanitized and bounded, links https only, commands as plain text. */
+export function postInstallSteps(pkg: ServerPackage | undefined): PostInstallStep[] {
+  return (pkg?.postInstallInstructions ?? []).map((step) => {
+    const documentation = safeLink(step.documentation);
+    return {
+      description: shown(step.description, 1000),
+      optional: step.optional === true,
+      ...(step.command !== undefined ? { command: shown(step.command, 1000) } : {}),
+      ...(documentation !== undefined ? { documentation } : {}),
+    };
+  });
 }

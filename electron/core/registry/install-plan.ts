@@ -28,7 +28,10 @@ export interface PlanContext {
   id?: string;
   /** Display name to use instead of the entry's title. */
   displayName?: string;
-  /** Env names whose secret is already in the credential store (an update keeps them unless a new value is given). */
+  /**
+   * Env names (and `header:NAME` keys) whose secret is already in the credential store: an update keeps them unless a
+   * new value is given.
+   */
   storedSecrets?: ReadonlySet<string>;
 }
 
@@ -186,7 +189,7 @@ export function planInstall(server: ServerJson, choice: number | undefined, valu
   if (facts.source.kind === 'package') {
     transport = packageTransport(facts.source.pkg, inputs, ctx);
   } else {
-    const remote = remoteTransport(facts.source.remote, inputs);
+    const remote = remoteTransport(facts.source.remote, inputs, ctx.storedSecrets);
     transport = remote.transport;
     bearer = remote.bearer;
   }
@@ -298,7 +301,11 @@ function envEntry(
   else env[variable.name] = value;
 }
 
-function remoteTransport(remote: ServerRemote, inputs: Inputs): { transport: ServerConfigInput['transport']; bearer?: string } {
+function remoteTransport(
+  remote: ServerRemote,
+  inputs: Inputs,
+  stored: ReadonlySet<string> = new Set(),
+): { transport: ServerConfigInput['transport']; bearer?: string } {
   const filled = inputs.fill(remote.url, 'url', 'url', remote.variables ?? {});
   const url = filled.text;
   const unresolved = /\{[A-Za-z_][A-Za-z0-9_]*\}/.test(url);
@@ -307,22 +314,26 @@ function remoteTransport(remote: ServerRemote, inputs: Inputs): { transport: Ser
   const problem = unresolved ? null : checkServerUrl(url, false);
   if (problem !== null) {
     inputs.warnings.push(`URL: ${problem}`);
-    inputs.missing.push('url');
+    // The values that make up the URL are what the person must change (a leading {baseUrl} decides the scheme).
+    const parts = inputs.list.filter((i) => i.key.startsWith('url:var:')).map((i) => i.key);
+    inputs.missing.push(...(parts.length > 0 ? parts : ['url']));
   }
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | { secret: true; value?: string }> = {};
   let bearer: string | undefined;
   for (const header of remote.headers ?? []) {
     const key = `header:${header.name}`;
-    if (header.isSecret === true && header.name.toLowerCase() !== 'authorization') {
-      // A server definition cannot hold a secret header yet (only a bearer token): say so instead of storing it in the settings.
-      inputs.warnings.push(
-        `The secret header ${shown(header.name, 80)} cannot be stored by Switchboard yet${header.isRequired === true ? ', so this remote cannot be installed; try another option' : ' and is left out'}`,
-      );
-      if (header.isRequired === true) inputs.missing.push(key);
+    const got = inputs.resolve(key, 'header', header.name, header);
+    if (got === undefined) {
+      // An update keeps a secret header already in the credential store unless a new value is given.
+      if (header.isSecret === true && stored.has(key)) {
+        inputs.satisfy(key);
+        headers[header.name] = { secret: true };
+      } else if (header.isSecret === true && header.value === undefined && inputs.mode === 'preview') {
+        // A secret the person has not typed yet is still part of the launch (preview shows its name).
+        headers[header.name] = { secret: true };
+      }
       continue;
     }
-    const got = inputs.resolve(key, 'header', header.name, header);
-    if (got === undefined) continue;
     const value = got.values.join(',');
     if (header.name.toLowerCase() === 'authorization') {
       // Switchboard owns Authorization: a token given here becomes the server's bearer token (credential store).
@@ -330,14 +341,11 @@ function remoteTransport(remote: ServerRemote, inputs: Inputs): { transport: Ser
       if (inputs.mode === 'install') bearer = token;
       continue;
     }
-    if (got.secret) {
-      // A header whose value comes from a secret variable: the same limit as a secret header.
-      inputs.warnings.push(
-        `The header ${shown(header.name, 80)} carries a secret, which Switchboard cannot store for a header yet; it is left out`,
-      );
-      continue;
-    }
-    headers[header.name] = value;
+    // A secret header (or one filled from a secret variable) goes to the credential store like the Add dialog's,
+    // never into the settings file; the preview shows only that it is secret.
+    if (got.secret || header.isSecret === true)
+      headers[header.name] = inputs.mode === 'install' ? { secret: true, value } : { secret: true };
+    else headers[header.name] = value;
   }
   return {
     transport: { type: remote.type === 'sse' ? 'sse' : 'http', url, headers },

@@ -44,6 +44,8 @@ export class RegistryCache {
   readonly #writer: JsonFileWriter;
   #pages: CachedPage[] = [];
   #details: CachedDetail[] = [];
+  /** Per source, the registry-side time the last incremental sync started from (ISO). */
+  #synced: Record<string, string> = {};
   readonly #now: () => number;
 
   constructor(dir: string, opts: { now?: () => number } = {}) {
@@ -54,6 +56,7 @@ export class RegistryCache {
     if (read.kind === 'ok') {
       this.#pages = read.value.pages;
       this.#details = read.value.details;
+      this.#synced = read.value.synced;
     }
   }
 
@@ -116,6 +119,60 @@ export class RegistryCache {
     return wanted[0]?.record;
   }
 
+  /** Sources that have cached listings or entries. */
+  sources(): string[] {
+    return [...new Set([...this.#pages.map((p) => p.source), ...this.#details.map((d) => d.source)])];
+  }
+
+  /** Where the next incremental sync of a source starts: the last sync, else when its oldest listing was cached. */
+  syncFrom(source: string): string | undefined {
+    const known = this.#synced[source];
+    if (known !== undefined) return known;
+    const times = [...this.#pages, ...this.#details].filter((e) => e.source === source).map((e) => e.at);
+    return times.length > 0 ? new Date(Math.min(...times)).toISOString() : undefined;
+  }
+
+  /**
+   * Applies entries changed at the registry since the last sync: a deleted one disappears from every cached listing
+   * and entry of the source; any other replaces the cached copies of the same name (and version, for entries).
+   */
+  applyChanges(source: string, changed: RegistryRecord[], syncedFrom: string): { updated: number; removed: number } {
+    let updated = 0;
+    let removed = 0;
+    for (const record of changed) {
+      const { name, version } = record.server;
+      if (record.official.status === 'deleted') {
+        for (const p of this.#pages) {
+          if (p.source !== source) continue;
+          const before = p.records.length;
+          p.records = p.records.filter((r) => r.server.name !== name);
+          removed += before - p.records.length;
+        }
+        const before = this.#details.length;
+        this.#details = this.#details.filter((d) => !(d.source === source && d.record.server.name === name));
+        removed += before - this.#details.length;
+        continue;
+      }
+      for (const p of this.#pages) {
+        if (p.source !== source) continue;
+        p.records = p.records.map((r) => {
+          if (r.server.name !== name) return r;
+          updated++;
+          return record;
+        });
+      }
+      for (const d of this.#details) {
+        if (d.source === source && d.record.server.name === name && d.record.server.version === version) {
+          d.record = record;
+          updated++;
+        }
+      }
+    }
+    this.#synced[source] = syncedFrom;
+    this.#persist();
+    return { updated, removed };
+  }
+
   /** Writes pending changes now (shutdown). */
   flush(): Promise<void> {
     return this.#writer.flush();
@@ -123,13 +180,17 @@ export class RegistryCache {
 
   #persist(): void {
     // Keep the file under its byte budget: drop the oldest pages, then the oldest details.
-    let size = JSON.stringify({ v: 1, pages: this.#pages, details: this.#details }).length;
+    let size = JSON.stringify(this.#file()).length;
     while (size > CACHE_MAX_BYTES && (this.#pages.length > 1 || this.#details.length > 0)) {
       if (this.#pages.length > 1) this.#pages = this.#pages.slice(0, -1);
       else this.#details = this.#details.slice(0, -1);
-      size = JSON.stringify({ v: 1, pages: this.#pages, details: this.#details }).length;
+      size = JSON.stringify(this.#file()).length;
     }
-    this.#writer.schedule(() => ({ v: 1, pages: this.#pages, details: this.#details }));
+    this.#writer.schedule(() => this.#file());
+  }
+
+  #file(): { v: 1; pages: CachedPage[]; details: CachedDetail[]; synced: Record<string, string> } {
+    return { v: 1, pages: this.#pages, details: this.#details, synced: this.#synced };
   }
 }
 
@@ -149,7 +210,7 @@ function records(raw: unknown): RegistryRecord[] {
   return out;
 }
 
-function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[] } {
+function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[]; synced: Record<string, string> } {
   if (!isObject(raw) || raw['v'] !== 1 || !Array.isArray(raw['pages']) || !Array.isArray(raw['details']))
     throw new Error('it is not a registry cache file');
   const pages: CachedPage[] = [];
@@ -170,5 +231,12 @@ function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[
     const [record] = records([d['record']]);
     if (record !== undefined) details.push({ source: d['source'], at: d['at'], record });
   }
-  return { pages, details };
+  // Older cache files have no sync times: those sources start again from their oldest listing.
+  const synced: Record<string, string> = {};
+  if (isObject(raw['synced'])) {
+    for (const [source, at] of Object.entries(raw['synced']).slice(0, CACHE_MAX_PAGES + CACHE_MAX_DETAILS)) {
+      if (typeof at === 'string' && at.length <= 100 && !Number.isNaN(Date.parse(at))) synced[source] = at;
+    }
+  }
+  return { pages, details, synced };
 }

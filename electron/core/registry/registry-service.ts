@@ -22,7 +22,7 @@ import type { EventBus } from '../event-bus.js';
 import { assertOpenableUrl, type UrlOpener } from '../elicitation/url-opener.js';
 import type { CredentialStore } from '../ports.js';
 import { sanitizeText, truncate } from '../text.js';
-import { entryView } from './entry-view.js';
+import { entryView, postInstallSteps } from './entry-view.js';
 import { describeOptions, type LocalPackages } from './install-options.js';
 import { buildInstallPreview } from './install-preview.js';
 import { InstallOrigins, type OriginRecord } from './install-origins.js';
@@ -33,13 +33,15 @@ import { RegistryCache } from './registry-cache.js';
 import { getRegistryJson } from './registry-http.js';
 import { RegistrySources } from './registry-sources.js';
 import { Runtimes } from './runtimes.js';
-import { parsePage, parseRecord, parseServerJsonValue, type RegistryRecord } from './server-json.js';
+import { parsePage, parseRecord, parseServerJsonValue, type RegistryRecord, type ServerPackage } from './server-json.js';
 import { isNewer } from './versions.js';
 
 /** Entries per page when the caller does not say. */
 export const DEFAULT_PAGE_SIZE = 30;
 /** Install links kept until the renderer takes them. */
 const MAX_PENDING_LINKS = 5;
+/** Pages read at most by one incremental sync of a source. */
+const MAX_SYNC_PAGES = 20;
 /** Registries asked at once during an update check. */
 const UPDATE_CONCURRENCY = 4;
 /** Links of entries the core has shown, remembered so only those can be opened. */
@@ -160,11 +162,46 @@ export class RegistryService {
     return { servers, source, skipped, ...(nextCursor !== undefined ? { nextCursor } : {}), ...(offline !== undefined ? { offline } : {}) };
   }
 
+  /**
+   * Brings the cached listings of a source (default: every cached source) up to date with what changed at the
+   * registry since the last sync (`updated_since`, `include_deleted`): deleted entries leave the cache.
+   * A source that cannot be reached keeps its cache as it was; the reason is returned.
+   */
+  async syncCache(source?: string): Promise<{ source: string; updated: number; removed: number; error?: string }[]> {
+    const targets = source !== undefined ? [this.#sources.resolve(source)] : this.#cache.sources().filter((s) => this.#sources.has(s));
+    const results = [];
+    for (const target of targets) {
+      const since = this.#cache.syncFrom(target);
+      if (since === undefined) continue;
+      const startedAt = new Date((this.#opts.now ?? Date.now)()).toISOString();
+      try {
+        const changed: RegistryRecord[] = [];
+        let cursor: string | undefined;
+        for (let n = 0; n < MAX_SYNC_PAGES; n++) {
+          const url = new URL(`${target}/v0.1/servers`);
+          url.searchParams.set('updated_since', since);
+          url.searchParams.set('include_deleted', 'true');
+          url.searchParams.set('limit', '100');
+          if (cursor !== undefined) url.searchParams.set('cursor', cursor);
+          const page = parsePage(await this.#get(url.href), cursor);
+          changed.push(...page.records);
+          cursor = page.nextCursor;
+          if (cursor === undefined) break;
+        }
+        results.push({ source: target, ...this.#cache.applyChanges(target, changed, startedAt) });
+      } catch (err) {
+        results.push({ source: target, updated: 0, removed: 0, error: searchProblem(err, target).message });
+      }
+    }
+    return results;
+  }
+
   // ---------------------------------------------------------------- prepare and install
 
   /** Prepares an entry (or pasted server.json) for installing; nothing is saved. Secret values are never echoed. */
   async prepare(args: PrepareTarget & { choice?: number; values?: InstallValues }): Promise<PreparedInstall> {
     const resolved = await this.#resolve(args);
+    assertNotDeleted(resolved.record);
     return this.#prepared(resolved, args.choice, args.values ?? {}, {});
   }
 
@@ -173,6 +210,7 @@ export class RegistryService {
     args: PrepareTarget & { choice?: number; values?: InstallValues; id?: string; displayName?: string },
   ): Promise<ServerDetail> {
     const resolved = await this.#resolve(args);
+    assertNotDeleted(resolved.record);
     const existingIds = this.#existingIds();
     if (args.id !== undefined && existingIds.has(args.id)) {
       throw new AppError('id_conflict', `A server with id "${args.id}" already exists; choose another id`, { serverId: args.id });
@@ -201,6 +239,8 @@ export class RegistryService {
 
   /** Every installed registry server with the latest version its registry lists. */
   async updates(): Promise<RegistryUpdate[]> {
+    // The update check is also when cached listings catch up with the registries (deleted entries leave the cache).
+    await this.syncCache();
     const existing = this.#existingIds();
     this.#origins.prune(existing);
     const entries = this.#origins.entries(existing);
@@ -221,6 +261,7 @@ export class RegistryService {
     const config = this.#host.config(id);
     const origin = this.#originOf(id);
     const latest = await this.#detail(origin.source, origin.name, 'latest');
+    assertNotDeleted(latest.record);
     const prepared = await this.#prepared(latest, this.#choiceFor(latest.record, origin), origin.values, {
       id,
       displayName: config.name,
@@ -235,6 +276,7 @@ export class RegistryService {
     const config = this.#host.config(id);
     const origin = this.#originOf(id);
     const target = await this.#detail(origin.source, origin.name, version);
+    assertNotDeleted(target.record);
     const merged = { ...origin.values, ...values };
     const existingIds = this.#existingIds();
     existingIds.delete(id);
@@ -380,7 +422,7 @@ export class RegistryService {
 
   /** One version of an entry from its registry; offline or refused, a cached copy when there is one. */
   async #detail(source: string, name: string, version: string): Promise<Resolved> {
-    const url = `${source}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
+    const url = `${source}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}?include_deleted=true`;
     let raw: unknown;
     try {
       raw = await this.#get(url);
@@ -421,7 +463,12 @@ export class RegistryService {
     const entry = this.#remember(
       entryView(resolved.record, resolved.source, plan.options, this.#installedFor(resolved.record, resolved.source)),
     );
-    const warnings = resolved.offline !== undefined ? [resolved.offline, ...plan.warnings] : plan.warnings;
+    const deprecation = deprecationWarning(resolved.record);
+    const warnings = [
+      ...(deprecation !== undefined ? [deprecation] : []),
+      ...(resolved.offline !== undefined ? [resolved.offline] : []),
+      ...plan.warnings,
+    ];
     return {
       entry,
       origin: originOf(resolved),
@@ -430,6 +477,7 @@ export class RegistryService {
       inputs: plan.inputs,
       missing: plan.missing,
       warnings,
+      postInstall: postInstallSteps(packageOf(plan)),
     };
   }
 
@@ -441,18 +489,22 @@ export class RegistryService {
     try {
       const latest = await this.#detail(origin.source, origin.name, 'latest');
       const version = latest.record.server.version;
+      const { status, statusMessage } = latest.record.official;
+      const deleted = status === 'deleted';
       return {
         ...base,
         latest: shown(version, 255),
-        updateAvailable: isNewer(version, origin.version),
+        updateAvailable: !deleted && isNewer(version, origin.version),
         ...(latest.offline !== undefined ? { error: latest.offline } : {}),
+        ...(status === 'deprecated' || deleted ? { status } : {}),
+        ...((status === 'deprecated' || deleted) && statusMessage !== undefined ? { statusMessage: shown(statusMessage, 500) } : {}),
       };
     } catch (err) {
       return { ...base, updateAvailable: false, error: err instanceof AppError ? err.message : 'The registry could not be asked' };
     }
   }
 
-  /** A secret Authorization header becomes the server's bearer token (other secret headers never reach a plan). */
+  /** A secret Authorization header becomes the server's bearer token (other secret headers are split out by the Host). */
   async #storeBearer(id: string, plan: InstallPlan): Promise<void> {
     if (plan.bearer !== undefined) await new AuthCredentials(this.#host.credentials).setBearer(id, plan.bearer);
   }
@@ -495,6 +547,26 @@ function originOf(resolved: Resolved): InstallOrigin {
   return { name: resolved.record.server.name, version: resolved.record.server.version, source: resolved.source };
 }
 
+/** The package of the chosen option, when it is one. */
+function packageOf(plan: InstallPlan): ServerPackage | undefined {
+  const source = plan.options[plan.choice]?.source;
+  return source?.kind === 'package' ? source.pkg : undefined;
+}
+
+/** Refuses an entry its registry deleted (typed, so the renderer can say why instead of offering the install). */
+function assertNotDeleted(record: RegistryRecord): void {
+  if (record.official.status !== 'deleted') return;
+  const why = record.official.statusMessage !== undefined ? `: ${shown(record.official.statusMessage, 300)}` : '';
+  throw new AppError('entry_deleted', `${shown(record.server.name, 200)} was deleted from its registry and cannot be installed${why}`);
+}
+
+/** The caution shown before installing a deprecated entry, with the registry's reason. */
+function deprecationWarning(record: RegistryRecord): string | undefined {
+  if (record.official.status !== 'deprecated') return undefined;
+  const why = record.official.statusMessage !== undefined ? `: ${shown(record.official.statusMessage, 300)}` : '';
+  return `This entry is deprecated by its registry${why}`;
+}
+
 /** Refuses an install that still misses required values. */
 function assertComplete(plan: InstallPlan): void {
   if (plan.missing.length === 0) return;
@@ -509,14 +581,14 @@ function plainValues(values: InstallValues, plan: InstallPlan): InstallValues {
   return Object.fromEntries(Object.entries(values).filter(([key]) => !secret.has(key) && plan.inputs.some((i) => i.key === key)));
 }
 
-/** Env keys of a stored definition whose value is a secret in the credential store. */
+/** Env names and `header:NAME` keys of a stored definition whose value is a secret in the credential store. */
 function secretEnvKeys(config: ServerConfig): Set<string> {
   const t = config.transport;
+  const values: Record<string, unknown> = t.type === 'stdio' ? t.env : t.headers;
+  const prefix = t.type === 'stdio' ? '' : 'header:';
   return new Set(
-    t.type === 'stdio'
-      ? Object.entries(t.env)
-          .filter(([, v]) => typeof v !== 'string')
-          .map(([k]) => k)
-      : [],
+    Object.entries(values)
+      .filter(([, v]) => typeof v !== 'string')
+      .map(([k]) => `${prefix}${k}`),
   );
 }

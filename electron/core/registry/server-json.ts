@@ -63,6 +63,14 @@ export const PackageTransportSchema = z.object({
   headers: z.array(KeyValueInputSchema).max(50).optional(),
 });
 
+/** Schema for one post-install step of a package: shown as a checklist, never executed. */
+export const PostInstallInstructionSchema = z.object({
+  description: z.string().min(1).max(2000),
+  command: text(2000).optional(),
+  documentation: url.optional(),
+  optional: z.boolean().optional(),
+});
+
 /** Schema for a package. */
 export const PackageSchema = z.object({
   registryType: z.string().min(1).max(50),
@@ -78,6 +86,7 @@ export const PackageSchema = z.object({
   runtimeArguments: z.array(ArgumentSchema).max(100).optional(),
   packageArguments: z.array(ArgumentSchema).max(100).optional(),
   environmentVariables: z.array(KeyValueInputSchema).max(100).optional(),
+  postInstallInstructions: z.array(PostInstallInstructionSchema).max(20).optional(),
 });
 
 /** Schema for a remote (hosted) transport. */
@@ -109,6 +118,7 @@ export const ServerJsonSchema = z.object({
 export const OfficialMetaSchema = z.object({
   status: z.enum(['active', 'deprecated', 'deleted']).optional(),
   statusMessage: text(1000).optional(),
+  statusChangedAt: text(100).optional(),
   publishedAt: text(100).optional(),
   updatedAt: text(100).optional(),
   isLatest: z.boolean().optional(),
@@ -157,6 +167,81 @@ export function describeIssues(error: z.ZodError, max = 3): string {
   return truncate(sanitizeText(parts.join('; ') + more), 500);
 }
 
+/** snake_case field names of the 2025-07-09 schema and their camelCase names from 2025-09-16 on. */
+const CAMEL: Readonly<Record<string, string>> = {
+  registry_type: 'registryType',
+  registry_name: 'registryType',
+  registry_base_url: 'registryBaseUrl',
+  file_sha256: 'fileSha256',
+  runtime_hint: 'runtimeHint',
+  runtime_arguments: 'runtimeArguments',
+  package_arguments: 'packageArguments',
+  environment_variables: 'environmentVariables',
+  is_required: 'isRequired',
+  is_secret: 'isSecret',
+  value_hint: 'valueHint',
+  is_repeated: 'isRepeated',
+  website_url: 'websiteUrl',
+  post_install_instructions: 'postInstallInstructions',
+};
+/** How deep the renaming walks (server.json nests at most a few levels). */
+const MAX_NORMALIZE_DEPTH = 8;
+
+function camelKeys(value: unknown, depth: number): unknown {
+  if (depth > MAX_NORMALIZE_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => camelKeys(v, depth + 1));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    // Names inside `variables` are the publisher's own and are kept as written.
+    const name = CAMEL[key] ?? key;
+    if (!(name in out) || name === key)
+      out[name] = key === 'variables' && isObject(v) ? mapValues(v, (x) => camelKeys(x, depth + 2)) : camelKeys(v, depth + 1);
+  }
+  return out;
+}
+
+function mapValues(obj: Record<string, unknown>, f: (v: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)]));
+}
+
+/**
+ * A server.json of any dated schema (2025-07-09 … 2025-12-11) in the current shape: snake_case names become
+ * camelCase, a package without a transport runs over stdio (as the first schema implied), a package `name` is its
+ * identifier, and a 2025-07-09 remote's `transport_type` ("streamable" / "sse") becomes its `type`. Anything else is
+ * left for the strict schema to judge.
+ */
+export function normalizeServerJson(raw: unknown): unknown {
+  const server = camelKeys(raw, 0);
+  if (!isObject(server)) return server;
+  const packages = Array.isArray(server['packages'])
+    ? server['packages'].map((p: unknown) => {
+        if (!isObject(p)) return p;
+        const pkg: Record<string, unknown> = { ...p };
+        if (pkg['identifier'] === undefined && typeof pkg['name'] === 'string') pkg['identifier'] = pkg['name'];
+        if (pkg['transport'] === undefined) pkg['transport'] = { type: 'stdio' };
+        else if (typeof pkg['transport'] === 'string') pkg['transport'] = { type: pkg['transport'] };
+        delete pkg['name'];
+        return pkg;
+      })
+    : server['packages'];
+  const remotes = Array.isArray(server['remotes'])
+    ? server['remotes'].map((r: unknown) => {
+        if (!isObject(r) || r['type'] !== undefined || typeof r['transport_type'] !== 'string') return r;
+        const { transport_type: kind, ...rest } = r;
+        return { ...rest, type: kind === 'streamable' ? 'streamable-http' : kind };
+      })
+    : server['remotes'];
+  const versionDetail = server['version_detail'];
+  const version = server['version'] ?? (isObject(versionDetail) ? versionDetail['version'] : undefined);
+  return {
+    ...server,
+    ...(packages !== undefined ? { packages } : {}),
+    ...(remotes !== undefined ? { remotes } : {}),
+    ...(version !== undefined ? { version } : {}),
+  };
+}
+
 /** A name to report for a skipped entry, if it has a readable one. */
 function nameOf(raw: unknown): string | undefined {
   const server = isObject(raw) && isObject(raw['server']) ? raw['server'] : raw;
@@ -169,10 +254,18 @@ export function parseRecord(raw: unknown): { ok: true; record: RegistryRecord } 
   const name = nameOf(raw);
   const skip = (reason: string) => ({ ok: false as const, skipped: { ...(name !== undefined ? { name } : {}), reason } });
   if (!isObject(raw) || !isObject(raw['server'])) return skip('The entry has no "server" object');
-  const server = ServerJsonSchema.safeParse(raw['server']);
+  const legacy = raw['server'];
+  const server = ServerJsonSchema.safeParse(normalizeServerJson(legacy));
   if (!server.success) return skip(describeIssues(server.error));
-  const meta = isObject(raw['_meta']) ? raw['_meta'][OFFICIAL_META_KEY] : undefined;
-  const official = OfficialMetaSchema.safeParse(meta ?? {});
+  // Before 2025-09-29 the status and the registry's metadata lived inside server.json; the response's _meta wins.
+  const inner = isObject(legacy['_meta']) ? legacy['_meta'][OFFICIAL_META_KEY] : undefined;
+  const outer = isObject(raw['_meta']) ? raw['_meta'][OFFICIAL_META_KEY] : undefined;
+  const meta = {
+    ...(typeof legacy['status'] === 'string' ? { status: legacy['status'] } : {}),
+    ...(isObject(inner) ? inner : {}),
+    ...(isObject(outer) ? outer : {}),
+  };
+  const official = OfficialMetaSchema.safeParse(meta);
   return { ok: true, record: { server: server.data, official: official.success ? official.data : {} } };
 }
 

@@ -15,6 +15,50 @@ import { AppError } from '../../../shared/errors';
 import { registryService } from '../services/registry';
 import type { SliceCreator, Store } from './types';
 
+/** The source value that searches every registry at once. */
+export const ALL_SOURCES = '*';
+const SOURCE_KEY = 'switchboard.browse.source';
+
+/** The registry chosen on an earlier visit (this renderer's storage), if any. */
+export function rememberedSource(): string | undefined {
+  try {
+    return globalThis.localStorage?.getItem(SOURCE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers the chosen registry for the next visit. */
+export function rememberSource(source: string | undefined): void {
+  try {
+    if (source === undefined || source === '') globalThis.localStorage?.removeItem(SOURCE_KEY);
+    else globalThis.localStorage?.setItem(SOURCE_KEY, source);
+  } catch {
+    // Storage may be unavailable (private mode); the choice then lasts only for this visit.
+  }
+}
+
+/** One first page from every source, each entry keeping its source; a source that fails is reported, not fatal. */
+async function searchAll(query: string, sources: RegistrySource[], limit: number): Promise<RegistrySearchResult> {
+  const pages = await Promise.allSettled(sources.map((s) => registryService.search({ query, limit, source: s.url })));
+  const result: RegistrySearchResult = { servers: [], skipped: [], source: ALL_SOURCES };
+  const problems: string[] = [];
+  pages.forEach((page, i) => {
+    const url = sources[i]!.url;
+    if (page.status === 'rejected') {
+      problems.push(`${url}: ${message(page.reason)}`);
+      return;
+    }
+    result.servers.push(...page.value.servers);
+    result.skipped.push(...page.value.skipped.map((k) => ({ ...k, reason: `${url}: ${k.reason}` })));
+    if (page.value.offline) problems.push(`${url}: ${page.value.offline.message}`);
+  });
+  if (problems.length === sources.length && result.servers.length === 0 && sources.length > 0)
+    throw new AppError('connect_failed', problems.join('; '));
+  if (problems.length > 0) result.offline = { message: problems.join('; ') };
+  return result;
+}
+
 /** Entries per page of the browser. */
 export const BROWSE_PAGE_SIZE = 20;
 
@@ -80,6 +124,12 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
     set({ browse: { ...get().browse, query, source, cursors, loading: true, error: null } });
     try {
       const cursor = cursors[cursors.length - 1];
+      if (source === ALL_SOURCES) {
+        const sources = get().registrySources.length > 0 ? get().registrySources : await registryService.sources();
+        const result = await searchAll(query, sources, BROWSE_PAGE_SIZE);
+        if (seq === searchSeq) set({ browse: { query, source, cursors, result, loading: false, error: null } });
+        return;
+      }
       const result = await registryService.search({
         query,
         limit: BROWSE_PAGE_SIZE,
@@ -114,6 +164,7 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       try {
         const sources = await registryService.removeSource(url);
         set({ registrySources: sources });
+        if (rememberedSource() === url) rememberSource(undefined);
         if (get().browse.source === url) await get().searchRegistry(get().browse.query, undefined);
         return null;
       } catch (err) {

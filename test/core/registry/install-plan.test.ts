@@ -162,11 +162,11 @@ describe('remotes', () => {
     expect(JSON.stringify(install.config)).not.toContain('tok');
   });
 
-  it('a secret header other than Authorization is never put in the settings: left out with a warning, or blocks the remote when required', () => {
+  it('a secret header other than Authorization is a secret header of the definition (credential store), never a plain value', () => {
     const base = entry('com.example/github-remote');
     const withHeaders = (headers: unknown[]): ServerJson =>
       parseServerJsonValue({ server: { ...base, remotes: [{ ...base.remotes![0]!, headers }] } }).server;
-    const optional = planInstall(
+    const installed = planInstall(
       withHeaders([
         { name: 'X-Api-Key', isSecret: true },
         { name: 'X-Client', value: 'sb' },
@@ -175,13 +175,14 @@ describe('remotes', () => {
       { 'header:X-Api-Key': 'k-secret' },
       ctx({ mode: 'install' }),
     );
-    expect(optional.missing).toEqual([]);
-    expect(optional.config.transport).toMatchObject({ headers: { 'X-Client': 'sb' } });
-    expect(JSON.stringify(optional.config)).not.toContain('k-secret');
-    expect(optional.warnings.join(' ')).toMatch(/secret header X-Api-Key cannot be stored.*left out/);
+    expect(installed.missing).toEqual([]);
+    expect(installed.config.transport).toMatchObject({ headers: { 'X-Client': 'sb', 'X-Api-Key': { secret: true, value: 'k-secret' } } });
+    expect(installed.warnings.join(' ')).not.toMatch(/cannot be stored/);
+    const preview = planInstall(withHeaders([{ name: 'X-Api-Key', isSecret: true }]), 0, { 'header:X-Api-Key': 'k-secret' }, ctx());
+    expect(JSON.stringify(preview.config)).not.toContain('k-secret');
     const required = planInstall(withHeaders([{ name: 'X-Api-Key', isSecret: true, isRequired: true }]), 0, {}, ctx());
     expect(required.missing).toEqual(['header:X-Api-Key']);
-    expect(required.warnings.join(' ')).toMatch(/cannot be installed; try another option/);
+    expect(required.inputs).toEqual([expect.objectContaining({ key: 'header:X-Api-Key', secret: true, required: true })]);
   });
 
   it('needs the URL variable', () => {

@@ -42,7 +42,7 @@ describe('prepare', () => {
       source: fixture.url,
       values: { 'env:EVERYTHING_API_KEY': 'CANARY_prepare_secret', 'env:EVERYTHING_LOG_LEVEL': 'warn' },
     });
-    expect(fixture.requests).toContain(`/v0.1/servers/${encodeURIComponent(EVERYTHING_ENTRY)}/versions/latest`);
+    expect(fixture.requests).toContain(`/v0.1/servers/${encodeURIComponent(EVERYTHING_ENTRY)}/versions/latest?include_deleted=true`);
     expect(prepared.origin).toEqual({ name: EVERYTHING_ENTRY, version: '2026.8.31', source: fixture.url });
     expect(prepared.entry).toMatchObject({ name: EVERYTHING_ENTRY, title: 'Everything (fixture)', status: 'active' });
     expect(prepared.config.transport).toEqual({

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { countLabel } from '../../ui/count';
 import { useStore } from '../../store';
-import { selectBrowse, selectRegistrySources } from '../../store/registry-slice';
+import { ALL_SOURCES, rememberedSource, rememberSource, selectBrowse, selectRegistrySources } from '../../store/registry-slice';
 import { EntryCard } from './EntryCard';
 
 /** Hostname and path of a source, for the picker. */
@@ -21,6 +21,26 @@ function UpdatesSummary() {
   const openDialog = useStore((s) => s.openDialog);
   if (updates === null) return null;
   const available = updates.filter((u) => u.updateAvailable);
+  const flagged = updates.filter((u) => u.status !== undefined);
+  const flags =
+    flagged.length > 0 ? (
+      <Alert
+        color="red"
+        variant="light"
+        title={`${countLabel(flagged.length, 'installed server')} no longer active at the registry`}
+        role="status"
+        data-flagged
+      >
+        <Stack gap={4}>
+          {flagged.map((u) => (
+            <Text key={u.id} fz="sm">
+              {u.id} ({escapeUnsafe(u.name)}): {u.status === 'deleted' ? 'deleted' : 'deprecated'}
+              {u.statusMessage ? ` — ${escapeUnsafe(u.statusMessage)}` : ''}
+            </Text>
+          ))}
+        </Stack>
+      </Alert>
+    ) : null;
   if (updates.length === 0)
     return (
       <Text fz="sm" c="dimmed">
@@ -28,22 +48,30 @@ function UpdatesSummary() {
       </Text>
     );
   if (available.length === 0)
-    return <Text fz="sm" c="dimmed" role="status">{`All ${countLabel(updates.length, 'registry server')} are up to date.`}</Text>;
+    return (
+      <>
+        {flags}
+        <Text fz="sm" c="dimmed" role="status">{`All ${countLabel(updates.length, 'registry server')} are up to date.`}</Text>
+      </>
+    );
   return (
-    <Alert color="orange" title={`${countLabel(available.length, 'update')} available`} role="status">
-      <Stack gap={6}>
-        {available.map((u) => (
-          <Group key={u.id} justify="space-between" wrap="nowrap">
-            <Text fz="sm">
-              {u.id}: {escapeUnsafe(u.installed)} → {escapeUnsafe(u.latest ?? '')}
-            </Text>
-            <Button size="xs" onClick={() => openDialog({ kind: 'registryUpdate', id: u.id })}>
-              Review update
-            </Button>
-          </Group>
-        ))}
-      </Stack>
-    </Alert>
+    <>
+      {flags}
+      <Alert color="orange" title={`${countLabel(available.length, 'update')} available`} role="status">
+        <Stack gap={6}>
+          {available.map((u) => (
+            <Group key={u.id} justify="space-between" wrap="nowrap">
+              <Text fz="sm">
+                {u.id}: {escapeUnsafe(u.installed)} → {escapeUnsafe(u.latest ?? '')}
+              </Text>
+              <Button size="xs" onClick={() => openDialog({ kind: 'registryUpdate', id: u.id })}>
+                Review update
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      </Alert>
+    </>
   );
 }
 
@@ -61,7 +89,8 @@ export function BrowseView() {
   const openDialog = useStore((s) => s.openDialog);
   const [text, setText] = useState(route.query['q'] ?? '');
   const [debounced] = useDebouncedValue(text, 300);
-  const source = route.query['source'] || undefined;
+  // The registry chosen last time is searched again unless the location names one.
+  const source = route.query['source'] || rememberedSource() || undefined;
   const [checking, setChecking] = useState(false);
 
   useEffect(() => {
@@ -85,7 +114,12 @@ export function BrowseView() {
     shownPage.current = page;
     document.getElementById('browse-title')?.scrollIntoView?.({ block: 'start' });
   }, [page]);
-  const sourceOptions = sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) }));
+  const sourceOptions = [
+    ...(sources.length > 1 ? [{ value: ALL_SOURCES, label: 'All sources' }] : []),
+    ...sources.map((s) => ({ value: s.url, label: sourceLabel(s.url, s.official) })),
+  ];
+  const officialUrls = new Set(sources.filter((s) => s.official).map((s) => s.url));
+  const labelOf = (url: string): string => sourceLabel(url, officialUrls.has(url));
   return (
     <Stack gap="md" component="section" aria-labelledby="browse-title" maw={1100} pt="xs">
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -125,7 +159,10 @@ export function BrowseView() {
           leftSection={<IconWorld size={16} aria-hidden />}
           data={sourceOptions}
           value={source ?? sources[0]?.url ?? null}
-          onChange={(v) => navigate({ view: 'browse', segments: [], query: { ...route.query, source: v ?? '' } }, { replace: true })}
+          onChange={(v) => {
+            rememberSource(v ?? undefined);
+            navigate({ view: 'browse', segments: [], query: { ...route.query, source: v ?? '' } }, { replace: true });
+          }}
           allowDeselect={false}
           style={{ flex: '0 1 340px' }}
           comboboxProps={{ withinPortal: true }}
@@ -150,7 +187,7 @@ export function BrowseView() {
           {browse.loading
             ? 'Searching…'
             : result
-              ? `${countLabel(result.servers.length, 'server')} on page ${page}${browse.query ? ` for “${browse.query}”` : ''}`
+              ? `${countLabel(result.servers.length, 'server')} ${source === ALL_SOURCES ? `from ${countLabel(sources.length, 'source')}` : `on page ${page}`}${browse.query ? ` for “${browse.query}”` : ''}`
               : ''}
         </Text>
         {browse.loading && <Loader size="xs" aria-hidden />}
@@ -180,7 +217,11 @@ export function BrowseView() {
       )}
       <Stack gap="sm" aria-busy={browse.loading}>
         {result?.servers.map((entry) => (
-          <EntryCard key={`${entry.source} ${entry.name}`} entry={entry} />
+          <EntryCard
+            key={`${entry.source} ${entry.name}`}
+            entry={entry}
+            {...(sources.length > 1 ? { sourceLabel: labelOf(entry.source) } : {})}
+          />
         ))}
       </Stack>
 

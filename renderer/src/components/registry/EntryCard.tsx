@@ -1,18 +1,21 @@
 // One registry entry in the browser: title, name, version, status, description, which of its packages and remotes
 // can run here (and why not), its repository and website (opened by the core's safe opener in the app), and install.
 import { Anchor, Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconCheck, IconExternalLink, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconExternalLink, IconX } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import type { InstallOption, RegistryEntry } from '../../../../shared/domains/registry';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { useStore } from '../../store';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge, statusDay } from './StatusBadge';
 
-function OptionLine({ option }: { option: InstallOption }) {
+function OptionLine({ option, deprecated }: { option: InstallOption; deprecated: boolean }) {
+  // A deprecated entry never gets the green "good to go" check, even where it would run.
   return (
     <List.Item
       icon={
-        option.runnable ? (
+        option.runnable && deprecated ? (
+          <IconAlertTriangle size={16} color="var(--mantine-color-yellow-7)" aria-label="Can run here, but deprecated" />
+        ) : option.runnable ? (
           <IconCheck size={16} color="var(--mantine-color-green-7)" aria-label="Can run here" />
         ) : (
           <IconX size={16} color="var(--mantine-color-red-7)" aria-label="Cannot run here" />
@@ -52,7 +55,7 @@ function EntryLink({ href, children }: { href: string; children: string }) {
 }
 
 /** One entry of the browser. */
-export function EntryCard({ entry }: { entry: RegistryEntry }) {
+export function EntryCard({ entry, sourceLabel }: { entry: RegistryEntry; sourceLabel?: string }) {
   const openDialog = useStore((s) => s.openDialog);
   const headingId = `entry-${entry.name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
   const title = escapeUnsafe(entry.title ?? entry.name.split('/').pop() ?? entry.name);
@@ -74,7 +77,11 @@ export function EntryCard({ entry }: { entry: RegistryEntry }) {
             <Badge variant="default" tt="none">
               v{escapeUnsafe(entry.version)}
             </Badge>
-            <StatusBadge status={entry.status} />
+            <StatusBadge
+              status={entry.status}
+              {...(entry.statusMessage !== undefined ? { message: entry.statusMessage } : {})}
+              {...(entry.statusChangedAt !== undefined ? { changedAt: entry.statusChangedAt } : {})}
+            />
             {entry.installed?.map((i) => (
               <Badge key={i.id} color={i.updateAvailable ? 'orange' : 'blue'} variant="light" tt="none">
                 {i.updateAvailable ? `Installed as ${i.id} (v${escapeUnsafe(i.version)}), update available` : `Installed as ${i.id}`}
@@ -84,20 +91,27 @@ export function EntryCard({ entry }: { entry: RegistryEntry }) {
           <Text ff="monospace" fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {escapeUnsafe(entry.name)}
           </Text>
+          {sourceLabel !== undefined && (
+            <Text fz="xs" c="dimmed" data-entry-source={entry.source}>
+              From {escapeUnsafe(sourceLabel)}
+            </Text>
+          )}
           {entry.description && (
             <Text fz="sm" lineClamp={3}>
               {escapeUnsafe(entry.description)}
             </Text>
           )}
-          {entry.statusMessage && (
-            <Text fz="sm" c={entry.status === 'deleted' ? 'red' : 'yellow.8'}>
-              {escapeUnsafe(entry.statusMessage)}
+          {entry.status !== 'active' && (
+            <Text fz="sm" c={entry.status === 'deleted' ? 'red.8' : 'yellow.9'} data-status-message>
+              {entry.status === 'deleted' ? 'Deleted from the registry' : 'Deprecated'}
+              {statusDay(entry.statusChangedAt) !== undefined ? ` on ${statusDay(entry.statusChangedAt)}` : ''}
+              {entry.statusMessage ? `: ${escapeUnsafe(entry.statusMessage)}` : ''}
             </Text>
           )}
           {entry.options.length > 0 ? (
             <List spacing={2} size="sm" center aria-label="Packages and remotes">
               {entry.options.map((o) => (
-                <OptionLine key={o.index} option={o} />
+                <OptionLine key={o.index} option={o} deprecated={entry.status !== 'active'} />
               ))}
             </List>
           ) : (

@@ -12,6 +12,7 @@ import { AppDialog } from '../../ui/AppDialog';
 import { useAction } from '../../ui/use-action';
 import { InputField } from './InputField';
 import { LaunchPreview } from './LaunchPreview';
+import { PostInstallChecklist } from './PostInstallChecklist';
 import { StatusBadge } from './StatusBadge';
 
 /** Values that may be sent to prepare (secrets stay in the dialog until the install itself). */
@@ -31,6 +32,8 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
   const [values, setValues] = useState<InstallValues>({});
   const [id, setId] = useState('');
   const [displayName, setDisplayName] = useState('');
+  // Set once installed when the package lists steps for afterwards: the dialog turns into their checklist.
+  const [installedId, setInstalledId] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const seq = useRef(0);
   const inputs = useMemo(() => prepared?.inputs ?? [], [prepared]);
@@ -59,6 +62,9 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `prepared` only decides the first delay
   }, [target, choice, plain, prepareInstall]);
 
+  const deprecated = prepared?.entry.status === 'deprecated';
+  // The core puts the deprecation first among the warnings; the alert above says it already.
+  const cautions = deprecated ? (prepared?.warnings ?? []).slice(1) : (prepared?.warnings ?? []);
   const secretKeys = new Set(inputs.filter((i) => i.secret).map((i) => i.key));
   const missing = (prepared?.missing ?? []).filter((k) => !(secretKeys.has(k) && (values[k] ?? '') !== ''));
   const install = async () => {
@@ -74,9 +80,35 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
       installed = detail.id;
     }, 'The server could not be installed');
     if (!ok) return;
+    if (prepared.postInstall.length > 0) {
+      setInstalledId(installed);
+      return;
+    }
     closeDialog();
     navigate(routes.servers(installed));
   };
+
+  if (installedId !== null && prepared !== null) {
+    const finish = () => {
+      closeDialog();
+      navigate(routes.servers(installedId));
+    };
+    return (
+      <AppDialog
+        opened
+        onClose={finish}
+        title={`Installed ${title}: steps left`}
+        size="xl"
+        actions={
+          <Button variant="filled" onClick={finish}>
+            Done
+          </Button>
+        }
+      >
+        <PostInstallChecklist steps={prepared.postInstall} />
+      </AppDialog>
+    );
+  }
 
   return (
     <AppDialog
@@ -88,7 +120,7 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
         <>
           <Button onClick={closeDialog}>Cancel</Button>
           <Button variant="filled" onClick={() => void install()} loading={busy} disabled={prepared === null || missing.length > 0}>
-            Install
+            {deprecated ? 'Install anyway' : 'Install'}
           </Button>
         </>
       }
@@ -114,15 +146,29 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
               <Badge variant="default" tt="none">
                 v{escapeUnsafe(prepared.entry.version)}
               </Badge>
-              <StatusBadge status={prepared.entry.status} />
+              <StatusBadge
+                status={prepared.entry.status}
+                {...(prepared.entry.statusChangedAt !== undefined ? { changedAt: prepared.entry.statusChangedAt } : {})}
+              />
             </Group>
             <Text fz="sm" c="dimmed" ff="monospace">
               {escapeUnsafe(prepared.entry.name)}
             </Text>
             {prepared.entry.description && <Text fz="sm">{escapeUnsafe(prepared.entry.description)}</Text>}
-            {prepared.entry.statusMessage && (
-              <Alert color={prepared.entry.status === 'deleted' ? 'red' : 'yellow'} icon={<IconAlertTriangle size={18} aria-hidden />}>
-                {escapeUnsafe(prepared.entry.statusMessage)}
+            {deprecated && (
+              <Alert
+                color="yellow"
+                icon={<IconAlertTriangle size={18} aria-hidden />}
+                title="This entry is deprecated"
+                role="alert"
+                data-deprecated-warning
+              >
+                <Text fz="sm">
+                  {prepared.entry.statusMessage
+                    ? escapeUnsafe(prepared.entry.statusMessage)
+                    : 'Its registry marks it deprecated and gives no reason.'}
+                </Text>
+                <Text fz="sm">You can still install it, but it may stop working or receive no fixes.</Text>
               </Alert>
             )}
             {prepared.entry.installed?.map((i) => (
@@ -188,10 +234,10 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
             </Stack>
           )}
 
-          {prepared.warnings.length > 0 && (
+          {cautions.length > 0 && (
             <Alert color="yellow" icon={<IconAlertTriangle size={18} aria-hidden />} title="Check before installing">
               <Stack gap={4}>
-                {prepared.warnings.map((w, i) => (
+                {cautions.map((w, i) => (
                   <Text key={i} fz="sm">
                     {escapeUnsafe(w)}
                   </Text>
