@@ -21,8 +21,11 @@ function randomText(r: () => number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-function runAll(Cutter: typeof JsonDepthCutter, bytes: Buffer, cuts: number[], limit: number): { out: Buffer; cut: boolean } {
-  const c = new Cutter(limit, '[cut]');
+/** Either cutter, by shape (their private fields make the classes distinct types). */
+type Cutter = new (limit: number, marker: string) => { push(chunk: Uint8Array): Uint8Array[]; readonly cut: boolean };
+
+function runAll(make: Cutter, bytes: Buffer, cuts: number[], limit: number): { out: Buffer; cut: boolean } {
+  const c = new make(limit, '[cut]');
   const out: Uint8Array[] = [];
   let from = 0;
   for (const at of [...cuts, bytes.length]) {
