@@ -8,42 +8,23 @@ import WebSocket from 'ws';
 import { createDispatcher } from '../electron/core/dispatcher.js';
 import { createHandlers } from '../electron/core/handlers.js';
 import { startBridgeServer } from '../electron/headless/bridge-server.js';
-import { addStdio, benchHost, bundleFixture, median, ms, percentile, tempDir } from './support.js';
+import { addStdio, benchHost, bundleFixture, interleave, timed, tempDir } from './support.js';
 
-const N = Number(process.env.BENCH_CALLS ?? 2000);
-const WARMUP = 200;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const PER_ROUND = Number(process.env.BENCH_CALLS ?? 300);
 const TOOL = 'mcp__fx__echo';
 
-function report(label: string, samples: number[], totalMs: number): { p50: number } {
-  const p50 = median(samples);
-  console.log(
-    `${label.padEnd(34)} p50 ${ms(p50).padStart(9)}  p99 ${ms(percentile(samples, 99)).padStart(9)}  ${Math.round((samples.length / totalMs) * 1000)} calls/s`,
-  );
-  return { p50 };
-}
-
-async function measure(label: string, once: (i: number) => Promise<void>): Promise<{ p50: number }> {
-  for (let i = 0; i < WARMUP; i++) await once(i);
-  const samples: number[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) {
-    const s = performance.now();
-    await once(i);
-    samples.push(performance.now() - s);
-  }
-  return report(label, samples, performance.now() - t0);
-}
-
 const script = await bundleFixture('test/fixtures/servers/echo-stdio.ts');
-console.log(`${N} sequential calls of echo {text} after ${WARMUP} warm-up calls; legacy 2025-11-25 over stdio\n`);
+console.log(
+  `${ROUNDS} interleaved rounds of ${PER_ROUND} sequential calls of echo {text}; legacy 2025-11-25 over stdio; figure per round: p50\n`,
+);
 
 // Bare SDK client.
 const bare = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
 await bare.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' }));
-const bareResult = await measure('bare SDK client.callTool', async (i) => {
+const bareCall = async (i: number): Promise<void> => {
   await bare.callTool({ name: 'echo', arguments: { text: `hi ${i}` } });
-});
-await bare.close();
+};
 
 // Through the host.
 const host = benchHost(tempDir());
@@ -59,10 +40,10 @@ for (let tries = 0; ; tries++) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-const hostResult = await measure('host tools.call (call service)', async (i) => {
+const hostCall = async (i: number): Promise<void> => {
   const o = await host.calls.call({ name: TOOL, arguments: { text: `hi ${i}` } });
   if (o.status !== 'ok') throw new Error(o.error?.message ?? o.status);
-});
+};
 
 // Through the WebSocket bridge (dispatcher + zod validation + JSON over ws + events).
 const token = randomBytes(32).toString('base64url');
@@ -76,7 +57,7 @@ ws.on('message', (data: Buffer) => {
   const msg = JSON.parse(data.toString()) as Record<string, unknown>;
   if (typeof msg.id === 'number') pending.get(msg.id)?.(msg);
 });
-const bridgeResult = await measure('WebSocket bridge tools.call', async (i) => {
+const bridgeCall = async (i: number): Promise<void> => {
   const id = nextId++;
   const msg = await new Promise<Record<string, unknown>>((resolve) => {
     pending.set(id, resolve);
@@ -84,12 +65,45 @@ const bridgeResult = await measure('WebSocket bridge tools.call', async (i) => {
   });
   pending.delete(id);
   if (!msg.result) throw new Error(JSON.stringify(msg.error));
+};
+
+/** One round of one path: its p50 (ms), and its CPU per call in this process (ms) kept aside. */
+const cpuPerCall = new Map<string, number[]>();
+const side = (name: string, once: (i: number) => Promise<void>) => ({
+  name,
+  run: async () => {
+    const c0 = process.cpuUsage();
+    const r = await timed(PER_ROUND, once);
+    const c = process.cpuUsage(c0);
+    const list = cpuPerCall.get(name) ?? [];
+    list.push((c.user + c.system) / 1000 / (PER_ROUND + Math.min(50, PER_ROUND)));
+    cpuPerCall.set(name, list);
+    return r.p50;
+  },
 });
+const bareSide = side('bare SDK', bareCall);
+const host1 = await interleave(
+  'stdio tools/call p50, call service vs bare SDK (target ≤ 1.10×)',
+  ROUNDS,
+  bareSide,
+  side('call service', hostCall),
+);
+const bridge1 = await interleave(
+  'stdio tools/call p50, WebSocket bridge vs bare SDK (target ≤ 1.5×)',
+  ROUNDS,
+  bareSide,
+  side('bridge', bridgeCall),
+);
+const cpuMedian = (name: string): number => {
+  const xs = [...(cpuPerCall.get(name) ?? [])].sort((a, b) => a - b);
+  return xs[Math.floor(xs.length / 2)] ?? NaN;
+};
+console.log(
+  `\ncall service ${host1.ratio.toFixed(2)}×, bridge ${bridge1.ratio.toFixed(2)}× the bare SDK's p50; CPU per call in this process (median of rounds): ` +
+    `bare ${cpuMedian('bare SDK').toFixed(3)} ms, call service ${cpuMedian('call service').toFixed(3)} ms, bridge ${cpuMedian('bridge').toFixed(3)} ms (the bridge's host CPU only)`,
+);
+await bare.close();
 ws.close();
 await server.close();
 await host.calls.dispose();
 await host.shutdown();
-
-console.log(
-  `\nhost p50 / bare p50 = ${(hostResult.p50 / bareResult.p50).toFixed(2)}× (target ≤ 1.10×); bridge p50 / bare p50 = ${(bridgeResult.p50 / bareResult.p50).toFixed(2)}×`,
-);

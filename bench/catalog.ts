@@ -13,7 +13,7 @@ import { MemoryPinStore } from '../electron/core/catalog/pins.js';
 import { EventBus } from '../electron/core/event-bus.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionEvents } from '../electron/core/sessions/session-events.js';
-import { startHeadlessApp, tempDir } from './support.js';
+import { loadLine, startHeadlessApp, tempDir } from './support.js';
 import { TSX_LOADER } from '../test/shared/support/tsx-loader.js';
 
 const SERVERS = 10;
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   }
   console.log(`\nsearch over ${SERVERS * TOOLS} tools, ${times.length} queries (target p95 <= 16 ms):`);
   console.log(
-    `  wall: p50 ${pct(times, 0.5).toFixed(2)} ms, p95 ${pct(times, 0.95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms`,
+    `  wall: p50 ${pct(times, 0.5).toFixed(2)} ms, p95 ${pct(times, 0.95).toFixed(2)} ms, max ${times.reduce((m, t) => Math.max(m, t), 0).toFixed(2)} ms`,
   );
   console.log(
     `  cpu:  p50 ${pct(cpu, 0.5).toFixed(2)} ms, p95 ${pct(cpu, 0.95).toFixed(2)} ms (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`,
@@ -158,19 +158,20 @@ async function paint(ids: string[]): Promise<void> {
   try {
     const page = await browser.newPage();
     await page.goto(host.url);
-    await page.getByRole('button', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
     const total = `${(SERVERS * TOOLS).toLocaleString('en-US')} tools`;
     await page.getByTestId('catalog-total').filter({ hasText: total }).waitFor({ timeout: 120_000 });
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await page.getByRole('button', { name: 'Servers' }).click();
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Servers' }).click();
+      await page.getByTestId('catalog-total').waitFor({ state: 'detached' });
       // A string, not a function: tsx would wrap named inner functions with a helper the page does not have.
       const ms = (await page.evaluate(`new Promise((resolve) => {
         const start = performance.now();
-        const btn = [...document.querySelectorAll('nav[aria-label="Views"] button')].find((b) => b.textContent === 'Catalog');
+        const btn = [...document.querySelectorAll('nav[aria-label="Views"] a')].find((b) => b.textContent.trim() === 'Catalog');
         btn.click();
         const check = () => {
-          if (document.querySelector('[data-testid="tool-list"] .tool-row:not([aria-busy])')) requestAnimationFrame(() => resolve(performance.now() - start));
+          if (document.querySelector('[data-testid="catalog-total"]') && document.querySelector('[data-testid="tool-list"] .sb-row')) requestAnimationFrame(() => resolve(performance.now() - start));
           else setTimeout(check, 1);
         };
         check();
@@ -178,7 +179,7 @@ async function paint(ids: string[]): Promise<void> {
       samples.push(ms);
     }
     console.log(
-      `\ncatalog view first paint with ${SERVERS * TOOLS} tools (Chromium, headless): median ${median(samples).toFixed(0)} ms, samples ${samples.map((s) => s.toFixed(0)).join(', ')} (target <= 200 ms)`,
+      `\ncatalog view first paint with ${SERVERS * TOOLS} tools (Chromium, headless): median ${median(samples).toFixed(0)} ms, samples ${samples.map((s) => s.toFixed(0)).join(', ')} (target <= 200 ms; ${loadLine()})`,
     );
   } finally {
     await browser.close();

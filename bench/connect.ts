@@ -6,9 +6,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { addStdio, benchHost, bundleFixture, median, ms, tempDir } from './support.js';
+import { addStdio, benchHost, bundleFixture, interleave, loadLine, median, tempDir } from './support.js';
 
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BIG_ROUNDS = Number(process.env.BENCH_BIG_ROUNDS ?? 9);
 const info = { name: 'bench', version: '0' };
 
 async function bareConnect(script: string, n: number): Promise<number> {
@@ -61,46 +62,46 @@ rl.on('line', (line) => {
   return file;
 }
 
-async function rawPipe(file: string, bytes: number, runs: number): Promise<number[]> {
+/** The raw NDJSON pipe kept open across rounds: `once(bytes)` is one request line out, one result line back. */
+function rawPipe(file: string): { once(bytes: number): Promise<number>; stop(): void } {
   const child = spawn(process.execPath, [file], { stdio: ['pipe', 'pipe', 'ignore'] });
   const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
   const lines = rl[Symbol.asyncIterator]();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'big', params: { bytes } })}\n`);
-    const { value } = await lines.next();
-    const parsed = JSON.parse(value as string) as { result: { content: { text: string }[] } };
-    if (parsed.result.content[0]?.text.length !== bytes) throw new Error('raw size mismatch');
-    times.push(performance.now() - t0);
-  }
-  child.kill();
-  return times;
+  let id = 0;
+  return {
+    once: async (bytes) => {
+      const t0 = performance.now();
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'big', params: { bytes } })}\n`);
+      const { value } = await lines.next();
+      const parsed = JSON.parse(value as string) as { result: { content: { text: string }[] } };
+      if (parsed.result.content[0]?.text.length !== bytes) throw new Error('raw size mismatch');
+      return performance.now() - t0;
+    },
+    stop: () => void child.kill(),
+  };
 }
 
 async function main(): Promise<void> {
   const script = await bundleFixture('test/fixtures/servers/echo-stdio.ts');
-  console.log(`Connect to tools listed (stdio, median of ${RUNS}):`);
+  console.log(`Connect to tools listed (stdio), ${RUNS} interleaved rounds each:`);
   for (const n of [1, 20]) {
-    const bare: number[] = [];
-    const hostLegacy: number[] = [];
-    const hostAutoFirst: number[] = [];
-    const hostAutoCached: number[] = [];
-    for (let r = 0; r < RUNS; r++) {
-      bare.push(await bareConnect(script, n));
-      hostLegacy.push(await hostConnect(script, n, 'initialize'));
-      const cache = join(tempDir(), 'discovery-cache.json');
-      hostAutoFirst.push(await hostConnect(script, n, 'auto', cache));
-      hostAutoCached.push(await hostConnect(script, n, 'auto', cache));
-    }
-    const b = median(bare);
-    console.log(`  ${n} server(s): bare SDK legacy ${ms(b)}`);
-    console.log(`    host initialize       ${ms(median(hostLegacy))}  (${(median(hostLegacy) / b).toFixed(2)}x)`);
-    console.log(`    host auto, first      ${ms(median(hostAutoFirst))}  (${(median(hostAutoFirst) / b).toFixed(2)}x)`);
-    console.log(`    host auto, 2nd start  ${ms(median(hostAutoCached))}  (${(median(hostAutoCached) / b).toFixed(2)}x)  target <= 1.2x`);
+    const bare = { name: 'bare SDK legacy', run: () => bareConnect(script, n) };
+    await interleave(`  ${n} server(s), host initialize`, RUNS, bare, { name: 'host', run: () => hostConnect(script, n, 'initialize') });
+    await interleave(`  ${n} server(s), host auto, first start`, RUNS, bare, {
+      name: 'host',
+      run: () => hostConnect(script, n, 'auto', join(tempDir(), 'discovery-cache.json')),
+    });
+    await interleave(`  ${n} server(s), host auto, 2nd start (target ≤ 1.2×)`, RUNS, bare, {
+      name: 'host',
+      run: async () => {
+        const cache = join(tempDir(), 'discovery-cache.json');
+        await hostConnect(script, n, 'auto', cache);
+        return hostConnect(script, n, 'auto', cache);
+      },
+    });
   }
 
-  console.log(`Large results over stdio (median of 5):`);
+  console.log(`Large results over stdio, ${BIG_ROUNDS} interleaved rounds (${loadLine()} at the start):`);
   const raw = rawPipeServer();
   const bareClient = new Client(info, { versionNegotiation: { mode: 'legacy' } });
   await bareClient.connect(
@@ -110,19 +111,25 @@ async function main(): Promise<void> {
   // An 8 MiB text result is a little over 8 MiB of JSON, so this server's message limit is raised to 16 MiB.
   await addStdio(host, 'big', script, { lifecycle: 'initialize', limits: { messageBytes: 16 * 1024 * 1024 } });
   const hostClient = await host.sessions.client('big');
-  for (const bytes of [1024 * 1024, 8 * 1024 * 1024]) {
-    const b: number[] = [];
-    const h: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      b.push(await bigViaClient(bareClient, bytes));
-      h.push(await bigViaClient(hostClient, bytes));
-    }
-    const p = median(await rawPipe(raw, bytes, 5));
-    const label = `${bytes / 1024 / 1024} MiB`;
-    console.log(
-      `  ${label}: raw pipe ${ms(p)}, bare SDK ${ms(median(b))} (${(median(b) / p).toFixed(2)}x), host ${ms(median(h))} (${(median(h) / p).toFixed(2)}x)${bytes > 1024 * 1024 ? '  target host <= 1.5x raw' : ''}`,
-    );
+  const pipe = rawPipe(raw);
+  for (const bytes of [64 * 1024, 1024 * 1024, 8 * 1024 * 1024]) {
+    const label = bytes < 1024 * 1024 ? `${bytes / 1024} KiB` : `${bytes / 1024 / 1024} MiB`;
+    // Each round's figure is the median of 3 round trips (after one untimed one for each path).
+    const per = async (once: () => Promise<number>): Promise<number> => median([await once(), await once(), await once()]);
+    await pipe.once(bytes);
+    await bigViaClient(bareClient, bytes);
+    await bigViaClient(hostClient, bytes);
+    const rawSide = { name: 'raw pipe', run: () => per(() => pipe.once(bytes)) };
+    await interleave(`  ${label}, bare SDK vs raw pipe`, BIG_ROUNDS, rawSide, {
+      name: 'bare SDK',
+      run: () => per(() => bigViaClient(bareClient, bytes)),
+    });
+    await interleave(`  ${label}, host vs raw pipe (target ≤ 1.3×)`, BIG_ROUNDS, rawSide, {
+      name: 'host',
+      run: () => per(() => bigViaClient(hostClient, bytes)),
+    });
   }
+  pipe.stop();
   await bareClient.close();
   await host.shutdown();
 }

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { createDispatcher } from '../electron/core/dispatcher.js';
 import { createHandlers } from '../electron/core/handlers.js';
 import { startBridgeServer } from '../electron/headless/bridge-server.js';
-import { addStdio, benchHost, bundleFixture, median, ms, percentile, tempDir } from './support.js';
+import { addStdio, benchHost, bundleFixture, loadLine, maxOf, median, ms, percentile, tempDir } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 10);
 const TARGET_P99_MS = 50;
@@ -57,12 +57,12 @@ async function measure(label: string): Promise<{ p99: number; cpu: number; event
   const cpu = (used.user + used.system) / 1000 / wall;
   const p99 = percentile(samples, 99);
   console.log(
-    `${label.padEnd(26)} ${String(samples.length).padStart(6)} round trips  p50 ${ms(median(samples)).padStart(9)}  p99 ${ms(p99).padStart(9)}  max ${ms(Math.max(...samples)).padStart(9)}  host CPU ${(cpu * 100).toFixed(0)}%  events pushed ${events - eventsBefore}`,
+    `${label.padEnd(26)} ${String(samples.length).padStart(6)} round trips  p50 ${ms(median(samples)).padStart(9)}  p99 ${ms(p99).padStart(9)}  max ${ms(maxOf(samples)).padStart(9)}  host CPU ${(cpu * 100).toFixed(0)}%  events pushed ${events - eventsBefore}`,
   );
   return { p99, cpu, events: events - eventsBefore };
 }
 
-console.log(`servers.list over the WebSocket bridge, sequential, ${SECONDS} s each\n`);
+console.log(`servers.list over the WebSocket bridge, sequential, ${SECONDS} s each (${loadLine()})\n`);
 const base = await measure('baseline (no flood)');
 const status = await host.sessions.connect('flood');
 if (status.state !== 'connected') throw new Error(`flood server did not connect: ${status.error?.message ?? status.state}`);

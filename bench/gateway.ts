@@ -5,7 +5,7 @@
 // The floor of any HTTP gateway is measured too: a bare SDK proxy in its own process (--proxy: an SDK v2 HTTP
 // server whose echo tool calls the stdio server through a bare SDK client), so the gateway's own cost is the ratio
 // to that floor, and the HTTP hop's cost is the floor's ratio to direct.
-// Target: gateway p50 ≤ 1.25× direct. Run: npm run bench -- gateway   (prints figures; not part of npm test)
+// A and B run in interleaved rounds (bench/support.ts). Target: gateway p50 ≤ the floor. Run: npm run bench -- gateway   (prints figures; not part of npm test)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { addStdio, benchHost, bundleFixture, median, ms, percentile, tempDir } from './support.js';
+import { addStdio, benchHost, bundleFixture, interleave, loadLine, tempDir, timed } from './support.js';
 
-const N = Number(process.env.BENCH_CALLS ?? 2000);
-const WARMUP = 200;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
+const PER_ROUND = Number(process.env.BENCH_CALLS ?? 200);
 const CLIENTS = 10;
 const CONCURRENT = 100;
 
@@ -91,49 +91,23 @@ async function child<T>(mode: string): Promise<{ info: T; stop: () => Promise<vo
   };
 }
 
-interface Figures {
-  p50: number;
-  p99: number;
-}
-
-function report(label: string, samples: number[], totalMs: number): Figures {
-  const p50 = median(samples);
-  const p99 = percentile(samples, 99);
-  console.log(
-    `${label.padEnd(44)} p50 ${ms(p50).padStart(9)}  p99 ${ms(p99).padStart(9)}  ${Math.round((samples.length / totalMs) * 1000)} calls/s`,
-  );
-  return { p50, p99 };
-}
-
-async function sequential(label: string, once: (i: number) => Promise<void>): Promise<Figures> {
-  for (let i = 0; i < WARMUP; i++) await once(i);
-  const samples: number[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) {
-    const s = performance.now();
-    await once(i);
-    samples.push(performance.now() - s);
-  }
-  return report(label, samples, performance.now() - t0);
-}
-
 async function echo(client: Client, name: string, i: number): Promise<void> {
   const r = await client.callTool({ name, arguments: { text: `hi ${i}` } });
   if (r.isError) throw new Error(JSON.stringify(r.content).slice(0, 200));
 }
 
-async function burst(label: string, clients: Client[], name: string): Promise<void> {
-  const samples: number[] = [];
+/** 10 clients × 100 calls in flight at once; returns calls per second (failed calls are counted and printed). */
+async function burst(clients: Client[], name: string): Promise<number> {
+  let ok = 0;
   const failures = new Map<string, number>();
   const t0 = performance.now();
   await Promise.all(
     clients.map((c, ci) =>
       Promise.all(
         Array.from({ length: CONCURRENT }, async (_, i) => {
-          const s = performance.now();
           try {
             await echo(c, name, ci * CONCURRENT + i);
-            samples.push(performance.now() - s);
+            ok++;
           } catch (err) {
             const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message.slice(0, 80);
             failures.set(cause, (failures.get(cause) ?? 0) + 1);
@@ -142,39 +116,26 @@ async function burst(label: string, clients: Client[], name: string): Promise<vo
       ),
     ),
   );
-  report(label, samples, performance.now() - t0);
   if (failures.size > 0) console.log(`  failed calls: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
+  return (ok / (performance.now() - t0)) * 1000;
 }
 
 async function main(): Promise<void> {
   const script = await bundleFixture('test/fixtures/servers/echo-stdio.ts');
   if (process.argv[2] === '--host') return hostMode(script);
   if (process.argv[2] === '--proxy') return proxyMode(script);
-  console.log(`${N} sequential calls of echo {text} after ${WARMUP} warm-up calls; the server speaks 2025-11-25 over stdio\n`);
+  console.log(
+    `${ROUNDS} interleaved rounds of ${PER_ROUND} sequential calls of echo {text}, figure per round: p50; the server speaks 2025-11-25 over stdio (${loadLine()})\n`,
+  );
 
-  // Direct: the bare SDK client straight to the server.
-  const bare = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
-  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' }));
-  const direct = await sequential('direct: bare SDK client → stdio server', (i) => echo(bare, 'echo', i));
-
-  // The floor: a bare SDK HTTP proxy in another process.
-  const proxy = await child<{ url: string }>('--proxy');
-  const floorClient = async (era: 'legacy' | 'auto'): Promise<Client> => {
+  // The floor (a bare SDK HTTP proxy) and the gateway, each in its own process, both up for the whole run.
+  const [proxy, gatewayHost] = await Promise.all([child<{ url: string }>('--proxy'), child<{ url: string; tokens: string[] }>('--host')]);
+  const { url, tokens } = gatewayHost.info;
+  const floor = async (era: 'legacy' | 'auto'): Promise<Client> => {
     const c = new Client({ name: 'bench-floor', version: '0' }, { versionNegotiation: { mode: era } });
     await c.connect(new StreamableHTTPClientTransport(new URL(proxy.info.url)));
     return c;
   };
-  const floorSession = await floorClient('legacy');
-  const floorViaSession = await sequential('floor: bare SDK HTTP proxy, session', (i) => echo(floorSession, 'echo', i));
-  const floorStateless = await floorClient('auto');
-  const floorViaStateless = await sequential('floor: bare SDK HTTP proxy, stateless', (i) => echo(floorStateless, 'echo', i));
-  await floorSession.close();
-  await floorStateless.close();
-  await proxy.stop();
-
-  // Through the gateway, its host in another process.
-  const gatewayHost = await child<{ url: string; tokens: string[] }>('--host');
-  const { url, tokens } = gatewayHost.info;
   const open = async (era: 'legacy' | 'auto', n = 0): Promise<Client> => {
     const c = new Client({ name: 'bench-gw', version: '0' }, { versionNegotiation: { mode: era } });
     await c.connect(
@@ -182,35 +143,43 @@ async function main(): Promise<void> {
     );
     return c;
   };
-  const session = await open('legacy');
-  const viaSession = await sequential('gateway, 2025-11-25 session', (i) => echo(session, 'mcp__fx__echo', i));
-  const stateless = await open('auto');
-  const viaStateless = await sequential('gateway, 2026-07-28 stateless', (i) => echo(stateless, 'mcp__fx__echo', i));
-  await session.close();
-  await stateless.close();
+  const bare = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
+  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' }));
+  const p50 = (once: (i: number) => Promise<void>) => async () => (await timed(PER_ROUND, once)).p50;
 
-  console.log(`\n${CLIENTS} clients × ${CONCURRENT} concurrent calls (server concurrency policy: parallel)`);
-  await burst(
-    'direct: one bare client, 1,000 in flight',
-    Array.from({ length: CLIENTS }, () => bare),
-    'echo',
+  const direct = { name: 'direct', run: p50((i) => echo(bare, 'echo', i)) };
+  for (const era of ['legacy', 'auto'] as const) {
+    const what = era === 'legacy' ? '2025-11-25 session' : '2026-07-28 stateless';
+    const f = await floor(era);
+    const g = await open(era);
+    const floorSide = { name: 'bare SDK proxy', run: p50((i) => echo(f, 'echo', i)) };
+    await interleave(`p50, ${what}: bare SDK HTTP proxy vs direct (the HTTP hop alone)`, ROUNDS, direct, floorSide);
+    await interleave(`p50, ${what}: gateway vs bare SDK HTTP proxy (the gateway's own cost)`, ROUNDS, floorSide, {
+      name: 'gateway',
+      run: p50((i) => echo(g, 'mcp__fx__echo', i)),
+    });
+    await f.close();
+    await g.close();
+  }
+
+  console.log(
+    `\n${CLIENTS} clients × ${CONCURRENT} concurrent calls (server concurrency policy: parallel); figure: calls/s, higher is better`,
   );
   for (const era of ['legacy', 'auto'] as const) {
-    const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, n) => open(era, n)));
-    await burst(`gateway, ${era === 'legacy' ? '2025-11-25 sessions' : '2026-07-28 stateless'}`, clients, 'mcp__fx__echo');
-    await Promise.all(clients.map((c) => c.close()));
+    const floors = await Promise.all(Array.from({ length: CLIENTS }, () => floor(era)));
+    const gateways = await Promise.all(Array.from({ length: CLIENTS }, (_, n) => open(era, n)));
+    await interleave(
+      `throughput, ${era === 'legacy' ? '2025-11-25 sessions' : '2026-07-28 stateless'}: gateway vs bare SDK HTTP proxy`,
+      Math.max(3, Math.ceil(ROUNDS / 2)),
+      { name: 'bare SDK proxy', run: () => burst(floors, 'echo') },
+      { name: 'gateway', run: () => burst(gateways, 'mcp__fx__echo') },
+      'calls/s',
+    );
+    await Promise.all([...floors, ...gateways].map((c) => c.close()));
   }
 
   await bare.close();
-  await gatewayHost.stop();
-
-  const ratio = (f: Figures, base: Figures): string => `${(f.p50 / base.p50).toFixed(2)}×`;
-  console.log(
-    `\ngateway p50 / direct p50: session ${ratio(viaSession, direct)}, stateless ${ratio(viaStateless, direct)} (target ≤ 1.25×)` +
-      `\nfloor (bare SDK HTTP proxy) p50 / direct p50: session ${ratio(floorViaSession, direct)}, stateless ${ratio(floorViaStateless, direct)}: the HTTP hop alone` +
-      `\ngateway p50 / floor p50: session ${ratio(viaSession, floorViaSession)}, stateless ${ratio(viaStateless, floorViaStateless)}: the gateway's own cost` +
-      `\np99: direct ${ms(direct.p99)}, floor ${ms(floorViaSession.p99)} / ${ms(floorViaStateless.p99)}, session ${ms(viaSession.p99)}, stateless ${ms(viaStateless.p99)}`,
-  );
+  await Promise.all([proxy.stop(), gatewayHost.stop()]);
 }
 
 await main();

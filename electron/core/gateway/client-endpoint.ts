@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isObject } from '../json.js';
 import { BoundedEventStore } from './event-store.js';
+import { preferJson } from './json-answer.js';
 import { buildSurface, type SurfaceClient, type SurfaceDeps } from './mcp-surface.js';
 import { SessionScope } from './session-scope.js';
 
@@ -124,6 +125,7 @@ export class ClientEndpoint {
   async #serveSession(session: LegacySession, request: Request): Promise<Response> {
     session.lastUsed = Date.now();
     const response = await session.transport.handleRequest(request);
+    if (request.method === 'POST') return preferJson(request, response);
     if (request.method === 'GET' && response.ok && response.body) {
       // A notification stream stays open until the client goes away (the request's signal aborts then).
       session.streams++;

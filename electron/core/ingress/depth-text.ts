@@ -3,7 +3,7 @@
 // breaks on it, so the transports cut over-deep parts out of the bytes as they arrive: a container that would open
 // deeper than the limit is replaced, with everything inside it, by a marker string. The result stays valid JSON
 // whenever the input was. Works on raw UTF-8 bytes (no multi-byte character contains an ASCII byte) and across
-// chunk boundaries, in one linear pass.
+// chunk boundaries, in one linear pass; string bodies are skipped with a native search for the next quote.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -52,14 +52,30 @@ export class JsonDepthCutter {
     const out: Uint8Array[] = [];
     let from = this.#skipping ? -1 : 0;
     const limit = this.#limit;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
       if (this.#inString) {
-        if (this.#escaped) this.#escaped = false;
-        else if (b === BACKSLASH) this.#escaped = true;
-        else if (b === QUOTE) this.#inString = false;
+        // String bodies are most of a large result: find the next quote natively, then decide from the run of
+        // backslashes before it whether it closes the string.
+        if (this.#escaped) {
+          this.#escaped = false;
+          i++;
+          continue;
+        }
+        const q = chunk.indexOf(QUOTE, i);
+        const end = q < 0 ? n : q;
+        let run = 0;
+        while (end - run - 1 >= i && chunk[end - run - 1] === BACKSLASH) run++;
+        if (q < 0) {
+          this.#escaped = run % 2 === 1;
+          break;
+        }
+        if (run % 2 === 0) this.#inString = false;
+        i = q + 1;
         continue;
       }
+      const b = chunk[i]!;
       if (b === QUOTE) {
         this.#inString = true;
       } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
@@ -78,6 +94,7 @@ export class JsonDepthCutter {
         }
         if (this.#depth > 0) this.#depth--;
       }
+      i++;
     }
     if (from === 0) return [chunk];
     if (from !== -1 && from < chunk.length) out.push(chunk.subarray(from));
