@@ -86,6 +86,7 @@ export async function tool<T = Record<string, unknown>>(
 export interface FixtureStats {
   polls: number;
   pollCursors: (string | null)[];
+  pollTimeouts: (number | null)[];
   streamsOpened: number;
   streamCursors: (string | null)[];
   streamsCancelled: number;
