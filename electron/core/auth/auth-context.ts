@@ -1,4 +1,5 @@
 // The per-server authorization state all parts share, with the small helpers around it (logging, announcing, sessions).
+import { DpopSessions } from './dpop.js';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { ServerStatus } from '../../../shared/contract.js';
@@ -65,6 +66,8 @@ export class AuthContext {
   readonly host: AuthHost;
   readonly opts: AuthManagerOptions;
   readonly creds: AuthCredentials;
+  /** Per-server DPoP keys (credential store) and their nonce state. */
+  readonly dpop: DpopSessions;
   readonly now: () => number;
   readonly flows = new Map<string, Flow>();
   /** Device sign-ins (RFC 8628) waiting for their code to be entered. */
@@ -80,6 +83,7 @@ export class AuthContext {
     this.host = opts.host;
     this.opts = opts;
     this.creds = new AuthCredentials(opts.host.credentials);
+    this.dpop = new DpopSessions(opts.host.credentials);
     this.now = opts.now ?? Date.now;
   }
 

@@ -3,6 +3,7 @@
 // AuthManager persists the grant only once the token exchange succeeded.
 import { randomBytes } from 'node:crypto';
 import type {
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -38,6 +39,7 @@ export class FlowProvider implements OAuthClientProvider {
   readonly #hooks: FlowHooks;
   /** A DCR client registered earlier for this server URL + issuer that may be reused. */
   readonly #reusable: (issuer: string) => StoredOAuthClientInformation | undefined;
+  readonly #dpop: (() => Promise<DpopSession>) | undefined;
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #client: StoredOAuthClientInformation | undefined;
@@ -50,11 +52,14 @@ export class FlowProvider implements OAuthClientProvider {
     settings: StoredClientSettings | undefined;
     hooks: FlowHooks;
     reusableClient: (issuer: string) => StoredOAuthClientInformation | undefined;
+    /** The server's DPoP session, used only when its authorization server advertises DPoP. */
+    dpop?: () => Promise<DpopSession>;
   }) {
     this.#redirectUri = opts.redirectUri;
     this.#settings = opts.settings;
     this.#hooks = opts.hooks;
     this.#reusable = opts.reusableClient;
+    this.#dpop = opts.dpop;
   }
 
   get redirectUrl(): string {
@@ -135,6 +140,14 @@ export class FlowProvider implements OAuthClientProvider {
 
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.#discovery;
+  }
+
+  /** DPoP proofs on the token request only when the authorization server lists an algorithm we sign with (ES256). */
+  async dpop(): Promise<DpopSession | undefined> {
+    const algs = (this.#discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)
+      ?.dpop_signing_alg_values_supported;
+    if (this.#dpop === undefined || !Array.isArray(algs) || !algs.includes('ES256')) return undefined;
+    return this.#dpop();
   }
 
   saveResourceUrl(resourceUrl: string): void {

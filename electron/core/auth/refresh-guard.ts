@@ -43,6 +43,8 @@ export function refreshGrant(ctx: AuthContext, id: string, config: ServerConfig,
         clientInformation: grant.client,
         refreshToken,
         ...(grant.resource !== undefined ? { resource: grant.resource } : {}),
+        // A DPoP-bound grant's refresh token is bound to the same key (RFC 9449 §5).
+        ...(grant.tokens.token_type.toLowerCase() === 'dpop' ? { dpop: await ctx.dpop.session(id) } : {}),
         fetchFn: ctx.fetchFor(config),
       });
     } catch (err) {

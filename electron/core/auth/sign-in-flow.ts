@@ -92,6 +92,7 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
       provider: new FlowProvider({
         redirectUri: listener.redirectUri,
         settings,
+        dpop: () => ctx.dpop.session(id),
         reusableClient: (issuer) =>
           previous !== undefined && previous.issuer === issuer && previous.grant === 'authorization_code' ? previous.client : undefined,
         hooks: {

@@ -1,5 +1,11 @@
 // Which token a request carries (bearer, client credentials or OAuth), what happens after a 401, and challenge capture.
-import { extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } from '@modelcontextprotocol/client';
+import {
+  extractWWWAuthenticateParams,
+  UnauthorizedError,
+  withDpop,
+  type AuthProvider,
+  type Middleware,
+} from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
@@ -14,6 +20,8 @@ export interface TransportAuth {
   provider: AuthProvider;
   /** Receives every 401/403 response that carries a WWW-Authenticate challenge. */
   onChallenge(response: Response): void;
+  /** Wraps the transport's fetch: a DPoP-bound token goes out as `DPoP` with a fresh proof (nonce retry inline). */
+  wrapFetch: Middleware;
 }
 
 /** The auth provider for a server's HTTP/SSE transport; undefined for stdio. */
@@ -23,9 +31,13 @@ export function createTransportAuth(ctx: AuthContext, config: ServerConfig): Tra
   const id = config.id;
   const url = t.url;
   let lastSent: string | undefined;
+  // The token to present with DPoP: set only when the stored grant's token_type is DPoP.
+  let dpopToken: string | undefined;
   const provider: AuthProvider = {
     token: async () => {
       lastSent = await accessToken(ctx, id, config);
+      const grant = lastSent === undefined ? undefined : await ctx.creds.grant(id, url);
+      dpopToken = grant?.tokens.access_token === lastSent && grant?.tokens.token_type.toLowerCase() === 'dpop' ? lastSent : undefined;
       return lastSent;
     },
     onUnauthorized: async () => {
@@ -38,6 +50,10 @@ export function createTransportAuth(ctx: AuthContext, config: ServerConfig): Tra
   };
   return {
     provider,
+    wrapFetch: withDpop(
+      () => (dpopToken === undefined ? undefined : ctx.dpop.session(id)),
+      () => dpopToken,
+    ),
     onChallenge: (response) => {
       const params = extractWWWAuthenticateParams(response);
       ctx.challenges.set(id, {

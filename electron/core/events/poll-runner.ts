@@ -28,10 +28,18 @@ export async function runPoll(ctx: RunContext): Promise<void> {
       result = await client.request(
         {
           method: EventMethods.poll,
-          params: { name: sub.name, arguments: sub.arguments, cursor: sent, maxEvents: tuning.pollMaxEvents },
+          // `timeoutMs` asks a long-poll server to hold the request until an event or that long; a server of the
+          // earlier shape ignores it and answers at once. Our own timeout covers the hold plus the usual bound.
+          params: {
+            name: sub.name,
+            arguments: sub.arguments,
+            cursor: sent,
+            maxEvents: tuning.pollMaxEvents,
+            timeoutMs: tuning.pollHoldMs,
+          },
         },
         PollResultSchema,
-        { signal, timeout: timeoutSecs * 1000 },
+        { signal, timeout: tuning.pollHoldMs + timeoutSecs * 1000 },
       );
     } catch (err) {
       const next = await afterFailure(ctx, client, err, failures);

@@ -43,6 +43,8 @@ export interface EventsTuning {
   webhookHealthMs: number;
   /** Bound on unsubscribing when a webhook subscription is removed or paused (ms). */
   unsubscribeTimeoutMs: number;
+  /** How long a long-poll `events/poll` asks the server to hold the request when no event is ready (`timeoutMs`). */
+  pollHoldMs: number;
 }
 
 /** The product's defaults. */
@@ -67,6 +69,7 @@ export const DEFAULT_EVENTS_TUNING: EventsTuning = {
   webhookTtlMs: 60 * 60_000,
   webhookHealthMs: 30 * 60_000,
   unsubscribeTimeoutMs: 10_000,
+  pollHoldMs: 25_000,
 };
 
 /** Clamps a server-suggested poll interval to the floor and ceiling. */

@@ -59,12 +59,13 @@ export function openHttpTransport(ctx: TransportContext): OpenedTransport {
   });
   const url = new URL(t.url);
   const auth = ctx.auth;
+  const dpopFetch = auth?.wrapFetch === undefined ? guard.fetch : (auth.wrapFetch(guard.fetch) as typeof guard.fetch);
   // Authorization sees 401/403 challenges (scope, resource_metadata) and supplies the bearer token.
   const fetchFn: typeof guard.fetch =
     auth === undefined
       ? guard.fetch
       : async (input, init) => {
-          const response = await guard.fetch(input, init);
+          const response = await dpopFetch(input, init);
           if ((response.status === 401 || response.status === 403) && response.headers.has('www-authenticate')) auth.onChallenge(response);
           return response;
         };

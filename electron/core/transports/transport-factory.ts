@@ -40,6 +40,10 @@ export interface TransportAuthContext {
   provider: AuthProvider;
   /** Receives every 401/403 response carrying a WWW-Authenticate challenge (scope, resource_metadata). */
   onChallenge(response: Response): void;
+  /** Wraps the transport's fetch (DPoP-bound tokens: proof per request); absent means no wrapping. */
+  wrapFetch?: (
+    next: (input: string | URL, init?: RequestInit) => Promise<Response>,
+  ) => (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /** A transport ready for Client.connect, plus its diagnostics and a full release. */

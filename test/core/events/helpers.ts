@@ -87,6 +87,7 @@ export interface FixtureStats {
   polls: number;
   pollCursors: (string | null)[];
   pollAt: number[];
+  pollTimeouts: (number | null)[];
   streamsOpened: number;
   streamCursors: (string | null)[];
   streamsCancelled: number;

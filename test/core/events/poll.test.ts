@@ -56,6 +56,8 @@ describe.each([
     const after = await stats(host, 'ev');
     // 100 + 100 + 50: three polls drained it, back to back (hasMore), none waited the 60 s.
     expect(after.polls - before.polls).toBe(3);
+    // Every poll asks a long-poll server to hold it (timeoutMs); this fixture answers at once, as the earlier shape.
+    expect(after.pollTimeouts.slice(before.polls)).toEqual([25_000, 25_000, 25_000]);
     expect(subscription(host, sub.id).status).toMatchObject({ state: 'polling', pollEveryMs: 60_000, received: 250 });
   });
 });

@@ -1,0 +1,77 @@
+// A per-server DPoP signing identity (RFC 9449 / SEP-1932). The ES256 private key lives only in the credential
+// store (as a JWK), so a bound token stays usable across restarts; settings, logs and the renderer never see it.
+// The SDK's DpopSession signs the proofs and keeps the per-origin nonces; the key is imported non-extractable.
+import type { webcrypto } from 'node:crypto';
+import { DpopSession, type DpopKeyPair } from '@modelcontextprotocol/client';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { CredentialStore } from '../ports.js';
+
+/** Credential-store account holding a server's DPoP private key. */
+export function dpopAccount(serverId: string): string {
+  return `auth:dpop:${serverId}`;
+}
+
+const ALG = 'ES256';
+
+function isPrivateEcJwk(v: unknown): v is JWK & { d: string; x: string; y: string } {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    o['kty'] === 'EC' && o['crv'] === 'P-256' && typeof o['d'] === 'string' && typeof o['x'] === 'string' && typeof o['y'] === 'string'
+  );
+}
+
+async function keyPairFrom(privateJwk: JWK & { x: string; y: string }): Promise<DpopKeyPair> {
+  const publicJwk: JWK = { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y };
+  const privateKey = (await importJWK({ ...privateJwk, ext: false }, ALG)) as webcrypto.CryptoKey;
+  const publicKey = (await importJWK(publicJwk, ALG)) as webcrypto.CryptoKey;
+  return { privateKey, publicKey, publicJwk, thumbprint: await calculateJwkThumbprint(publicJwk), alg: ALG };
+}
+
+/** Reads the server's key from the store, or creates and stores one; a malformed stored key is replaced. */
+export async function loadDpopKey(store: CredentialStore, serverId: string): Promise<DpopKeyPair> {
+  const raw = await store.get(dpopAccount(serverId));
+  if (raw !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (isPrivateEcJwk(parsed)) return keyPairFrom(parsed);
+  }
+  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  if (!isPrivateEcJwk(jwk)) throw new Error('The DPoP key could not be exported');
+  const stored: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d };
+  await store.set(dpopAccount(serverId), JSON.stringify(stored));
+  return keyPairFrom(jwk);
+}
+
+/** One DpopSession per server for the life of the process, so the nonces it learned are reused. */
+export class DpopSessions {
+  readonly #store: CredentialStore;
+  readonly #sessions = new Map<string, Promise<DpopSession>>();
+
+  constructor(store: CredentialStore) {
+    this.#store = store;
+  }
+
+  /** The server's session (its stored key, created on first use). */
+  session(serverId: string): Promise<DpopSession> {
+    let s = this.#sessions.get(serverId);
+    if (s === undefined) {
+      s = loadDpopKey(this.#store, serverId).then((keyPair) => DpopSession.create({ keyPair }));
+      // A failed load is not cached: the next request tries again.
+      s.catch(() => this.#sessions.delete(serverId));
+      this.#sessions.set(serverId, s);
+    }
+    return s;
+  }
+
+  /** Forgets the server's key (with its grant, when the server is removed or signed out). */
+  async forget(serverId: string): Promise<void> {
+    this.#sessions.delete(serverId);
+    await this.#store.delete(dpopAccount(serverId));
+  }
+}
