@@ -14,6 +14,7 @@ import { EXIT } from '../../electron/cli/exit-codes.js';
 import { acquireDataLock } from '../../electron/core/storage/data-lock.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
 import { buildCli, echoFixture, processesWith, runCli, stopAll, writeConfig } from './cli-harness.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
 const dirs: string[] = [];
 let dir: string;
@@ -198,7 +199,8 @@ describe('switchboard on a data folder', () => {
   it('adds a pasted command line, refuses to approve without --yes off a terminal, approves with it, then calls', async () => {
     fresh();
     const data = join(dir, 'data');
-    const line = `${process.execPath} --import tsx ${echoFixture} --marker=${marker}`;
+    // tsx by its path: a server added without a cwd runs in its own folder, away from the checkout.
+    const line = `${process.execPath} --import ${TSX_LOADER} ${echoFixture} --marker=${marker}`;
     const added = await runCli(['--data-dir', data, 'servers', 'add', '--id', 'echo', line]);
     expect(added.code).toBe(EXIT.ok);
     const listed = await runCli(['--data-dir', data, 'servers', 'list', '--json']);
