@@ -12,7 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectSelectedDetail } from '../../store/servers-slice';
 import { Notices } from './Notices';
 import { Announcer } from '../../ui/Announcer';
-import { PipDock } from '../../apps/PipDock';
+import { usePip } from '../../apps/pip-store';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 import { ViewBoundary } from '../../ui/ViewBoundary';
 import { SamplingHost } from '../sampling/SamplingHost';
@@ -25,6 +25,8 @@ const RemoveDialog = lazyNamed(() => import('../servers/RemoveDialog'), 'RemoveD
 const ImportDialog = lazyNamed(() => import('../import/ImportDialog'), 'ImportDialog');
 const ExportDialog = lazyNamed(() => import('../import/ExportDialog'), 'ExportDialog');
 const RegistryDialog = lazyNamed(() => import('../registry/RegistryDialog'), 'RegistryDialog');
+// The dock (and the app runtime it brings) loads only once an app goes picture-in-picture.
+const PipDock = lazyNamed(() => import('../../apps/PipDock'), 'PipDock');
 
 function Dialogs() {
   const dialog = useStore(selectDialog);
@@ -115,6 +117,7 @@ function CoreFailedAlert() {
 
 /** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
+  const pipShown = usePip((s) => s.pip !== null);
   const bridgeState = useStore((s) => s.bridgeState);
   const bridgeError = useStore((s) => s.bridgeError);
   const view = viewById(useStore(selectView));
@@ -195,7 +198,11 @@ export function App() {
       <ElicitationHost />
       <SamplingHost />
       <AskHost />
-      <PipDock />
+      {pipShown && (
+        <Lazy quiet>
+          <PipDock />
+        </Lazy>
+      )}
       <Announcer />
     </AppShell>
   );
