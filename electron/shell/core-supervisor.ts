@@ -46,6 +46,8 @@ export interface CoreSupervisorOptions {
   maxFailures?: number;
   /** The window failures are counted in. */
   failureWindowMs?: number;
+  /** How long a core must have served for its death to restart the backoff from the shortest wait. */
+  stableMs?: number;
   /** How long a core may take to say it is ready before it counts as failed. */
   startTimeoutMs?: number;
   /** Timers and clock (tests). */
@@ -61,6 +63,8 @@ export const MAX_CORE_FAILURES = 5;
 export const CORE_FAILURE_WINDOW_MS = 60_000;
 /** A core that dies sooner than this after saying it is ready counts as failing to start (a crash loop). */
 export const QUICK_CRASH_MS = 1000;
+/** A core that served this long before it died starts the backoff afresh; one that died sooner waits longer each time. */
+export const STABLE_CORE_MS = 30_000;
 /** How long a core may take to start. */
 export const CORE_START_TIMEOUT_MS = 30_000;
 /** Calls held while a core starts (more are refused). */
@@ -365,7 +369,10 @@ export class CoreSupervisor {
     const served = wasReady && now - this.#readyAt >= QUICK_CRASH_MS;
     if (!served) this.#failures.push(now);
     while (this.#failures.length > 0 && (this.#failures[0] ?? now) < now - window) this.#failures.shift();
-    this.#consecutive = served ? 1 : this.#consecutive + 1;
+    // The wait grows with every death of a core that did not run for long (a crash loop, even one that serves a
+    // moment each time, slows down); a core that ran a while starts it afresh.
+    const stable = wasReady && now - this.#readyAt >= (this.#opts.stableMs ?? STABLE_CORE_MS);
+    this.#consecutive = stable ? 1 : this.#consecutive + 1;
     if (this.#failures.length >= (this.#opts.maxFailures ?? MAX_CORE_FAILURES)) {
       this.#failed(this.#lastReason);
       return;
