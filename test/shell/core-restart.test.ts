@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
 import { listProcesses } from '../../testing/process-tree.js';
+import { alive, childrenOf, until } from './support/processes.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
 import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
@@ -21,27 +22,6 @@ const ROUNDS = Number(process.env['SWITCHBOARD_TEST_KILL_ROUNDS'] ?? 20);
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 const sockets: WebSocket[] = [];
-
-/** The running children of a process (zombies are not running). */
-function childrenOf(pid: number): number[] {
-  return listProcesses()
-    .filter((p) => p.ppid === pid && p.state !== 'Z')
-    .map((p) => p.pid);
-}
-
-function alive(pid: number): boolean {
-  return listProcesses().some((p) => p.pid === pid && p.state !== 'Z');
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 afterEach(async () => {
   for (const ws of sockets.splice(0)) ws.terminate();

@@ -19,8 +19,8 @@ import {
   type UtilityCore,
   type UtilityForker,
 } from '../../electron/shell/utility-core-process.js';
-import { listProcesses } from '../../testing/process-tree.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
+import { alive, until } from './support/processes.js';
 
 const entry = fileURLToPath(new URL('../../electron/core-process/entry.ts', import.meta.url));
 const preload = pathToFileURL(fileURLToPath(new URL('./support/parent-port-preload.mjs', import.meta.url))).href;
@@ -29,21 +29,9 @@ const dirs: string[] = [];
 const supervisors: CoreSupervisor[] = [];
 const pids = new Set<number>();
 
-const alive = (pid: number): boolean => listProcesses().some((p) => p.pid === pid && p.state !== 'Z');
-
-async function until<T>(what: string, probe: () => T | undefined | false, limitMs = 30_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 afterEach(async () => {
   for (const supervisor of supervisors.splice(0)) await supervisor.shutdown(4000);
-  await until('every core process to end', () => [...pids].every((pid) => !alive(pid)));
+  await until('every core process to end', () => [...pids].every((pid) => !alive(pid)), 30_000);
   pids.clear();
   dirs.splice(0).forEach(cleanup);
 });
