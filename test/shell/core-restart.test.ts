@@ -196,7 +196,7 @@ describe('the core in its own process', () => {
     let after: Client | undefined;
     for (let attempt = 0; !after; attempt++) {
       after = await connectClient().catch((err: unknown) => {
-        if (attempt > 100) throw err;
+        if (attempt > 300) throw err; // about 30 s: the new core starts its gateway after its own start
         return new Promise<undefined>((r) => setTimeout(() => r(undefined), 100));
       });
     }
