@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { RegistryService } from '../../../electron/core/registry/registry-service.js';
 import type { LocalPackages } from '../../../electron/core/registry/install-options.js';
 import type { CorePorts } from '../../../electron/core/compose.js';
-import { makeHost, type HostHarness } from '../../shared/support/harness.js';
+import { afterEach, beforeEach } from 'vitest';
+import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry-server.js';
+import { call, cleanup, makeHost, tempDir, type HostHarness } from '../../shared/support/harness.js';
 
 /** A folder with executable stand-ins for the given runtimes (never run by these tests). */
 export function runtimeDir(dir: string, commands: string[]): string {
@@ -42,4 +44,27 @@ export function makeRegistryHost(
     },
   });
   return { ...h, registry: h.host.registry };
+}
+
+/** One test's world: a fresh data folder, a running fixture registry, and a host with that registry as a source. */
+export interface FixtureRegistryWorld {
+  dir: string;
+  fixture: FixtureRegistry;
+  h: RegistryHarness;
+}
+
+/** Builds a fresh world before each test of the file and tears it down after: the set-up the registry flow tests share. */
+export function useFixtureRegistry(prefix: string): FixtureRegistryWorld {
+  const world = {} as FixtureRegistryWorld;
+  beforeEach(async () => {
+    world.dir = tempDir(prefix);
+    world.fixture = await startFixtureRegistry();
+    world.h = makeRegistryHost(world.dir);
+    await call(world.h.dispatch, 'registry.addSource', { url: world.fixture.url });
+  });
+  afterEach(async () => {
+    await world.fixture.close();
+    cleanup(world.dir);
+  });
+  return world;
 }
