@@ -13,6 +13,7 @@ import { SHUTDOWN_TIMEOUT_MS } from './core/lifecycle/core-lifetime.js';
 import { createLogger, logFileIn, SHELL_LOG_FILE, type Logger } from './core/logging/logger.js';
 import type { SandboxPlace } from './core-process/messages.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
+import { tolerateClosedPipes } from './platform/closed-pipes.js';
 import { escapeControl } from './core/text.js';
 import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
@@ -29,6 +30,8 @@ declare const __APP_VERSION__: string;
 const say = (line: string): void => void process.stderr.write(`${escapeControl(line)}\n`);
 
 async function main(): Promise<number> {
+  // `headless --json | head -1` closes the pipe after the address: later output must not stop the shutdown.
+  tolerateClosedPipes();
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
@@ -117,18 +120,6 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
   reserved = { pagePrefix: sandbox.pageUrl(''), warmUrl: sandbox.warmUrl, reservedPorts: [server.port, sandbox.port] };
   const url = `${server.origin}/#token=${token}`;
-  if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
-  else process.stdout.write(`Switchboard is running at ${url}\n`);
-  void core.start().then(async (ok) => {
-    if (!ok) {
-      say(`Switchboard's core could not start (${core.status.reason ?? 'unknown reason'}); see ${logger.file ?? 'the log'}.`);
-      return;
-    }
-    // Warnings and errors reach stderr through the core's log; quieter notices are printed here once.
-    const info = await core.dispatch('app.info', {});
-    if (info.ok) for (const notice of (info.value as AppInfo).notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
-  });
-
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;
@@ -172,6 +163,20 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     process.on('unhandledRejection', (reason) => {
       // A failed background promise is a bug to fix, not a reason to stop: log it and carry on.
       logger.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    });
+
+    // Printed only once the signal handlers are in place: a script that reads the address and sends SIGTERM at once
+    // still gets the bounded shutdown, not the default kill.
+    if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
+    else process.stdout.write(`Switchboard is running at ${url}\n`);
+    void core.start().then(async (ok) => {
+      if (!ok) {
+        say(`Switchboard's core could not start (${core.status.reason ?? 'unknown reason'}); see ${logger.file ?? 'the log'}.`);
+        return;
+      }
+      // Warnings and errors reach stderr through the core's log; quieter notices are printed here once.
+      const info = await core.dispatch('app.info', {});
+      if (info.ok) for (const notice of (info.value as AppInfo).notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
     });
   });
 }

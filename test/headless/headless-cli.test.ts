@@ -70,4 +70,19 @@ describe('headless mode', () => {
     expect(readFileSync(logFileIn(dataDir, SHELL_LOG_FILE), 'utf8')).toContain('SIGTERM: shutting down');
     expect(readFileSync(logFileIn(dataDir), 'utf8')).toMatch(/shutdown finished its steps in \d+ ms/);
   });
+
+  it('stops on SIGTERM after the reader of its output left (`--json | head -1`)', async () => {
+    const dataDir = tempDir('sb-headless-');
+    dirs.push(dataDir);
+    const r = run(dataDir);
+    await started(r);
+    // The reader goes: every later write to stdout or stderr fails with EPIPE.
+    r.child.stdout!.destroy();
+    r.child.stderr!.destroy();
+    r.child.kill('SIGTERM');
+    // Before, the failed writes became uncaught exceptions reported to the same closed pipe, and it spun for ever.
+    expect(await r.exited).toBe(0);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+    expect(readFileSync(logFileIn(dataDir, SHELL_LOG_FILE), 'utf8')).toContain('SIGTERM: shutting down');
+  });
 });
