@@ -1,14 +1,16 @@
 // DPoP (RFC 9449 / SEP-1932) in every grant, against the test authorization server and MCP server with DPoP
 // required at both (proofs checked with `jose`, each with its own nonce that rotates every few proofs): client
-// credentials, device code and authorization code get tokens bound to the server's stored key, present them only
-// with the DPoP scheme and a proof per request, and refresh (or re-mint) them with the same key. Signing out and
-// removing the server delete the key from the credential store.
+// credentials, Cross-App Access, device code and authorization code get tokens bound to the server's stored key,
+// present them only with the DPoP scheme and a proof per request, and refresh (or re-mint) them with the same key,
+// also after a restart. Signing out and removing the server delete the key from the credential store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthCredentials } from '../../../electron/core/auth/credentials.js';
 import { dpopAccount, storedDpopThumbprint } from '../../../electron/core/auth/dpop.js';
 import { createDispatcher } from '../../../electron/core/dispatcher.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
+import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
 import { startWorld, type World } from '../../fixtures/auth/oauth-world.js';
+import { startTestIdp, type TestIdp } from '../../fixtures/auth/test-idp.js';
 import { addHttpServer, makeAuthHost, until, type AuthHarness } from './helpers.js';
 
 /** Each server's nonce changes after this many accepted proofs. */
@@ -16,11 +18,14 @@ const ROTATE = 3;
 
 let world: World | undefined;
 let h: AuthHarness | undefined;
+let idp: TestIdp | undefined;
 afterEach(async () => {
   await h?.cleanup();
   await world?.close();
+  await idp?.close();
   h = undefined;
   world = undefined;
+  idp = undefined;
 });
 
 /** Every request the MCP server accepted carried the DPoP scheme and a proof from `jkt` bound to its token. */
@@ -86,6 +91,41 @@ describe('DPoP with client credentials', () => {
   });
 });
 
+describe('DPoP with Cross-App Access', () => {
+  it('binds the token from the ID-JAG grant to the stored key', async () => {
+    const idToken = 'eyJhbGciOiJub25lIn0.e30.sig';
+    const i = (idp = await startTestIdp({ idToken, clientId: 'idp-client' }));
+    const ref: { world?: World } = {};
+    world = await startWorld({
+      dpop: { rotateEvery: ROTATE },
+      jwtBearerClient: {
+        id: 'xaa',
+        secret: 'xaa-secret',
+        acceptsJag: (jag) => ref.world !== undefined && i.issued(jag, ref.world.issuer, ref.world.mcpUrl),
+      },
+    });
+    ref.world = world;
+    h = makeAuthHost();
+    await addHttpServer(h.host, 'x', world.mcpUrl);
+    await h.auth.setClient('x', {
+      grant: 'cross_app_access',
+      clientId: 'xaa',
+      clientSecret: 'xaa-secret',
+      issuer: world.issuer,
+      idpIssuer: idp.issuer,
+      idpClientId: 'idp-client',
+      idToken,
+    });
+    expect((await h.sessions.connect('x')).state, h.logs.join(' | ')).toBe('connected');
+    const jkt = (await storedDpopThumbprint(h.credentials, 'x'))!;
+    expect(world.as.boundTo).toEqual([jkt]);
+    const client = await h.sessions.client('x');
+    for (let n = 0; n < ROTATE + 1; n++) await client.listTools();
+    expectBoundRequests(world, jkt);
+    expect((await h.auth.status('x')).dpop).toEqual({ thumbprint: jkt });
+  });
+});
+
 describe('DPoP with a device code', () => {
   it('polls with proofs, stores a bound grant and refreshes it with the same key', async () => {
     // A 5 s token is inside the refresh margin at once, so each use refreshes it: the refresh path runs for certain.
@@ -143,6 +183,42 @@ describe('DPoP with the authorization code', () => {
     expect(second).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(second).not.toBe(first);
     expect(world.as.boundTo.at(-1)).toBe(second);
+  });
+});
+
+describe('a bound grant after a restart', () => {
+  it('is refreshed with the stored key; with another key the refresh is refused and the server asks for sign-in', async () => {
+    world = await startWorld({ accessTokenTtl: 5, dpop: { rotateEvery: ROTATE } });
+    const store = new MemoryCredentialStore();
+    const w = world;
+    const start = async (): Promise<AuthHarness> => {
+      const harness = makeAuthHost({ credentials: store });
+      harness.opener.onOpen = async (url) => {
+        await fetch(await w.consent(url));
+      };
+      await addHttpServer(harness.host, 'p', w.mcpUrl);
+      return harness;
+    };
+    h = await start();
+    await h.auth.begin('p');
+    expect((await h.auth.settled('p')).state, h.logs.join(' | ')).toBe('signed-in');
+    const jkt = (await storedDpopThumbprint(store, 'p'))!;
+    await h.cleanup();
+
+    // The same credential store, a new core: the expired token is refreshed with the key it was bound to.
+    h = await start();
+    const refreshes = world.tokenRequests.refresh_token;
+    expect((await h.sessions.connect('p')).state, h.logs.join(' | ')).toBe('connected');
+    expect(world.tokenRequests.refresh_token).toBeGreaterThan(refreshes);
+    expect(new Set(world.as.boundTo)).toEqual(new Set([jkt]));
+    await h.cleanup();
+
+    // The key is gone (a new one is made): the authorization server refuses the bound refresh token.
+    await store.delete(dpopAccount('p'));
+    h = await start();
+    expect((await h.sessions.connect('p')).state).toBe('needs-auth');
+    expect((await h.auth.status('p')).reason).toMatch(/no longer accepts the stored sign-in \(invalid_grant\)/);
+    expect(await new AuthCredentials(store).grant('p', world.mcpUrl)).toBeUndefined();
   });
 });
 
