@@ -63,8 +63,8 @@ describe('DPoP with client credentials', () => {
     const grant = await new AuthCredentials(h.credentials).grant('m', world.mcpUrl);
     expect(grant?.tokens.token_type).toBe('DPoP');
     // The token request needed the authorization server's nonce first, then was bound to the stored key.
-    expect(world.as.dpop!.nonceRefusals).toBe(1);
-    expect(world.as.boundTo).toEqual([jkt]);
+    expect(world.as.dpop!.nonceRefusals).toBeGreaterThanOrEqual(1);
+    expect(world.as.boundTo[0]).toBe(jkt);
 
     const client = await h.sessions.client('m');
     for (let i = 0; i < ROTATE + 2; i++) await client.listTools();
@@ -72,10 +72,13 @@ describe('DPoP with client credentials', () => {
     expect((await h.auth.status('m')).dpop).toEqual({ thumbprint: jkt });
 
     // The token is minted again shortly before expiry (no refresh token for this grant), with the same key.
+    // (A 2 s token is stale after 1 s, so a slow machine may re-mint during the calls above too.)
+    const minted = world.tokenRequests.other;
     await new Promise((r) => setTimeout(r, 1200));
     await client.listTools();
-    expect(world.tokenRequests.other).toBe(2);
-    expect(world.as.boundTo).toEqual([jkt, jkt]);
+    expect(world.tokenRequests.other).toBeGreaterThan(minted);
+    expect(world.as.boundTo.length).toBe(world.tokenRequests.other);
+    expect(new Set(world.as.boundTo)).toEqual(new Set([jkt]));
     expectBoundRequests(world, jkt!);
   });
 
