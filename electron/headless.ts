@@ -17,6 +17,7 @@ import { tolerateClosedPipes } from './platform/closed-pipes.js';
 import { escapeControl } from './core/text.js';
 import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
+import { listenOnKeptPort, readLastPort, writeLastPort } from './headless/last-port.js';
 import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
@@ -34,14 +35,15 @@ async function main(): Promise<number> {
   tolerateClosedPipes();
   const { values } = parseArgs({
     options: {
-      port: { type: 'string', default: '0' },
+      port: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  // Without --port, the last run's port when it is free (an open tab finds Switchboard again), else any free port.
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
     throw new AppError('invalid_request', `--port must be 0–65535, got ${values.port}`);
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -67,7 +69,7 @@ async function main(): Promise<number> {
   }
 }
 
-async function serve(dataDir: string, port: number, json: boolean, lock: DataLock, logger: Logger): Promise<number> {
+async function serve(dataDir: string, port: number | undefined, json: boolean, lock: DataLock, logger: Logger): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
   const token = randomBytes(32).toString('base64url');
   // The core runs in a process of its own (core-process/entry.ts); this process keeps the bridge, the static files,
@@ -107,16 +109,25 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
   const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => core.sandboxInput(id) });
-  const server = await startBridgeServer({
-    dispatch: core.dispatch,
-    events: core,
-    presence: core.presence,
-    staticDir: join(here, '..', 'renderer'),
-    token,
+  const server = await listenOnKeptPort(
     port,
-    // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
-    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
-  });
+    readLastPort(dataDir, say),
+    (listenPort) =>
+      startBridgeServer({
+        dispatch: core.dispatch,
+        events: core,
+        presence: core.presence,
+        staticDir: join(here, '..', 'renderer'),
+        token,
+        port: listenPort,
+        // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
+        csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
+      }),
+    say,
+  );
+  await writeLastPort(dataDir, server.port).catch((err: unknown) =>
+    logger.warn('app', `the port could not be recorded for the next run: ${err instanceof Error ? err.message : String(err)}`),
+  );
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
   reserved = { pagePrefix: sandbox.pageUrl(''), warmUrl: sandbox.warmUrl, reservedPorts: [server.port, sandbox.port] };
   const url = `${server.origin}/#token=${token}`;

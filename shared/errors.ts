@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   task_cancelled: 'The server cancelled the task the tool started.',
   secret_missing: 'A secret this launch needs is no longer stored; enter it again before the launch can be approved.',
   port_blocked: 'The server URL uses a port fetch refuses to connect to (the Fetch standard’s list of bad ports).',
+  stale_link: "This browser tab's headless link is from an earlier run of Switchboard; the link changes on every start.",
   entry_deleted: 'The registry entry was deleted by its registry, so it cannot be installed or updated to.',
 } as const satisfies Record<string, string>;
 
