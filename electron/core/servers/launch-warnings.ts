@@ -5,6 +5,7 @@
 // anyway; these are said next to the launch so an approval is not given on a name alone. Pure: the launch in, typed
 // warnings out. Env values are never read (they may be secrets): the variable's name is enough.
 import type { LaunchWarning, LaunchWarningCode } from '../../../shared/contract.js';
+import { escapeControl } from '../text.js';
 
 /** What the warnings look at: the program, its arguments and the names of the environment variables the entry sets. */
 export interface LaunchShape {
@@ -42,7 +43,9 @@ function programName(command: string): string {
   return base.toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
 }
 
-function quote(text: string): string {
+/** The argument as shown: control, bidi and invisible characters written as escapes, so what it hides is seen. */
+function quote(raw: string): string {
+  const text = escapeControl(raw);
   const cut = text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text;
   return `“${cut}”`;
 }

@@ -39,6 +39,12 @@ describe('npx', () => {
     expect(codes('npxtool', ['-c', 'x'])).toEqual([]);
   });
 
+  it('shows what a quoted argument hides: control and bidi characters become visible escapes', () => {
+    const [w] = launchWarnings({ command: 'sh', args: ['-c', 'echo ok\u202e\n\u001b]0;x\u0007rm -rf ~'], envNames: [] });
+    expect(w!.text).toContain('“echo ok\\u202e\\n\\x1b]0;x\\x07rm -rf ~”');
+    expect(w!.text).not.toMatch(/[\u0000-\u001f\u202e]/);
+  });
+
   it('bounds what it quotes', () => {
     const [w] = launchWarnings({ command: 'npx', args: ['-c', 'x'.repeat(10_000)], envNames: [] });
     expect(w!.text.length).toBeLessThan(400);
