@@ -7,8 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bootstrap, type Bootstrapped } from '../../../electron/bootstrap.js';
+import { EventBus } from '../../../electron/core/event-bus.js';
+import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
+import { createTransport } from '../../../electron/core/transports/create-transport.js';
+import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
 import { createSettingsStore } from '../../../electron/platform/settings-store.js';
-import type { ServerConfigInput } from '../../../shared/config.js';
+import { ServerConfigSchema, type ServerConfigInput } from '../../../shared/config.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 import { addApproved, countedServer, fixture, makeSessionHost, spawns, until } from './helpers.js';
 
@@ -133,5 +137,37 @@ describe('the session manager alone', () => {
     expect(processesWith(late.marker)).toEqual([]);
     expect(spawns(log)).toHaveLength(1);
     expect(spawns(late.log)).toEqual([]);
+  });
+});
+
+describe('a connect already under way when shutdown begins', () => {
+  it('opens no transport once the host is closing, even though it passed every check before', async () => {
+    const d = dir();
+    const { input, log, marker } = markedEcho(d, 'fx');
+    const config = ServerConfigSchema.parse(input);
+    let closing = false;
+    let releasePath: (path: string | undefined) => void = () => undefined;
+    let pathAsked = false;
+    const sessions = new SessionManager(
+      { events: new EventBus(), configs: () => [config], isLaunchApproved: () => true, closing: () => closing },
+      {
+        credentials: new MemoryCredentialStore(),
+        createTransport,
+        // The connect waits here, after its approval and environment checks and right before the spawn.
+        loginPath: () => {
+          pathAsked = true;
+          return new Promise((resolve) => (releasePath = resolve));
+        },
+      },
+    );
+    hosts.push(sessions);
+    const connecting = sessions.client('fx');
+    await until(() => pathAsked, 10_000, 'the connect to reach its last step before the spawn');
+    closing = true;
+    releasePath(undefined);
+    await expect(connecting).rejects.toMatchObject({ code: 'shutting_down', serverId: 'fx' });
+    expect(sessions.status('fx').state).not.toBe('failed');
+    expect(processesWith(marker)).toEqual([]);
+    expect(spawns(log)).toEqual([]);
   });
 });
