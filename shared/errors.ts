@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   authorization_required: 'A call was refused because the server needs the person to sign in again.',
   timeout: 'A named time limit ran out before the operation finished.',
   cancelled: 'The operation was cancelled by the person, the caller or a shutdown.',
+  shutting_down: 'Switchboard is shutting down: it starts no server and takes no new call or connect.',
   limit_exceeded: 'A size, count or rate limit was exceeded.',
   stale_route: 'The catalog changed while a tool was being called; calling again resolves the new route.',
   tool_changed: "A tool's definition changed since it was approved, so it waits for approval again.",

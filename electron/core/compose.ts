@@ -246,6 +246,7 @@ export function createCore(ports: CorePorts): Host {
     events,
     sessionEvents,
     configs: () => definitions.configs(),
+    closing: () => lifetime.closing,
     isLaunchApproved: (config) => gate.isApproved(config),
     verifyLaunch: (config, env) => gate.verify(config, env),
     interaction: hooks,
