@@ -80,7 +80,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
       size="xl"
       dismissable={false}
       onClose={() => void send('decline')}
-      title={`${request.serverName} asks for a model reply`}
+      title={request.fromApp ? `An app of ${request.serverName} asks for a model reply` : `${request.serverName} asks for a model reply`}
       describedBy="sampling-intro"
       actions={
         <>
@@ -96,8 +96,9 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Text id="sampling-intro" fz="sm">
-            The server <strong>{request.serverName}</strong> wants a language model to continue this conversation. Switchboard has no model:
-            you write the reply it will receive. Declining tells the server you refused. Expires in about {countLabel(minutes, 'minute')}.
+            {request.fromApp ? 'An app of the server' : 'The server'} <strong>{request.serverName}</strong> wants a language model to
+            continue this conversation. Switchboard has no model: you write the reply it will receive. Declining tells the server you
+            refused. Expires in about {countLabel(minutes, 'minute')}.
           </Text>
           {count > 1 && (
             <Badge variant="light" aria-label={`${count} requests waiting`}>
@@ -105,6 +106,12 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
             </Badge>
           )}
         </Group>
+        {request.fromApp && (
+          <Alert color="blue" variant="light" title="From an app, not the server" data-testid="sampling-from-app">
+            The app shown for the tool <strong>{request.fromApp.tool}</strong> sent this request; the server itself did not ask. Your reply
+            goes back to the app.
+          </Alert>
+        )}
         {request.systemPrompt && (
           <div>
             <Title order={3} fz="sm" mb={4}>
