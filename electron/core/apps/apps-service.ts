@@ -255,22 +255,32 @@ export class AppsService {
     const config = this.#deps.config(launch.serverId);
     if (!launch.sampling || !sampling) {
       throw new AppError(
-        'invalid_request',
+        'sampling_not_enabled',
         `${sanitizeText(config.name)}'s apps may not ask for model replies; allow it on the server's Apps page, then reopen the app`,
         { serverId: launch.serverId },
       );
     }
+    const budget = Math.min(APP_SAMPLING_MAX_BYTES, config.limits.messageBytes);
     const bytes = Buffer.byteLength(JSON.stringify(params) ?? '', 'utf8');
-    if (bytes > config.limits.messageBytes || !depthWithin(params, APP_DATA_DEPTH)) {
+    if (bytes > budget || !depthWithin(params, APP_DATA_DEPTH)) {
       throw new AppError(
         'limit_exceeded',
-        bytes > config.limits.messageBytes
-          ? `The sampling request is ${formatSize(bytes)}, over the ${formatSize(config.limits.messageBytes)} message budget`
+        bytes > budget
+          ? `The sampling request is ${formatSize(bytes)}, over the ${formatSize(budget)} an app's request may be`
           : `The sampling request nests deeper than ${APP_DATA_DEPTH} levels`,
         { serverId: launch.serverId },
       );
     }
-    return launch.calls.run(launch.serverId, () => sampling.request(launch.serverId, params, undefined, { launchId, tool: launch.tool }));
+    return launch.calls.run(launch.serverId, () =>
+      sampling.request(launch.serverId, params, undefined, { launchId, tool: launch.tool }).catch((err: unknown) => {
+        // The queue's refusals (declined, timed out, withdrawn) reach the app as its request's error, with the reason.
+        throw err instanceof AppError
+          ? err
+          : new AppError('sampling_declined', err instanceof Error ? sanitizeText(err.message) : 'The request was not answered', {
+              serverId: launch.serverId,
+            });
+      }),
+    );
   }
 
   /** apps.checkLink: what the URL policy says of a link the app asks to open, before the person is asked. */
@@ -420,6 +430,9 @@ export class AppsService {
     }
   }
 }
+
+/** Largest sampling request an app may send (a conversation a person reads; the server's message budget may be lower). */
+export const APP_SAMPLING_MAX_BYTES = 1024 * 1024;
 
 /** Why an app that asks for a dedicated origin (`_meta.ui.domain`) runs on the sandbox origin instead. */
 export const DOMAIN_NOTE =

@@ -230,6 +230,22 @@ describe('grants', () => {
     expect((await t.call('apps.open', { callId })).permissions.granted).toEqual([]);
   });
 
+  it('keeps the apps’ permission to ask for model replies, offered only to launches opened after it', async () => {
+    const callId = await personCall('mcp__fx__hello');
+    expect((await t.call('apps.open', { callId })).sampling).toBe(false);
+    expect(await t.call('apps.setGrants', { serverId: 'fx', grants: { permissions: [], popups: false, sampling: true } })).toEqual({
+      permissions: [],
+      popups: false,
+      sampling: true,
+    });
+    expect((await t.call('apps.open', { callId })).sampling).toBe(true);
+    await t.h.host.apps.dispose();
+    expect(new GrantsStore(t.h.host.info().dataDir).get('fx')).toEqual({ permissions: [], popups: false, sampling: true });
+    await t.call('apps.setGrants', { serverId: 'fx', grants: { permissions: [], popups: false, sampling: false } });
+    expect((await t.call('apps.server', { serverId: 'fx' })).grants).toEqual({ permissions: [], popups: false });
+    expect((await t.call('apps.open', { callId })).sampling).toBe(false);
+  });
+
   it('refuses grants for an unknown server or an unknown permission', async () => {
     expect((await appError(() => t.call('apps.setGrants', { serverId: 'ghost', grants: { permissions: [], popups: false } }))).code).toBe(
       'not_found',
