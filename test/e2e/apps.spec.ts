@@ -414,6 +414,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
       await openTool(switchboard, 'mcp__fx__declared_script');
       await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
       await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
+      // The host declares what it granted: the checked origin, in hostCapabilities.sandbox.
+      await expect(appFrame(page).locator('#log')).toContainText(`sandbox csp: OK (resources ${scriptOrigin})`);
       expect(hits).toEqual(['/declared.js']);
     },
   );
@@ -444,6 +446,7 @@ hostileTest.describe('a hostile app cannot escape', () => {
     );
     const text = await runAttack(switchboard, 'geo_app');
     expect(text).toMatch(/geolocation: BLOCKED \(.*permissions policy/);
+    expect(text).toContain('sandbox permissions: OK (none)');
     const prompt = page.getByRole('status', { name: 'The app asks for more access' });
     await expect(prompt).toContainText('location');
     // The app's frames as first shown (its sandbox proxy and the app inside it); the grant reloads it in new ones.
@@ -459,6 +462,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
     await expect.poll(() => firstFrames.every((f) => f.isDetached()), { timeout: 15_000 }).toBe(true);
     await page.context().setGeolocation(GEOLOCATION);
     await logAfterGrant(page, 'geolocation', 'geolocation: GRANTED (48.85,2.35)');
+    // Once granted, the host declares it to the app (hostCapabilities.sandbox.permissions).
+    await expect(appFrame(page).locator('#log')).toContainText('sandbox permissions: OK (geolocation)');
     // The grant is the server's, shown on its page (the camera's, granted in its own test, likewise).
     await switchboard.goto('#/servers/fx/apps');
     const apps = page.getByRole('region', { name: 'Apps' });
