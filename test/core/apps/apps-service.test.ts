@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { GRANTS_FILE, GrantsStore } from '../../../electron/core/apps/grants-store.js';
+import { DOMAIN_NOTE } from '../../../electron/core/apps/apps-service.js';
 import { APPS_FIXTURE, appError, appsHarness, countedStdio, TEST_SANDBOX, TEST_WARM, type AppsHarness } from './helpers.js';
 
 let t: AppsHarness;
@@ -203,6 +204,25 @@ describe('requests from an app', () => {
   it('rejects malformed arguments before the core sees them', async () => {
     const env = await t.dispatch('apps.callTool', { launchId, name: '', arguments: [] });
     expect(env).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+});
+
+describe('policy from the resource', () => {
+  it('CSP, permissions and border come from the ui:// resource’s _meta.ui, never from the tool’s', async () => {
+    const launch = await t.call('apps.open', { callId: await personCall('mcp__fx__tool_side_policy') });
+    expect(launch.csp).toEqual({ connectDomains: [], resourceDomains: ['https://cdn.example.com'], frameDomains: [], baseUriDomains: [] });
+    expect(launch.cspPolicy).toContain("connect-src 'none'");
+    expect(launch.cspPolicy).toContain("script-src 'self' 'unsafe-inline' https://cdn.example.com");
+    expect(launch.permissions.requested).toEqual([]);
+    expect(launch.prefersBorder).toBeUndefined();
+    expect(launch.domain).toBeUndefined();
+  });
+
+  it('a dedicated origin asked for is reported as not given (every app runs on the sandbox origin), and no border is honoured', async () => {
+    const launch = await t.call('apps.open', { callId: await personCall('mcp__fx__files_app') });
+    expect(launch.domain).toEqual({ requested: 'files-app.example.com', note: DOMAIN_NOTE });
+    expect(launch.sandboxUrl.startsWith(TEST_SANDBOX)).toBe(true);
+    expect(launch.prefersBorder).toBe(false);
   });
 });
 
