@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Download, Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixture';
 import { addAppsFixture, appFrame, callFixtureTool } from './support/apps';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS = join(root, 'test-results', 'apps');
 
-/** The page (an open dialog, say) at both sizes, in the light and the dark theme (`name-<scheme>-<width>.png`); leaves it light. */
-async function viewShots(page: Page, name: string): Promise<void> {
+/** The page (an open dialog, say) at both sizes, `focus` scrolled into view, in the light and the dark theme (`name-<scheme>-<width>.png`); leaves it light. */
+async function viewShots(page: Page, name: string, focus?: Locator): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     const toggle = page.getByRole('button', { name: scheme === 'dark' ? 'Use the dark theme' : 'Use the light theme' });
     // The theme switch sits under the modal's overlay, so it is clicked without the pointer.
@@ -24,6 +24,7 @@ async function viewShots(page: Page, name: string): Promise<void> {
       [1024, 700],
     ] as const) {
       await page.setViewportSize({ width, height });
+      await focus?.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`) });
     }
   }
@@ -120,6 +121,7 @@ test.describe('downloads from an app', () => {
     await page.getByRole('button', { name: 'Inspector' }).click();
     await page.locator('.sb-app-inspector summary', { hasText: 'Sandbox' }).click();
     await expect(page.getByTestId('app-domain')).toContainText('files-app.example.com asked for, not given');
+    await viewShots(page, 'inspector-sandbox', page.getByTestId('app-domain'));
   });
 });
 
@@ -136,9 +138,10 @@ test.describe('sampling from an app', () => {
     await switchboard.goto('#/servers/fx/apps');
     const allow = page.getByRole('region', { name: 'Apps' }).getByRole('checkbox', { name: 'Ask for model replies' });
     await expect(allow).not.toBeChecked();
-    await allow.check();
+    // The box shows the stored grant, so it turns checked once the core has kept it (not at the click itself).
+    await allow.click();
     await expect(allow).toBeChecked();
-    await viewShots(page, 'server-apps-sampling');
+    await viewShots(page, 'server-apps-sampling', allow);
 
     await callFixtureTool(switchboard, 'sampler_app');
     app = appFrame(page);

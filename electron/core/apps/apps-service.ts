@@ -436,7 +436,7 @@ export const APP_SAMPLING_MAX_BYTES = 1024 * 1024;
 
 /** Why an app that asks for a dedicated origin (`_meta.ui.domain`) runs on the sandbox origin instead. */
 export const DOMAIN_NOTE =
-  'Switchboard runs every app on its own sandbox origin, one per launch, so the dedicated origin was not given; an app that depends on it (OAuth callbacks, CORS or key allow-lists) may not work here';
+  'Switchboard runs every app on its own sandbox origin, one per launch; an app that depends on a dedicated origin (OAuth callbacks, CORS or key allow-lists) may not work here';
 
 /** The definition given to the app as host context (`toolInfo.tool`). */
 function toolInfo(tool: Tool): AppLaunch['toolInfo'] {
