@@ -371,6 +371,7 @@ export function createCore(ports: CorePorts): Host {
     gatewayPort: () => gateway.status().port,
     dataDir,
     report: problems.report,
+    sampling: clientFeatures.sampling,
   });
   lifetime.add({ name: 'close MCP Apps', stage: 'close', timeoutMs: 1000, run: () => apps.dispose() });
 
