@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
 import type {
   SkillApproval,
+  SkillDirectory,
   SkillFileCheck,
   SkillFileContent,
   SkillFileView,
@@ -342,6 +343,36 @@ export class SkillsService {
     const next = page.nextCursor;
     const usable = next !== undefined && Buffer.byteLength(next, 'utf8') <= config.limits.cursorBytes;
     return { children, ...(usable ? { nextCursor: next } : {}) };
+  }
+
+  /**
+   * A directory within a skill, for the person: the server's live view (`resources/directory/read`, only where
+   * declared), each child marked with whether the held manifest lists it (a listed-only-live file is a change).
+   */
+  async listDirectory(id: string, uri: string, dirUri: string, cursor?: string): Promise<SkillDirectory> {
+    const skill = await this.#held1(id, uri);
+    const dir = dirUri.replace(/\/+$/, '');
+    if (dir !== skill.root && !dir.startsWith(`${skill.root}/`))
+      throw new AppError('invalid_request', `${truncate(sanitizeText(dirUri), 200)} is not a directory of this skill`, { serverId: id });
+    const page = await this.readDirectory(id, dir, cursor);
+    const listed = new Set(skill.files === 'dynamic' ? [] : skill.files.map((f) => f.uri));
+    const prefixes = new Set([...listed].flatMap((u) => u.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+    return {
+      serverId: id,
+      uri,
+      dirUri: dir,
+      children: page.children.map((c) => {
+        const directory = c.mimeType === 'inode/directory';
+        return {
+          uri: sanitizeText(c.uri),
+          name: c.name,
+          directory,
+          inManifest: directory ? prefixes.has(c.uri) : listed.has(c.uri),
+          ...(c.mimeType === undefined ? {} : { mimeType: c.mimeType }),
+        };
+      }),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
   }
 
   /** Forgets a removed server's held entries and approvals (a re-added server starts unapproved). */
