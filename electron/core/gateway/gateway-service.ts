@@ -149,7 +149,9 @@ export class Gateway {
       forwarding: this.#forwarding,
       ...(host.skills === undefined
         ? {}
-        : { skills: new SkillListing(host.skills, (id) => host.sessions.status(id).state === 'connected') }),
+        : {
+            skills: new SkillListing(host.skills, (id) => host.sessions.status(id).state === 'connected' && host.config(id).resources),
+          }),
       view: (clientId) => this.#view(clientId),
       serverNote: (id) => this.#serverNote(id),
       serverName: (id) => this.#serverName(id),

@@ -50,16 +50,17 @@ const encodeCursor = (offset: number): string => Buffer.from(`s${offset}`, 'utf8
 /** The skills side of the gateway surface. */
 export class SkillListing {
   readonly #skills: GatewaySkills;
-  readonly #connected: (id: string) => boolean;
+  readonly #reachable: (id: string) => boolean;
 
-  constructor(skills: GatewaySkills, connected: (id: string) => boolean) {
+  /** `reachable`: the server is connected and the person has not turned its resources off (skill files are resources). */
+  constructor(skills: GatewaySkills, reachable: (id: string) => boolean) {
     this.#skills = skills;
-    this.#connected = connected;
+    this.#reachable = reachable;
   }
 
-  /** The servers whose skills may be served to this profile now (connected, with an approval). */
+  /** The servers whose skills may be served to this profile now (reachable, with an approval). */
   #servers(view: ProfileView): string[] {
-    return view.servers().filter((id) => this.#connected(id) && this.#skills.hasApprovals(id));
+    return view.servers().filter((id) => this.#reachable(id) && this.#skills.hasApprovals(id));
   }
 
   /**
@@ -135,10 +136,11 @@ export class SkillListing {
    * when only unserved skills do, and undefined (an ordinary resource, forwarded as usual) when no skill lists it.
    */
   async read(view: ProfileView, uri: string): Promise<{ contents: VerifiedFile[] } | undefined> {
-    // Every connected server, approved skills or not: a skill's files are only ever served verified and approved.
+    // Every reachable server, approved skills or not: a skill's files are only ever served verified and approved
+    // (and then byte for byte, unsanitized, since the client checks the same digests).
     const target = unwrapUri(
       uri,
-      view.servers().filter((id) => this.#connected(id)),
+      view.servers().filter((id) => this.#reachable(id)),
       view.original,
     );
     if (target === undefined) return undefined;

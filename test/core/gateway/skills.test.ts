@@ -37,6 +37,8 @@ beforeAll(async () => {
   versionFile = join(w.dir, 'version');
   await w.addServer('alpha', 'skills-stdio.ts', {}, { SKILLS_FIXTURE_SWAP_FILE: swapFile, SKILLS_FIXTURE_VERSION_FILE: versionFile });
   await w.addServer('beta', 'skills-stdio.ts', {}, { SKILLS_FIXTURE_DIRECTORY_READ: '1', SKILLS_FIXTURE_PAGE_SIZE: '100' });
+  // Resources turned off by the person: its skills (files are resources) are not served through the gateway.
+  await w.addServer('gamma', 'skills-stdio.ts', { resources: false });
   await w.enable();
   ({ token } = await w.client('skilled', { mode: 'all', writes: 'allow' }));
 }, 120_000);
@@ -74,6 +76,7 @@ describe('skills through the gateway', () => {
     for (const uri of [GIT, 'skill://acme/billing/refunds/SKILL.md', 'skill://acme/support/refunds/SKILL.md', 'skill://changing/SKILL.md'])
       await w.host.skills.approve('alpha', uri);
     await w.host.skills.approve('beta', GIT);
+    await w.host.skills.approve('gamma', GIT);
     await expect(w.host.skills.approve('alpha', 'skill://tampered/SKILL.md')).rejects.toMatchObject({ code: 'skill_unverified' });
   }, 60_000);
 
@@ -128,12 +131,14 @@ describe('skills through the gateway', () => {
         wrap('alpha', 'skill://tampered/SKILL.md'),
         wrap('alpha', 'skill://outer/SKILL.md'),
         wrap('beta', 'skill://changing/SKILL.md'),
+        wrap('gamma', GIT),
       ])
         await expect(c.request({ method: 'skills/get', params: { uri: u } }, GetResult)).rejects.toThrow(/No skill is served/);
       // The uri alone is not an identity: an unwrapped uri names no server.
       await expect(c.request({ method: 'skills/get', params: { uri: GIT } }, GetResult)).rejects.toThrow(/No skill is served/);
       await expect(c.readResource({ uri: wrap('alpha', 'skill://tampered/scripts/run.sh') })).rejects.toThrow(/not approved/);
       await expect(c.readResource({ uri: wrap('beta', 'skill://outer/SKILL.md') })).rejects.toThrow(/not approved/);
+      await expect(c.readResource({ uri: wrap('gamma', GIT) })).rejects.toThrow(/Resources are turned off/);
     });
   });
 
