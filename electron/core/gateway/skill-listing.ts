@@ -23,7 +23,7 @@ export interface GatewaySkills {
   served(id: string): Promise<AdmittedSkill[]>;
   servedOne(id: string, uri: string): Promise<AdmittedSkill | undefined>;
   isServed(id: string, s: AdmittedSkill): boolean;
-  skillsListing(id: string, fileUri: string): Promise<AdmittedSkill[]>;
+  skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]>;
   readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile>;
   declared(id: string): { directoryRead: boolean } | undefined;
   readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }>;
@@ -132,8 +132,8 @@ export class SkillListing {
   }
 
   /**
-   * `resources/read` of a file of a skill the server listed: verified content when a served skill lists it, refused
-   * when only unserved skills do, and undefined (an ordinary resource, forwarded as usual) when no skill lists it.
+   * `resources/read` of a file within a skill the server listed: verified content when a served skill's manifest lists
+   * it, refused otherwise, and undefined (an ordinary resource, forwarded as usual) when it is within no skill.
    */
   async read(view: ProfileView, uri: string): Promise<{ contents: VerifiedFile[] } | undefined> {
     // Every reachable server, approved skills or not: a skill's files are only ever served verified and approved
@@ -146,7 +146,7 @@ export class SkillListing {
     if (target === undefined) return undefined;
     let owners: AdmittedSkill[];
     try {
-      owners = await this.#skills.skillsListing(target.serverId, target.uri);
+      owners = await this.#skills.skillsHolding(target.serverId, target.uri);
     } catch {
       // A server that declares skills but cannot be listed now: its skill files cannot be told apart, so none is forwarded.
       if (this.#skills.declared(target.serverId) !== undefined)
@@ -154,8 +154,12 @@ export class SkillListing {
       return undefined;
     }
     if (owners.length === 0) return undefined;
-    const skill = owners.find((s) => this.#skills.isServed(target.serverId, s));
-    if (skill === undefined) throw invalid(`${shown(uri)} belongs to a skill that is not approved in Switchboard`);
+    const served = owners.filter((s) => this.#skills.isServed(target.serverId, s));
+    if (served.length === 0) throw invalid(`${shown(uri)} belongs to a skill that is not approved in Switchboard`);
+    const skill = served.find((s) => s.files !== 'dynamic' && s.files.some((f) => f.uri === target.uri));
+    // An unlisted file within a skill is a change to it (the spec treats reading one like a digest mismatch).
+    if (skill === undefined)
+      throw invalid(`${shown(uri)} is not in its skill's manifest; the skill changed and must be approved again in Switchboard`);
     let file: VerifiedFile;
     try {
       file = await this.#skills.readVerified(target.serverId, skill, target.uri);

@@ -284,10 +284,10 @@ export class SkillsService {
     return this.#approval(id, s) === 'approved' && this.#failed.get(pinKey(id, s.uri)) !== s.fingerprint;
   }
 
-  /** The held skills whose manifest lists a file (listing the server first when nothing is held for it). */
-  async skillsListing(id: string, fileUri: string): Promise<AdmittedSkill[]> {
+  /** The held skills a file lies within (listing the server first when nothing is held for it). */
+  async skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]> {
     if (!this.#held.has(id)) await this.list(id);
-    return [...(this.#held.get(id)?.values() ?? [])].filter((s) => s.files !== 'dynamic' && s.files.some((f) => f.uri === fileUri));
+    return [...(this.#held.get(id)?.values() ?? [])].filter((s) => fileUri === s.uri || fileUri.startsWith(`${s.root}/`));
   }
 
   /**

@@ -139,6 +139,9 @@ describe('skills through the gateway', () => {
       await expect(c.readResource({ uri: wrap('alpha', 'skill://tampered/scripts/run.sh') })).rejects.toThrow(/not approved/);
       await expect(c.readResource({ uri: wrap('beta', 'skill://outer/SKILL.md') })).rejects.toThrow(/not approved/);
       await expect(c.readResource({ uri: wrap('gamma', GIT) })).rejects.toThrow(/Resources are turned off/);
+      await expect(c.readResource({ uri: wrap('alpha', 'skill://daily/SKILL.md') })).rejects.toThrow(/not approved/);
+      // Within an approved skill but not in its manifest: refused, never forwarded unverified.
+      await expect(c.readResource({ uri: wrap('alpha', 'skill://git-workflow/extra.md') })).rejects.toThrow(/not in its skill's manifest/);
     });
   });
 
