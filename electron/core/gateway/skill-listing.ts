@@ -94,7 +94,7 @@ export class SkillListing {
       try {
         served = await this.#skills.served(id);
       } catch {
-        // One server's failed listing must not hide the others' skills; the UI shows that server's error.
+        // One server's failed listing must not hide the others' skills (as with prompts and resources).
         continue;
       }
       for (const s of served) all.push(this.#entry(id, s, view.original));
@@ -124,8 +124,8 @@ export class SkillListing {
     let skill: AdmittedSkill | undefined;
     try {
       skill = await this.#skills.servedOne(target.serverId, target.uri);
-    } catch {
-      throw refused;
+    } catch (err) {
+      throw invalid(`No skill is served at ${shown(uri)}: ${errText(err)}`);
     }
     if (skill === undefined) throw refused;
     return { skill: this.#entry(target.serverId, skill, view.original), ttlMs: TTL_MS, cacheScope: 'private' };
