@@ -344,6 +344,7 @@ export function createCore(ports: CorePorts): Host {
       catalog,
       calls,
       interaction,
+      skills,
       configs: () => definitions.configs(),
       config: (id) => definitions.config(id),
       isLaunchApproved: (config) => gate.isApproved(config),

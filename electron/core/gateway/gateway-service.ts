@@ -48,6 +48,7 @@ import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
 import { setupInstall, setupPreview, type GatewayLauncher } from './setup-help.js';
+import { SkillListing, type GatewaySkills } from './skill-listing.js';
 import { ToolListing, type GatewayCatalog } from './tool-listing.js';
 
 /** The parts of the Host the gateway uses (read lazily: the Host builds them in its constructor). */
@@ -60,6 +61,8 @@ export interface GatewayHost {
   readonly catalog: GatewayCatalog;
   readonly calls: CallService;
   readonly interaction: Interaction;
+  /** The core's skills client (absent: no skills are served). */
+  readonly skills?: GatewaySkills;
   configs(): readonly ServerConfig[];
   config(id: string): ServerConfig;
   isLaunchApproved(config: ServerConfig): boolean;
@@ -144,6 +147,11 @@ export class Gateway {
       listing: this.#listing,
       calls: this.#calls,
       forwarding: this.#forwarding,
+      ...(host.skills === undefined
+        ? {}
+        : {
+            skills: new SkillListing(host.skills, (id) => host.sessions.status(id).state === 'connected' && host.config(id).resources),
+          }),
       view: (clientId) => this.#view(clientId),
       serverNote: (id) => this.#serverNote(id),
       serverName: (id) => this.#serverName(id),
