@@ -164,7 +164,10 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     rotateGatewayToken: (id) =>
       run(async () => {
         const { token, ...view } = await gatewayService.rotateToken(id);
-        set({ gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' } });
+        set((s) => ({
+          gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' },
+          gatewayClients: s.gatewayClients.map((c) => (c.id === view.id ? view : c)),
+        }));
       }),
     dismissIssuedToken: () => set({ gatewayIssuedToken: null }),
     trustGatewayTool: (id, tool, trusted) =>

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconDots, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import type { GatewayActivity, GatewayClientView } from '../../../../shared/domains/gateway';
+import type { GatewayActivity, GatewayClientView, GatewayTokenLoss } from '../../../../shared/domains/gateway';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { countLabel } from '../../ui/count';
@@ -95,16 +95,24 @@ function StatusCard() {
   );
 }
 
+/** What the row says about a lost token: why it is gone and what still works. */
+function tokenLostText(loss: GatewayTokenLoss): string {
+  const rest = 'Apps using it over HTTP are refused until you issue a new token (the stdio entry point still works).';
+  if (loss === 'not-kept') return `Its token was lost when Switchboard restarted (secrets are kept in memory only). ${rest}`;
+  if (loss === 'unreadable') return `Its token could not be read from the credential store. ${rest}`;
+  return `Its token is no longer in the credential store. ${rest}`;
+}
+
 function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: Open) => void }) {
   const rotate = useStore((s) => s.rotateGatewayToken);
   return (
     <Table.Tr>
       <Table.Th scope="row">
         <Text fw={600}>{client.name}</Text>
-        {client.tokenLost === true && (
-          <Stack gap={4} align="flex-start">
+        {client.tokenLost !== undefined && (
+          <Stack gap={4} align="flex-start" data-testid="gateway-token-lost">
             <Text size="xs" c="red" role="status">
-              Its token was lost (Switchboard could not keep it), so it cannot connect.
+              {tokenLostText(client.tokenLost)}
             </Text>
             <Button size="compact-xs" variant="light" color="red" onClick={() => void rotate(client.id)}>
               Issue a new token
