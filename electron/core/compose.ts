@@ -247,6 +247,7 @@ export function createCore(ports: CorePorts): Host {
     sessionEvents,
     configs: () => definitions.configs(),
     isLaunchApproved: (config) => gate.isApproved(config),
+    launchRefusal: (config) => gate.refusal(config),
     verifyLaunch: (config, env) => gate.verify(config, env),
     interaction: hooks,
     trafficSink: clientFeatures,
