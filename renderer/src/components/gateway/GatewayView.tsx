@@ -31,6 +31,9 @@ import { SetupDialog } from './SetupDialog';
 import { TokenDialog } from './TokenDialog';
 import './gateway.css';
 
+/** How often the view asks again how many sessions are live. */
+const LIVE_REFRESH_MS = 15_000;
+
 type Open = { kind: 'none' } | { kind: 'add' } | { kind: 'edit' | 'setup' | 'remove'; client: GatewayClientView };
 
 function StatusCard() {
@@ -258,6 +261,7 @@ function ActivityList({ entries }: { entries: GatewayActivity[] }) {
 /** The Gateway view. */
 export function GatewayView() {
   const load = useStore((s) => s.loadGateway);
+  const refreshLive = useStore((s) => s.refreshGatewayLive);
   const loadServers = useStore((s) => s.loadServers);
   const clients = useStore((s) => s.gatewayClients);
   const activity = useStore((s) => s.gatewayActivity);
@@ -266,6 +270,11 @@ export function GatewayView() {
     void load();
     void loadServers();
   }, [load, loadServers]);
+  // Sessions leave the live count when their client hangs up or goes idle, which no event announces: look again now and then.
+  useEffect(() => {
+    const timer = setInterval(() => void refreshLive(), LIVE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refreshLive]);
   const close = (): void => setOpen({ kind: 'none' });
   return (
     <Stack gap="lg" maw={1100} className="sb-gw">
