@@ -385,7 +385,8 @@ export function createCore(ports: CorePorts): Host {
     removed: (config) =>
       removeServerFolder(dataDir, config.id).then(
         () => undefined,
-        (err: unknown) => notify({ id: `server-folder-${config.id}`, level: 'warning', message: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) =>
+          notify({ id: `server-folder-${config.id}`, level: 'warning', message: err instanceof Error ? err.message : String(err) }),
       ),
     hasEvents: (id) => mcpEvents.knownTypes(id) !== undefined,
   });

@@ -13,7 +13,10 @@ test('imported launches are reviewed and approved together, each listed in full'
   await page.setViewportSize({ width: 1024, height: 700 });
   const config = {
     mcpServers: Object.fromEntries(
-      ['alpha', 'bravo', 'charlie'].map((name) => [name, { command: process.execPath, args: ['--import', TSX_LOADER, echo, `--tag=${name}`] }]),
+      ['alpha', 'bravo', 'charlie'].map((name) => [
+        name,
+        { command: process.execPath, args: ['--import', TSX_LOADER, echo, `--tag=${name}`] },
+      ]),
     ),
   };
   await page.getByRole('button', { name: 'Import from another app' }).click();

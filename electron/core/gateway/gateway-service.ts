@@ -525,7 +525,13 @@ export class Gateway {
       runningCalls: this.#calls.running(c.id),
       missing: new ProfileView(c.profile, this.#host.configs()).missing(),
       ...(this.#digestsLoaded && !this.#digests.has(c.id)
-        ? { tokenLost: this.#unreadable.has(c.id) ? ('unreadable' as const) : this.#host.credentials.persistent ? ('missing' as const) : ('not-kept' as const) }
+        ? {
+            tokenLost: this.#unreadable.has(c.id)
+              ? ('unreadable' as const)
+              : this.#host.credentials.persistent
+                ? ('missing' as const)
+                : ('not-kept' as const),
+          }
         : {}),
       trustedTools: (c.trusted ?? []).map((t) => ({ tool: t.tool, current: this.#currentFingerprint(t.tool) === t.fingerprint })),
     };

@@ -93,8 +93,12 @@ export async function removeServerFolder(dataDir: string, id: string): Promise<F
     return 'removed';
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new AppError('storage_failed', `The server's folder ${dir} could not be removed: ${reason}. Remove it by hand if you no longer need it.`, {
-      serverId: id,
-    });
+    throw new AppError(
+      'storage_failed',
+      `The server's folder ${dir} could not be removed: ${reason}. Remove it by hand if you no longer need it.`,
+      {
+        serverId: id,
+      },
+    );
   }
 }

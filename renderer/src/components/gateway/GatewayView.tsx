@@ -148,9 +148,14 @@ function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: 
           </Text>
         )}
       </Table.Td>
-      <Table.Td>
-        <Group gap={6}>
-          <Badge variant={client.sessions > 0 ? 'light' : 'default'} color={client.sessions > 0 ? 'green' : 'gray'}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Group gap={6} wrap="nowrap">
+          <Badge
+            variant={client.sessions > 0 ? 'light' : 'default'}
+            color={client.sessions > 0 ? 'green' : 'gray'}
+            style={{ flex: 'none' }}
+            styles={{ label: { overflow: 'visible' } }}
+          >
             {countLabel(client.sessions, 'session')}
           </Badge>
           {client.runningCalls > 0 && <Badge variant="light">{countLabel(client.runningCalls, 'call')} running</Badge>}

@@ -43,7 +43,8 @@ export function RemoveDialog(props: { id: string }) {
       <Stack gap="sm">
         <Text size="sm">
           The server definition and its secret environment values are deleted. Its session is closed.
-          {transport === 'stdio' && ' The folder Switchboard made for it in the data folder, with what the server wrote there, is removed too.'}
+          {transport === 'stdio' &&
+            ' The folder Switchboard made for it in the data folder, with what the server wrote there, is removed too.'}
         </Text>
         {transport !== 'stdio' && (
           <Checkbox
