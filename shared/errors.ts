@@ -88,6 +88,8 @@ export interface ErrorEvidence {
   searchedPath?: string[];
   /** A stdio server closed its output (stdout) while still running: the session was ended and its processes stopped. */
   outputClosed?: boolean;
+  /** Secret env variables of an approved launch that are no longer stored (their names only, never values). */
+  missingSecrets?: string[];
   /** Why a stdio process that ended cannot have been refusing the probe (its launch failed), so it was not started again. */
   launchFailed?: string;
 }

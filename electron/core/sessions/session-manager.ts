@@ -28,6 +28,8 @@ export interface SessionHost {
   closing?(): boolean;
   /** Whether a stdio server's exact launch is approved. */
   isLaunchApproved(config: ServerConfig): boolean;
+  /** Why a stdio launch may not start, in the person's words (e.g. naming lost secrets); absent: the generic refusal. */
+  launchRefusal?(config: ServerConfig): AppError | undefined;
   /** The check right before a stdio spawn on the environment actually passed (secrets resolved): an error refuses it. */
   verifyLaunch?(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined>;
   /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
@@ -295,6 +297,8 @@ export class SessionManager implements SessionController {
   /** A stdio server is spawned only once its exact launch is approved. */
   #gate(config: ServerConfig): AppError | undefined {
     if (config.transport.type !== 'stdio' || this.#host.isLaunchApproved(config)) return undefined;
+    const refusal = this.#host.launchRefusal?.(config);
+    if (refusal) return refusal;
     return new AppError('approval_required', `Approve the exact command before ${config.name} can start: ${config.transport.command}`, {
       serverId: config.id,
     });

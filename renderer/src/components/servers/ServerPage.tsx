@@ -17,6 +17,7 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { Doctor } from '../doctor/Doctor';
 import { DoctorWalkPanel } from '../doctor/DoctorWalkPanel';
 import { ServerOverview } from './ServerOverview';
+import { looksLikeLegacySse, SwitchToSse } from './SwitchToSse';
 
 interface TabDef {
   id: ServerTab;
@@ -171,6 +172,7 @@ export function ServerPage() {
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
+      {looksLikeLegacySse(detail) && <SwitchToSse detail={detail} />}
       {(st.state === 'failed' || st.state === 'needs-auth') && st.error?.code !== 'approval_required' && (
         <DoctorWalkPanel
           key={detail.id}
