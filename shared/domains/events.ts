@@ -95,7 +95,8 @@ export type HostActivity =
   | 'prompts-changed'
   | 'resource-updated'
   | 'event-types-changed'
-  | 'poll-slowed';
+  | 'poll-slowed'
+  | 'resubscribed';
 
 /** One entry of the feed. Server-provided text is sanitized; `data` is bounded JSON text, never markup. */
 export interface FeedEntry {

@@ -120,6 +120,7 @@ export class EventsService {
       status: (id) => host.sessions.status(id),
       connect: (id) => host.sessions.client(id),
       tap: (serverId, client) => this.#tap(serverId, client),
+      relist: async (id) => this.#list(id, await host.sessions.client(id)),
       emitStatus: (subscriptionId, subscription) => {
         // Entries appended before a status change reach the renderer before it: once a pause shows, nothing the
         // subscription delivered before it can still appear above it.

@@ -9,6 +9,7 @@ import { checkServerUrl } from '../../../shared/config.js';
 import type { ServerStatus } from '../../../shared/contract.js';
 import type {
   EventDeliveryMode,
+  EventTypesResult,
   EventTypeView,
   HostActivity,
   SubscriptionStatus,
@@ -26,6 +27,7 @@ import { checkOccurrence, isRefused, label } from './payload.js';
 import { runPoll } from './poll-runner.js';
 import { runPush } from './push-runner.js';
 import type { RunContext } from './run-context.js';
+import { SchemaChangeTracker } from './schema-change.js';
 import { LinkWaitAborted, type ServerLinks } from './server-links.js';
 import type { CursorRecord, StoredSubscription, SubscriptionStore } from './subscription-store.js';
 import type { EventsTuning } from './tuning.js';
@@ -65,6 +67,8 @@ export interface ManagerDeps {
   connect(serverId: string): Promise<Client>;
   /** The events tap of a server's client. */
   tap(serverId: string, client: Client): EventTap | undefined;
+  /** Lists a server's event types again (after the server ended a subscription for a schema change). */
+  relist(serverId: string): Promise<EventTypesResult>;
   /** Pushes a subscription's status to the renderer. */
   emitStatus(subscriptionId: string, view: SubscriptionView | undefined): void;
   /** A line in a server's log. */
@@ -359,6 +363,7 @@ export class SubscriptionManager {
   readonly #runs = new Map<string, Run>();
   readonly #runtime = new Map<string, Partial<SubscriptionStatus>>();
   readonly #throttled = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #schema = new SchemaChangeTracker();
   #stopped = false;
 
   constructor(deps: ManagerDeps) {
@@ -487,6 +492,7 @@ export class SubscriptionManager {
     await this.#stopRun(id);
     if (!sub.paused && !sub.ended) await this.#unsubscribe(sub);
     this.#deps.store.delete(id);
+    this.#schema.forget(id);
     await this.#deps.store.flush();
     if (sub.mode === 'webhook') await this.#deps.credentials.delete(webhookSecretAccount(id)).catch(() => undefined);
     this.#runtime.delete(id);
@@ -510,11 +516,60 @@ export class SubscriptionManager {
     }
   }
 
-  /** A run met a terminal failure: the subscription ends with the reason (and the sign-in offer for authorization). */
+  /**
+   * A run met a terminal failure: the subscription ends with the reason (and the sign-in offer for authorization),
+   * unless the server ended it for a removed or changed event type: then the types are listed again first.
+   */
   endRun(run: Run, failure: EventFailure): void {
     const sub = run.sub;
     run.stop();
     if (this.#runs.get(sub.id) === run) this.#runs.delete(sub.id);
+    if (failure.schemaChange !== undefined && !this.#stopped) {
+      void this.#rediscover(sub, failure);
+      return;
+    }
+    this.#end(sub, failure);
+  }
+
+  /** Lists the types again and resubscribes, or ends the subscription when its type or mode is gone. */
+  async #rediscover(sub: StoredSubscription, failure: EventFailure): Promise<void> {
+    this.patchStatus(sub.id, {
+      state: 'starting',
+      reason: 'The server changed this event type; listing its types again',
+      retryAt: undefined,
+    });
+    let type: EventTypeView | undefined;
+    let listError: string | undefined;
+    try {
+      const listing = await this.#deps.relist(sub.serverId);
+      type = listing.supported ? listing.types.find((t) => t.name === sub.name) : undefined;
+    } catch (err) {
+      listError = err instanceof Error ? label(err.message, 200) : 'error';
+    }
+    // Paused, removed or resumed by the person meanwhile, or shutting down: theirs is the last word.
+    if (this.#stopped || this.#deps.store.get(sub.id) !== sub || sub.paused || sub.ended || this.#runs.has(sub.id)) return;
+    const plan = this.#schema.plan(sub.id, failure, sub.mode, type, listError, Date.now());
+    if (plan.action === 'end') {
+      this.#end(sub, plan.failure);
+      return;
+    }
+    const note = { serverId: sub.serverId, subscriptionId: sub.id, name: label(sub.name) };
+    if (plan.note !== undefined) this.#deps.feed.appendNote({ kind: 'activity', ...note, activity: 'resubscribed', message: plan.note });
+    if (plan.fromNow) {
+      const record = this.#deps.store.cursor(sub.id);
+      this.#deps.store.setCursor(sub.id, { ...record, cursor: null }, this.#deps.feed.lastSeq);
+      this.#deps.feed.appendNote({
+        kind: 'gap',
+        ...note,
+        message: 'The server refused the last position after changing the event type; resubscribed from now',
+      });
+    }
+    this.#deps.persistence.schedule();
+    this.#deps.log(sub.serverId, 'info', `Events ${sub.name}: ${plan.note ?? 'resubscribed from now after a schema change'}`);
+    this.#startRun(sub);
+  }
+
+  #end(sub: StoredSubscription, failure: EventFailure): void {
     sub.ended = { reason: failure.reason, ...(failure.kind === 'authorization' ? { signIn: true } : {}), at: Date.now() };
     this.#deps.store.put(sub);
     this.#deps.feed.appendNote({
@@ -545,6 +600,7 @@ export class SubscriptionManager {
 
   /** A run's counters or position moved. */
   touch(run: Run): void {
+    this.#schema.advanced(run.sub.id);
     this.touchId(run.sub.id);
   }
 
