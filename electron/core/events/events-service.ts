@@ -30,6 +30,7 @@ import { ServerLinks } from './server-links.js';
 import { SubscriptionManager, type WebhookDelivery, type WebhookReply } from './subscription-manager.js';
 import { SubscriptionStore } from './subscription-store.js';
 import { DEFAULT_EVENTS_TUNING, type EventsTuning } from './tuning.js';
+import type { ReceiverDocument } from './webhook-receiver.js';
 
 /** The parts of the Host the events feature uses. */
 export interface EventsHost {
@@ -217,6 +218,11 @@ export class EventsService {
   /** Verifies and stores a webhook delivery forwarded to Switchboard (a relay, or the loopback receiver in tests). */
   ingestWebhook(delivery: WebhookDelivery): Promise<WebhookReply> {
     return this.#manager.ingestWebhook(delivery);
+  }
+
+  /** The well-known receiver document (`/.well-known/mcp-webhook-receiver.json`) a receiver at `origin` serves. */
+  webhookReceiverDocument(origin: string): ReceiverDocument {
+    return this.#manager.webhookReceiverDocument(origin);
   }
 
   /** Occurrences (with gaps and errors) in the feed window (tests, benchmarks). */

@@ -32,6 +32,7 @@ import { LinkWaitAborted, type ServerLinks } from './server-links.js';
 import type { CursorRecord, StoredSubscription, SubscriptionStore } from './subscription-store.js';
 import type { EventsTuning } from './tuning.js';
 import { generateWebhookSecret, verifyWebhook } from './webhook-signature.js';
+import { receiverDocument, type ReceiverDocument } from './webhook-receiver.js';
 import { runWebhook, unsubscribeWebhook } from './webhook-runner.js';
 import { WireErrorSchema } from './wire.js';
 
@@ -102,6 +103,16 @@ function canonical(value: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
+}
+
+/** A delivery body as a JSON object (undefined when it is not one). */
+function parseObject(bytes: Uint8Array): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const header = (h: WebhookDelivery['headers'], name: string): string | undefined => {
@@ -615,6 +626,43 @@ export class SubscriptionManager {
     this.#throttled.set(id, timer);
   }
 
+  /** The well-known receiver document for an origin: the paths of the active webhook subscriptions there. */
+  webhookReceiverDocument(origin: string): ReceiverDocument {
+    const urls = this.#deps.store
+      .all()
+      .filter((s) => s.mode === 'webhook' && !s.paused && !s.ended)
+      .flatMap((s) => (s.webhookUrl !== undefined ? [s.webhookUrl] : []));
+    return receiverDocument(origin, urls);
+  }
+
+  /**
+   * A verification challenge for a registration id not known yet: the server sends it before it answers the
+   * subscribe that would tell us the id. It is echoed when its signature verifies with the secret of one of our
+   * webhook subscriptions still waiting for that answer (the secret proves the subscription is ours).
+   */
+  async #pendingVerification(delivery: WebhookDelivery): Promise<WebhookReply | undefined> {
+    const pending = this.#deps.store
+      .all()
+      .filter((s) => s.mode === 'webhook' && !s.paused && !s.ended && this.#runs.has(s.id))
+      .slice(0, 64);
+    const headers = {
+      id: header(delivery.headers, 'webhook-id'),
+      timestamp: header(delivery.headers, 'webhook-timestamp'),
+      signature: header(delivery.headers, 'webhook-signature'),
+    };
+    for (const sub of pending) {
+      const secret = await this.#deps.credentials.get(webhookSecretAccount(sub.id));
+      if (!secret || !verifyWebhook(secret, headers, delivery.body).ok) continue;
+      const body = parseObject(delivery.body);
+      // An event for it before the subscribe answer: the sender retries once the id is known.
+      if (body?.['type'] !== 'verification') return undefined;
+      const challenge = body['challenge'];
+      if (typeof challenge !== 'string' || challenge.length > 1024) return { status: 400, reason: 'bad challenge' };
+      return { status: 200, body: { challenge } };
+    }
+    return undefined;
+  }
+
   /** Verifies and stores a webhook delivery forwarded to Switchboard; returns the reply for the sender. */
   async ingestWebhook(delivery: WebhookDelivery): Promise<WebhookReply> {
     const registration = header(delivery.headers, 'x-mcp-subscription-id');
@@ -622,7 +670,7 @@ export class SubscriptionManager {
     if (delivery.body.length > MAX_WEBHOOK_BODY) return { status: 413, reason: 'delivery body too large' };
     const sub = this.#deps.store.all().find((s) => s.mode === 'webhook' && s.webhook?.id === registration);
     // Not (yet) known: the subscribe answer may still be on its way; the sender retries later.
-    if (!sub) return { status: 503, reason: 'unknown subscription id' };
+    if (!sub) return (await this.#pendingVerification(delivery)) ?? { status: 503, reason: 'unknown subscription id' };
     const secret = await this.#deps.credentials.get(webhookSecretAccount(sub.id));
     if (!secret) return { status: 503, reason: 'no secret stored for this subscription' };
     const verdict = verifyWebhook(
@@ -635,14 +683,10 @@ export class SubscriptionManager {
       delivery.body,
     );
     if (!verdict.ok) return { status: 401, reason: `signature refused: ${verdict.reason}` };
+    // 410 Gone: refused on purpose, and not to be retried (the sketch's meaning); the registration itself stays.
     if (sub.paused || sub.ended) return { status: 410, reason: 'the subscription is paused or ended' };
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.from(delivery.body).toString('utf8'));
-    } catch {
-      return { status: 400, reason: 'body is not JSON' };
-    }
-    if (!isObject(body)) return { status: 400, reason: 'body is not a JSON object' };
+    const body = parseObject(delivery.body);
+    if (!body) return { status: 400, reason: 'body is not a JSON object' };
     const run = this.#runs.get(sub.id);
     if (!run) return { status: 503, reason: 'the subscription is not running' };
     const type = body['type'];
