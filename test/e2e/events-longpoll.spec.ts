@@ -15,7 +15,13 @@ const server: SeedServer = {
   extra: { lifecycle: 'discover', timeouts: { probeSecs: 30, connectSecs: 60 } },
 };
 
-test.use({ seed: { servers: [server] } });
+/** An events server of the earlier shape whose types offer webhook delivery (for the webhook form's advice). */
+const hooks: SeedServer = {
+  ...fixture('events-stdio.ts', 'hooks', 'Webhook ticks'),
+  extra: { lifecycle: 'initialize', timeouts: { probeSecs: 30, connectSecs: 60 } },
+};
+
+test.use({ seed: { servers: [server, hooks] } });
 
 /** Feed rows as the person sees them, newest first. */
 async function rows(page: Page): Promise<{ seq: number; text: string }[]> {
@@ -76,4 +82,18 @@ test('a long-poll subscription delivers in the feed and survives a schema_change
   await page.getByRole('tab', { name: 'Events' }).click();
   await expect(page.getByLabel('Subscription to lp.tick on lp').getByTestId('subscription-state')).toHaveText('polling');
   await shots(page, 'server-events-tab');
+
+  // Webhook delivery tells a person on a laptop what to do: a relay or a tunnel they run, or poll / push.
+  await expect(serverRow(page, 'Webhook ticks')).toContainText('Connected', { timeout: 60_000 });
+  await serverRow(page, 'Webhook ticks').click();
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const hookCard = page.getByLabel('Event type tick.all', { exact: true });
+  await hookCard.getByRole('button', { name: 'Subscribe…' }).click();
+  const hookForm = hookCard.getByTestId('subscribe-form');
+  await hookForm.getByText('Webhook', { exact: true }).click();
+  await expect(hookForm).toContainText('A server on the internet cannot reach this computer');
+  await expect(hookForm).toContainText('a relay you control (a relay MCP server or a webhook relay service) or of a tunnel you run');
+  await expect(hookForm).toContainText('Switchboard opens no listener for webhooks.');
+  await hookForm.scrollIntoViewIfNeeded();
+  await shots(page, 'webhook-form');
 });
