@@ -51,6 +51,10 @@ export interface SubscriptionStatus {
   refreshAt?: number;
   /** Webhook: the server's delivery problem category (connection_refused, timeout, http_5xx…), when it reported one. */
   deliveryError?: string;
+  /** Webhook: the server said it is delaying (rate-limiting) deliveries; events are late, not lost. */
+  throttled?: boolean;
+  /** Webhook, throttled: when the server expects normal delivery again (ms since epoch), when it said. */
+  throttledUntil?: number;
   /** Ended for an authorization failure: signing in again and resuming may help. */
   signIn?: boolean;
   /** When the subscription's position (cursor) last advanced (ms since epoch). */
@@ -95,7 +99,8 @@ export type HostActivity =
   | 'prompts-changed'
   | 'resource-updated'
   | 'event-types-changed'
-  | 'poll-slowed';
+  | 'poll-slowed'
+  | 'resubscribed';
 
 /** One entry of the feed. Server-provided text is sanitized; `data` is bounded JSON text, never markup. */
 export interface FeedEntry {

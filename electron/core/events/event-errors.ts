@@ -31,6 +31,11 @@ export interface EventFailure {
   reason: string;
   /** JSON-RPC error code, when the server sent one. */
   code?: number;
+  /**
+   * The server ended it because the event type was removed (`not_found` with `data.kind: "event"`) or its schema
+   * changed in place (`unsupported` with `data.reason: "schema_changed"`): list the types again and resubscribe.
+   */
+  schemaChange?: 'removed' | 'changed';
 }
 
 /** Draft codes of the extension, by meaning: [earlier generation, current generation]. */
@@ -77,11 +82,23 @@ function build(kind: EventFailureKind, serverText: string | undefined, code?: nu
   return { kind, terminal: TERMINAL.has(kind), reason: `${PHRASE[kind]}${extra}`, ...(code !== undefined ? { code } : {}) };
 }
 
+/** Whether a not-found / unsupported error says the event type itself went away or changed (the sketch's discriminators). */
+function schemaChangeOf(kind: EventFailureKind, data: unknown): EventFailure['schemaChange'] {
+  if (!isObject(data)) return undefined;
+  if (kind === 'not_found' && data['kind'] === 'event') return 'removed';
+  if (kind === 'unsupported' && data['reason'] === 'schema_changed') return 'changed';
+  return undefined;
+}
+
 /** Classifies a JSON-RPC error object sent by the server (a request's error, or an error/terminated notification). */
 export function classifyWireError(code: number, message: string | undefined, data: unknown): EventFailure {
   const text = [message ? label(message, 200) : undefined, details(data)].filter((s) => s !== undefined && s !== '').join('; ');
   const byCode = BY_CODE.get(code);
-  if (byCode) return build(byCode, text, code);
+  if (byCode) {
+    const failure = build(byCode, text, code);
+    const schemaChange = schemaChangeOf(byCode, data);
+    return schemaChange ? { ...failure, schemaChange } : failure;
+  }
   if (code === -32602) return build('invalid_arguments', text, code);
   if (code === -32601) return { kind: 'unsupported', terminal: true, reason: 'The server does not offer this events method', code };
   return build('other', text ? `${code}: ${text}` : String(code), code);

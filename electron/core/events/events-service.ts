@@ -30,6 +30,7 @@ import { ServerLinks } from './server-links.js';
 import { SubscriptionManager, type WebhookDelivery, type WebhookReply } from './subscription-manager.js';
 import { SubscriptionStore } from './subscription-store.js';
 import { DEFAULT_EVENTS_TUNING, type EventsTuning } from './tuning.js';
+import type { ReceiverDocument } from './webhook-receiver.js';
 
 /** The parts of the Host the events feature uses. */
 export interface EventsHost {
@@ -120,6 +121,7 @@ export class EventsService {
       status: (id) => host.sessions.status(id),
       connect: (id) => host.sessions.client(id),
       tap: (serverId, client) => this.#tap(serverId, client),
+      relist: async (id) => this.#list(id, await host.sessions.client(id)),
       emitStatus: (subscriptionId, subscription) => {
         // Entries appended before a status change reach the renderer before it: once a pause shows, nothing the
         // subscription delivered before it can still appear above it.
@@ -216,6 +218,11 @@ export class EventsService {
   /** Verifies and stores a webhook delivery forwarded to Switchboard (a relay, or the loopback receiver in tests). */
   ingestWebhook(delivery: WebhookDelivery): Promise<WebhookReply> {
     return this.#manager.ingestWebhook(delivery);
+  }
+
+  /** The well-known receiver document (`/.well-known/mcp-webhook-receiver.json`) a receiver at `origin` serves. */
+  webhookReceiverDocument(origin: string): ReceiverDocument {
+    return this.#manager.webhookReceiverDocument(origin);
   }
 
   /** Occurrences (with gaps and errors) in the feed window (tests, benchmarks). */

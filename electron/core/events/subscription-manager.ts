@@ -9,6 +9,7 @@ import { checkServerUrl } from '../../../shared/config.js';
 import type { ServerStatus } from '../../../shared/contract.js';
 import type {
   EventDeliveryMode,
+  EventTypesResult,
   EventTypeView,
   HostActivity,
   SubscriptionStatus,
@@ -26,10 +27,12 @@ import { checkOccurrence, isRefused, label } from './payload.js';
 import { runPoll } from './poll-runner.js';
 import { runPush } from './push-runner.js';
 import type { RunContext } from './run-context.js';
+import { SchemaChangeTracker } from './schema-change.js';
 import { LinkWaitAborted, type ServerLinks } from './server-links.js';
 import type { CursorRecord, StoredSubscription, SubscriptionStore } from './subscription-store.js';
 import type { EventsTuning } from './tuning.js';
 import { generateWebhookSecret, verifyWebhook } from './webhook-signature.js';
+import { receiverDocument, type ReceiverDocument } from './webhook-receiver.js';
 import { runWebhook, unsubscribeWebhook } from './webhook-runner.js';
 import { WireErrorSchema } from './wire.js';
 
@@ -65,6 +68,8 @@ export interface ManagerDeps {
   connect(serverId: string): Promise<Client>;
   /** The events tap of a server's client. */
   tap(serverId: string, client: Client): EventTap | undefined;
+  /** Lists a server's event types again (after the server ended a subscription for a schema change). */
+  relist(serverId: string): Promise<EventTypesResult>;
   /** Pushes a subscription's status to the renderer. */
   emitStatus(subscriptionId: string, view: SubscriptionView | undefined): void;
   /** A line in a server's log. */
@@ -98,6 +103,16 @@ function canonical(value: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
+}
+
+/** A delivery body as a JSON object (undefined when it is not one). */
+function parseObject(bytes: Uint8Array): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const header = (h: WebhookDelivery['headers'], name: string): string | undefined => {
@@ -359,6 +374,7 @@ export class SubscriptionManager {
   readonly #runs = new Map<string, Run>();
   readonly #runtime = new Map<string, Partial<SubscriptionStatus>>();
   readonly #throttled = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #schema = new SchemaChangeTracker();
   #stopped = false;
 
   constructor(deps: ManagerDeps) {
@@ -487,6 +503,7 @@ export class SubscriptionManager {
     await this.#stopRun(id);
     if (!sub.paused && !sub.ended) await this.#unsubscribe(sub);
     this.#deps.store.delete(id);
+    this.#schema.forget(id);
     await this.#deps.store.flush();
     if (sub.mode === 'webhook') await this.#deps.credentials.delete(webhookSecretAccount(id)).catch(() => undefined);
     this.#runtime.delete(id);
@@ -510,11 +527,60 @@ export class SubscriptionManager {
     }
   }
 
-  /** A run met a terminal failure: the subscription ends with the reason (and the sign-in offer for authorization). */
+  /**
+   * A run met a terminal failure: the subscription ends with the reason (and the sign-in offer for authorization),
+   * unless the server ended it for a removed or changed event type: then the types are listed again first.
+   */
   endRun(run: Run, failure: EventFailure): void {
     const sub = run.sub;
     run.stop();
     if (this.#runs.get(sub.id) === run) this.#runs.delete(sub.id);
+    if (failure.schemaChange !== undefined && !this.#stopped) {
+      void this.#rediscover(sub, failure);
+      return;
+    }
+    this.#end(sub, failure);
+  }
+
+  /** Lists the types again and resubscribes, or ends the subscription when its type or mode is gone. */
+  async #rediscover(sub: StoredSubscription, failure: EventFailure): Promise<void> {
+    this.patchStatus(sub.id, {
+      state: 'starting',
+      reason: 'The server changed this event type; listing its types again',
+      retryAt: undefined,
+    });
+    let type: EventTypeView | undefined;
+    let listError: string | undefined;
+    try {
+      const listing = await this.#deps.relist(sub.serverId);
+      type = listing.supported ? listing.types.find((t) => t.name === sub.name) : undefined;
+    } catch (err) {
+      listError = err instanceof Error ? label(err.message, 200) : 'error';
+    }
+    // Paused, removed or resumed by the person meanwhile, or shutting down: theirs is the last word.
+    if (this.#stopped || this.#deps.store.get(sub.id) !== sub || sub.paused || sub.ended || this.#runs.has(sub.id)) return;
+    const plan = this.#schema.plan(sub.id, failure, sub.mode, type, listError, Date.now());
+    if (plan.action === 'end') {
+      this.#end(sub, plan.failure);
+      return;
+    }
+    const note = { serverId: sub.serverId, subscriptionId: sub.id, name: label(sub.name) };
+    if (plan.note !== undefined) this.#deps.feed.appendNote({ kind: 'activity', ...note, activity: 'resubscribed', message: plan.note });
+    if (plan.fromNow) {
+      const record = this.#deps.store.cursor(sub.id);
+      this.#deps.store.setCursor(sub.id, { ...record, cursor: null }, this.#deps.feed.lastSeq);
+      this.#deps.feed.appendNote({
+        kind: 'gap',
+        ...note,
+        message: 'The server refused the last position after changing the event type; resubscribed from now',
+      });
+    }
+    this.#deps.persistence.schedule();
+    this.#deps.log(sub.serverId, 'info', `Events ${sub.name}: ${plan.note ?? 'resubscribed from now after a schema change'}`);
+    this.#startRun(sub);
+  }
+
+  #end(sub: StoredSubscription, failure: EventFailure): void {
     sub.ended = { reason: failure.reason, ...(failure.kind === 'authorization' ? { signIn: true } : {}), at: Date.now() };
     this.#deps.store.put(sub);
     this.#deps.feed.appendNote({
@@ -545,6 +611,7 @@ export class SubscriptionManager {
 
   /** A run's counters or position moved. */
   touch(run: Run): void {
+    this.#schema.advanced(run.sub.id);
     this.touchId(run.sub.id);
   }
 
@@ -559,6 +626,43 @@ export class SubscriptionManager {
     this.#throttled.set(id, timer);
   }
 
+  /** The well-known receiver document for an origin: the paths of the active webhook subscriptions there. */
+  webhookReceiverDocument(origin: string): ReceiverDocument {
+    const urls = this.#deps.store
+      .all()
+      .filter((s) => s.mode === 'webhook' && !s.paused && !s.ended)
+      .flatMap((s) => (s.webhookUrl !== undefined ? [s.webhookUrl] : []));
+    return receiverDocument(origin, urls);
+  }
+
+  /**
+   * A verification challenge for a registration id not known yet: the server sends it before it answers the
+   * subscribe that would tell us the id. It is echoed when its signature verifies with the secret of one of our
+   * webhook subscriptions still waiting for that answer (the secret proves the subscription is ours).
+   */
+  async #pendingVerification(delivery: WebhookDelivery): Promise<WebhookReply | undefined> {
+    const pending = this.#deps.store
+      .all()
+      .filter((s) => s.mode === 'webhook' && !s.paused && !s.ended && this.#runs.has(s.id))
+      .slice(0, 64);
+    const headers = {
+      id: header(delivery.headers, 'webhook-id'),
+      timestamp: header(delivery.headers, 'webhook-timestamp'),
+      signature: header(delivery.headers, 'webhook-signature'),
+    };
+    for (const sub of pending) {
+      const secret = await this.#deps.credentials.get(webhookSecretAccount(sub.id));
+      if (!secret || !verifyWebhook(secret, headers, delivery.body).ok) continue;
+      const body = parseObject(delivery.body);
+      // An event for it before the subscribe answer: the sender retries once the id is known.
+      if (body?.['type'] !== 'verification') return undefined;
+      const challenge = body['challenge'];
+      if (typeof challenge !== 'string' || challenge.length > 1024) return { status: 400, reason: 'bad challenge' };
+      return { status: 200, body: { challenge } };
+    }
+    return undefined;
+  }
+
   /** Verifies and stores a webhook delivery forwarded to Switchboard; returns the reply for the sender. */
   async ingestWebhook(delivery: WebhookDelivery): Promise<WebhookReply> {
     const registration = header(delivery.headers, 'x-mcp-subscription-id');
@@ -566,7 +670,7 @@ export class SubscriptionManager {
     if (delivery.body.length > MAX_WEBHOOK_BODY) return { status: 413, reason: 'delivery body too large' };
     const sub = this.#deps.store.all().find((s) => s.mode === 'webhook' && s.webhook?.id === registration);
     // Not (yet) known: the subscribe answer may still be on its way; the sender retries later.
-    if (!sub) return { status: 503, reason: 'unknown subscription id' };
+    if (!sub) return (await this.#pendingVerification(delivery)) ?? { status: 503, reason: 'unknown subscription id' };
     const secret = await this.#deps.credentials.get(webhookSecretAccount(sub.id));
     if (!secret) return { status: 503, reason: 'no secret stored for this subscription' };
     const verdict = verifyWebhook(
@@ -579,14 +683,10 @@ export class SubscriptionManager {
       delivery.body,
     );
     if (!verdict.ok) return { status: 401, reason: `signature refused: ${verdict.reason}` };
+    // 410 Gone: refused on purpose, and not to be retried (the sketch's meaning); the registration itself stays.
     if (sub.paused || sub.ended) return { status: 410, reason: 'the subscription is paused or ended' };
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.from(delivery.body).toString('utf8'));
-    } catch {
-      return { status: 400, reason: 'body is not JSON' };
-    }
-    if (!isObject(body)) return { status: 400, reason: 'body is not a JSON object' };
+    const body = parseObject(delivery.body);
+    if (!body) return { status: 400, reason: 'body is not a JSON object' };
     const run = this.#runs.get(sub.id);
     if (!run) return { status: 503, reason: 'the subscription is not running' };
     const type = body['type'];

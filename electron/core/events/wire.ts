@@ -62,6 +62,8 @@ export const SubscribeResultSchema = z.looseObject({
       lastDeliveryAt: z.union([z.string(), z.null()]).optional(),
       lastError: z.union([z.string(), z.null()]).optional(),
       failedSince: z.union([z.string(), z.null()]).optional(),
+      throttled: z.boolean().optional(),
+      retryAfterMs: z.number().optional(),
     })
     .optional(),
 });

@@ -16,6 +16,22 @@ describe('classifyWireError', () => {
     },
   );
 
+  it('marks a removed event type (-32011 kind event) and an in-place schema change (-32014 schema_changed), both generations', () => {
+    expect(classifyWireError(-32011, 'NotFound', { kind: 'event' })).toMatchObject({ kind: 'not_found', schemaChange: 'removed' });
+    expect(classifyWireError(-32023, 'NotFound', { kind: 'event' })).toMatchObject({ schemaChange: 'removed' });
+    expect(classifyWireError(-32014, 'Unsupported', { feature: 'payloadSchema', reason: 'schema_changed' })).toMatchObject({
+      kind: 'unsupported',
+      terminal: true,
+      schemaChange: 'changed',
+    });
+    expect(classifyWireError(-32026, undefined, { reason: 'schema_changed' })).toMatchObject({ schemaChange: 'changed' });
+    // Anything else keeps its plain meaning: an unknown subscription, an unsupported mode, a forbidden one.
+    expect(classifyWireError(-32011, undefined, { kind: 'subscription' }).schemaChange).toBeUndefined();
+    expect(classifyWireError(-32014, undefined, { feature: 'deliveryMode', value: 'push' }).schemaChange).toBeUndefined();
+    expect(classifyWireError(-32012, undefined, { reason: 'schema_changed' }).schemaChange).toBeUndefined();
+    expect(classifyWireError(-32011, undefined, undefined).schemaChange).toBeUndefined();
+  });
+
   it('ends for not found, forbidden, unsupported and invalid arguments; retries the rest', () => {
     expect(classifyWireError(-32011, undefined, undefined).terminal).toBe(true);
     expect(classifyWireError(-32024, undefined, undefined).terminal).toBe(true);

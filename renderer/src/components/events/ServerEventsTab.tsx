@@ -19,7 +19,7 @@ const MODE_HINT: Record<EventDeliveryMode, string> = {
   poll: 'Switchboard asks the server for new events at the interval the server suggests (at least every second).',
   push: 'Switchboard keeps a stream open and the server sends events as they happen.',
   webhook:
-    'The server POSTs each event to a URL you run. That URL must be reachable from the server (a public https relay you control); Switchboard itself does not receive them.',
+    'The server POSTs each event to a URL it can reach. A server on the internet cannot reach this computer (a laptop has no public address): give the https URL of a relay you control (a relay MCP server or a webhook relay service) or of a tunnel you run, or choose poll or push instead. Switchboard opens no listener for webhooks.',
 };
 
 /** The subscribe form for one event type. */

@@ -7,7 +7,7 @@ import type { SubscriptionView } from '../../../../shared/domains/events';
 import { formatRoute, routes } from '../../router/route';
 import { useStore } from '../../store';
 import { countLabel } from '../../ui/count';
-import { duration, stateColor, statusLine, visible } from './feed-logic';
+import { duration, stateColor, statusLine, throttleLabel, visible } from './feed-logic';
 import { useNow } from './use-now';
 
 const MODE_LABEL = { poll: 'Poll', push: 'Push', webhook: 'Webhook' } as const;
@@ -55,6 +55,7 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
           {countLabel(st.received, 'event')} received
           {st.lastCursorAt !== undefined ? ` · position advanced ${duration(now - st.lastCursorAt)} ago` : ' · no position yet'}
           {st.deliveryError ? ` · last delivery problem: ${st.deliveryError}` : ''}
+          {st.throttled ? ` · ${throttleLabel(st.throttledUntil, now)}` : ''}
         </Text>
         {sub.webhookUrl && (
           <Text size="xs" className="sb-muted" style={{ overflowWrap: 'anywhere' }}>

@@ -50,6 +50,12 @@ export function duration(ms: number): string {
   return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
 }
 
+/** What a webhook subscription's rate limit means for the person, as of `now` (`until`: when the server expects it to end). */
+export function throttleLabel(until: number | undefined, now: number): string {
+  const base = 'the server is delaying deliveries (rate limit), so events arrive late';
+  return until !== undefined && until > now ? `${base}, for about ${duration(until - now)} more` : base;
+}
+
 /** One line saying what a subscription is doing, as of `now`. */
 export function statusLine(sub: SubscriptionView, now: number): string {
   const st = sub.status;
