@@ -117,6 +117,8 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
             <TextInput
               label="Id"
               required
+              // The hint goes under the box, so the Name and Id boxes line up side by side.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               value={m.id}
               disabled={editing}
               error={errors['id']}
