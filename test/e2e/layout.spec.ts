@@ -92,10 +92,14 @@ test.describe('with servers connected', () => {
         const f = (v: number): number => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
         return 0.2126 * f(r ?? 0) + 0.7152 * f(g ?? 0) + 0.0722 * f(b ?? 0);
       };
-      let bg: Element | null = a;
-      while (bg && /rgba\(0, 0, 0, 0\)|transparent/.test(getComputedStyle(bg).backgroundColor)) bg = bg.parentElement;
-      const fg = lum(rgb(getComputedStyle(a).color));
-      const back = lum(rgb(getComputedStyle(bg ?? document.body).backgroundColor));
+      const style = (e: typeof a) =>
+        (
+          a.ownerDocument.defaultView as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }
+        ).getComputedStyle(e);
+      let bg: typeof a | null = a;
+      while (bg && /rgba\(0, 0, 0, 0\)|transparent/.test(style(bg).backgroundColor)) bg = bg.parentElement;
+      const fg = lum(rgb(style(a).color));
+      const back = lum(rgb(style(bg ?? a.ownerDocument.body).backgroundColor));
       return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
     });
     expect(ratio, 'hovered link contrast').toBeGreaterThanOrEqual(4.5);

@@ -29,13 +29,13 @@ interface PillBox {
 
 function measure(badge: Locator): Promise<PillBox> {
   return badge.evaluate((el) => {
-    const label = el.querySelector<HTMLElement>('.mantine-Badge-label');
-    const section = el.querySelector<HTMLElement>('.mantine-Badge-section');
+    const label = el.querySelector('.mantine-Badge-label');
+    const section = el.querySelector('.mantine-Badge-section');
     if (!label || !section) throw new Error('the pill has no label or no spinner');
     const b = el.getBoundingClientRect();
     const l = label.getBoundingClientRect();
     const s = section.getBoundingClientRect();
-    const hit = document.elementFromPoint((l.left + l.right) / 2, (l.top + l.bottom) / 2);
+    const hit = el.ownerDocument.elementFromPoint((l.left + l.right) / 2, (l.top + l.bottom) / 2);
     return {
       text: label.textContent ?? '',
       textFits: label.scrollWidth <= label.clientWidth && label.scrollHeight <= label.clientHeight + 1,
