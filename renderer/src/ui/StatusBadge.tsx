@@ -51,7 +51,7 @@ export function StatusBadge({ server, size = 'sm' }: { server: StatusInput; size
       radius="sm"
       tt="none"
       fw={500}
-      leftSection={tone === 'connecting' ? <Loader size={10} color={COLORS[tone]} aria-hidden /> : undefined}
+      leftSection={tone === 'connecting' ? <Loader size={10} color="var(--mantine-color-blue-light-color)" aria-hidden /> : undefined}
       data-status={tone}
       className="sb-status"
     >
