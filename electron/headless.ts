@@ -13,9 +13,11 @@ import { SHUTDOWN_TIMEOUT_MS } from './core/lifecycle/core-lifetime.js';
 import { createLogger, logFileIn, SHELL_LOG_FILE, type Logger } from './core/logging/logger.js';
 import type { SandboxPlace } from './core-process/messages.js';
 import { acquireDataLock, type DataLock } from './core/storage/data-lock.js';
+import { tolerateClosedPipes } from './platform/closed-pipes.js';
 import { escapeControl } from './core/text.js';
 import { startAppSandboxServer } from './headless/app-sandbox-server.js';
 import { startBridgeServer } from './headless/bridge-server.js';
+import { listenOnKeptPort, readLastPort, writeLastPort } from './headless/last-port.js';
 import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
@@ -29,16 +31,19 @@ declare const __APP_VERSION__: string;
 const say = (line: string): void => void process.stderr.write(`${escapeControl(line)}\n`);
 
 async function main(): Promise<number> {
+  // `headless --json | head -1` closes the pipe after the address: later output must not stop the shutdown.
+  tolerateClosedPipes();
   const { values } = parseArgs({
     options: {
-      port: { type: 'string', default: '0' },
+      port: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  // Without --port, the last run's port when it is free (an open tab finds Switchboard again), else any free port.
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
     throw new AppError('invalid_request', `--port must be 0–65535, got ${values.port}`);
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -64,7 +69,7 @@ async function main(): Promise<number> {
   }
 }
 
-async function serve(dataDir: string, port: number, json: boolean, lock: DataLock, logger: Logger): Promise<number> {
+async function serve(dataDir: string, port: number | undefined, json: boolean, lock: DataLock, logger: Logger): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
   const token = randomBytes(32).toString('base64url');
   // The core runs in a process of its own (core-process/entry.ts); this process keeps the bridge, the static files,
@@ -104,31 +109,28 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
   const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => core.sandboxInput(id) });
-  const server = await startBridgeServer({
-    dispatch: core.dispatch,
-    events: core,
-    presence: core.presence,
-    staticDir: join(here, '..', 'renderer'),
-    token,
+  const server = await listenOnKeptPort(
     port,
-    // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
-    csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
-  });
+    readLastPort(dataDir, say),
+    (listenPort) =>
+      startBridgeServer({
+        dispatch: core.dispatch,
+        events: core,
+        presence: core.presence,
+        staticDir: join(here, '..', 'renderer'),
+        token,
+        port: listenPort,
+        // Both loopback names: the renderer frames the sandbox under the other name than its own (a separate site).
+        csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
+      }),
+    say,
+  );
+  await writeLastPort(dataDir, server.port).catch((err: unknown) =>
+    logger.warn('app', `the port could not be recorded for the next run: ${err instanceof Error ? err.message : String(err)}`),
+  );
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
   reserved = { pagePrefix: sandbox.pageUrl(''), warmUrl: sandbox.warmUrl, reservedPorts: [server.port, sandbox.port] };
   const url = `${server.origin}/#token=${token}`;
-  if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
-  else process.stdout.write(`Switchboard is running at ${url}\n`);
-  void core.start().then(async (ok) => {
-    if (!ok) {
-      say(`Switchboard's core could not start (${core.status.reason ?? 'unknown reason'}); see ${logger.file ?? 'the log'}.`);
-      return;
-    }
-    // Warnings and errors reach stderr through the core's log; quieter notices are printed here once.
-    const info = await core.dispatch('app.info', {});
-    if (info.ok) for (const notice of (info.value as AppInfo).notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
-  });
-
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;
@@ -172,6 +174,20 @@ async function serve(dataDir: string, port: number, json: boolean, lock: DataLoc
     process.on('unhandledRejection', (reason) => {
       // A failed background promise is a bug to fix, not a reason to stop: log it and carry on.
       logger.error('app', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    });
+
+    // Printed only once the signal handlers are in place: a script that reads the address and sends SIGTERM at once
+    // still gets the bounded shutdown, not the default kill.
+    if (json) process.stdout.write(`${JSON.stringify({ url, port: server.port, token })}\n`);
+    else process.stdout.write(`Switchboard is running at ${url}\n`);
+    void core.start().then(async (ok) => {
+      if (!ok) {
+        say(`Switchboard's core could not start (${core.status.reason ?? 'unknown reason'}); see ${logger.file ?? 'the log'}.`);
+        return;
+      }
+      // Warnings and errors reach stderr through the core's log; quieter notices are printed here once.
+      const info = await core.dispatch('app.info', {});
+      if (info.ok) for (const notice of (info.value as AppInfo).notices) if (notice.level === 'info') say(`[info] ${notice.message}`);
     });
   });
 }

@@ -3,11 +3,12 @@
 // in a module that takes Electron's objects through narrow interfaces and is tested without Electron: single instance
 // (app/single-instance), hardening and permissions (app/window-hardening), failed start (app/start-failure), quit
 // (app/quit), what the core borrows (app/shell-services), IPC (ipc/), events (ipc/event-forwarder).
-import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, session, shell, utilityProcess } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_KEYS } from '../shared/contract-schemas.js';
-import { APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox, type AppsSandbox } from './app/apps-sandbox.js';
+import { APPS_PARTITION, APPS_SANDBOX_SCHEME, appsRendererCsp, installAppsSandbox, type AppsSandbox } from './app/apps-sandbox.js';
+import { routeDownloadsToSaveDialog } from './app/download-dialog.js';
 import { appGatewayLauncher, gatewayStdioArgs, gatewayStdioRefusal } from './app/gateway-launcher.js';
 import { firstShow } from './app/first-show.js';
 import { reportWindowPresence } from './app/window-presence.js';
@@ -131,6 +132,14 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     preload: join(here, 'preload.cjs'),
     rendererAllows: (permission, url) => permissionAllowed(permission, url, isAppUrl),
   });
+  // Files the person agreed to save go through the system save dialog, in the main window and in app windows.
+  for (const ses of [session.defaultSession, session.fromPartition(APPS_PARTITION)]) {
+    routeDownloadsToSaveDialog(ses, {
+      isAppUrl,
+      downloadsDir: app.getPath('downloads'),
+      log: (message) => log.warn('window', message),
+    });
+  }
   let current: UtilityCore | undefined;
   app.on('child-process-gone', (_event, details) => {
     if (details.type !== 'Utility' || details.name !== CORE_SERVICE_NAME) return;

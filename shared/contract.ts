@@ -198,18 +198,29 @@ export interface LaunchApproval {
   warnings: LaunchWarning[];
 }
 
-/** Kinds of launch warning: npx running a shell string or another package, a container with host access, code-loading env. */
+/** Kinds of launch warning: a package runner or shell running a string or another package, a container with host access, code-loading env. */
 export type LaunchWarningCode =
   | 'npx_shell_command'
   | 'npx_other_package'
+  | 'runner_shell_command'
+  | 'runner_other_package'
+  | 'runner_other_registry'
+  | 'shell_command'
   | 'container_privileged'
   | 'container_host_root'
+  | 'container_engine_socket'
   | 'container_host_network'
   | 'container_host_pid'
+  | 'container_host_namespace'
+  | 'container_capability'
+  | 'container_device'
+  | 'container_unconfined'
   | 'env_node_options'
   | 'env_library_preload'
   | 'env_library_path'
   | 'env_python_startup'
+  | 'env_module_path'
+  | 'env_interpreter_options'
   | 'env_shell_startup';
 
 /** One thing an approval panel says plainly about a launch before it is approved. */

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   authorization_required: 'A call was refused because the server needs the person to sign in again.',
   timeout: 'A named time limit ran out before the operation finished.',
   cancelled: 'The operation was cancelled by the person, the caller or a shutdown.',
+  shutting_down: 'Switchboard is shutting down: it starts no server and takes no new call or connect.',
   limit_exceeded: 'A size, count or rate limit was exceeded.',
   stale_route: 'The catalog changed while a tool was being called; calling again resolves the new route.',
   tool_changed: "A tool's definition changed since it was approved, so it waits for approval again.",
@@ -52,6 +53,7 @@ export const ERROR_CODES = {
   task_cancelled: 'The server cancelled the task the tool started.',
   secret_missing: 'A secret this launch needs is no longer stored; enter it again before the launch can be approved.',
   port_blocked: 'The server URL uses a port fetch refuses to connect to (the Fetch standard’s list of bad ports).',
+  stale_link: "This browser tab's headless link is from an earlier run of Switchboard; the link changes on every start.",
   entry_deleted: 'The registry entry was deleted by its registry, so it cannot be installed or updated to.',
 } as const satisfies Record<string, string>;
 
@@ -86,6 +88,8 @@ export interface ErrorEvidence {
   searchedPath?: string[];
   /** A stdio server closed its output (stdout) while still running: the session was ended and its processes stopped. */
   outputClosed?: boolean;
+  /** Secret env variables of an approved launch that are no longer stored (their names only, never values). */
+  missingSecrets?: string[];
   /** Why a stdio process that ended cannot have been refusing the probe (its launch failed), so it was not started again. */
   launchFailed?: string;
 }

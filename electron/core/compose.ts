@@ -54,7 +54,7 @@ import { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { SkillsService } from './skills/skills-service.js';
-import { serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
+import { removeServerFolder, serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 
@@ -246,7 +246,9 @@ export function createCore(ports: CorePorts): Host {
     events,
     sessionEvents,
     configs: () => definitions.configs(),
+    closing: () => lifetime.closing,
     isLaunchApproved: (config) => gate.isApproved(config),
+    launchRefusal: (config) => gate.refusal(config),
     verifyLaunch: (config, env) => gate.verify(config, env),
     interaction: hooks,
     trafficSink: clientFeatures,
@@ -343,6 +345,7 @@ export function createCore(ports: CorePorts): Host {
       catalog,
       calls,
       interaction,
+      skills,
       configs: () => definitions.configs(),
       config: (id) => definitions.config(id),
       isLaunchApproved: (config) => gate.isApproved(config),
@@ -370,6 +373,7 @@ export function createCore(ports: CorePorts): Host {
     gatewayPort: () => gateway.status().port,
     dataDir,
     report: problems.report,
+    sampling: clientFeatures.sampling,
   });
   lifetime.add({ name: 'close MCP Apps', stage: 'close', timeoutMs: 1000, run: () => apps.dispose() });
 
@@ -381,6 +385,12 @@ export function createCore(ports: CorePorts): Host {
     sessions,
     ...(ports.demoServer ? { demoServer: ports.demoServer } : {}),
     workDir: (config) => serverWorkDir(dataDir, config),
+    removed: (config) =>
+      removeServerFolder(dataDir, config.id).then(
+        () => undefined,
+        (err: unknown) =>
+          notify({ id: `server-folder-${config.id}`, level: 'warning', message: err instanceof Error ? err.message : String(err) }),
+      ),
     hasEvents: (id) => mcpEvents.knownTypes(id) !== undefined,
   });
   const imports = new ServerImport({ credentials, definitions, gate, directory: servers });

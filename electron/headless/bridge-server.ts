@@ -1,6 +1,6 @@
 // The headless bridge: static renderer + JSON-RPC 2.0 over WebSocket at /bridge?token=TOKEN,
 // carrying exactly the contract. Binds 127.0.0.1 only; refuses bad Host, Origin or token first.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AnyEventListener } from '../core/event-bus.js';
@@ -8,6 +8,7 @@ import type { Dispatch } from '../core/dispatcher.js';
 import type { ViewerState } from '../core/presence.js';
 import { encodeForBridge } from '../core/sendable.js';
 import { BRIDGE_FRAME_MAX_BYTES, BRIDGE_REQUEST_MAX_BYTES, formatMiB } from '../../shared/message-limits.js';
+import { TOKEN_CHECK_HEADER, TOKEN_CHECK_PATH } from '../../shared/headless-link.js';
 import { checkBridgeRequest } from './guards.js';
 import { serveStatic } from './static-files.js';
 
@@ -95,6 +96,10 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
       res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket upgrade required');
       return;
     }
+    if (target.pathname === TOKEN_CHECK_PATH) {
+      answerTokenCheck(req, res);
+      return;
+    }
     serveStatic(opts.staticDir, req, res, opts.csp).catch(() => {
       // Never let one bad request become an unhandled rejection that ends the process.
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error');
@@ -116,6 +121,24 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
+
+  // A page whose WebSocket was refused asks why (a browser never sees the upgrade's status): a token from an earlier
+  // run gets 401, so the page can say the link went stale instead of "could not connect".
+  function answerTokenCheck(req: IncomingMessage, res: ServerResponse): void {
+    const presented = req.headers[TOKEN_CHECK_HEADER];
+    const refusal =
+      req.method !== 'POST'
+        ? 'bad_method'
+        : checkBridgeRequest(
+            { host: req.headers.host, origin: req.headers.origin },
+            typeof presented === 'string' ? presented : null,
+            port,
+            opts.token,
+          );
+    if (refusal) opts.onRefused?.(refusal);
+    const status = refusal === null ? 204 : refusal === 'bad_token' ? 401 : refusal === 'bad_method' ? 405 : 403;
+    res.writeHead(status, { 'Cache-Control': 'no-store', 'Content-Length': '0' }).end();
+  }
 
   let connections = 0;
   function attach(ws: WebSocket): void {

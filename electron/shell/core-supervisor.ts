@@ -61,7 +61,7 @@ export const RESTART_BACKOFF_MS = [200, 500, 1000, 2000, 4000] as const;
 export const MAX_CORE_FAILURES = 5;
 /** The window failures are counted in. */
 export const CORE_FAILURE_WINDOW_MS = 60_000;
-/** A core that dies sooner than this after saying it is ready counts as failing to start (a crash loop). */
+/** A core that dies sooner than this after saying it is ready, having answered no call, counts as failing to start. */
 export const QUICK_CRASH_MS = 1000;
 /** A core that served this long before it died starts the backoff afresh; one that died sooner waits longer each time. */
 export const STABLE_CORE_MS = 30_000;
@@ -105,6 +105,8 @@ export class CoreSupervisor {
   #settleFirst: (ok: boolean) => void = () => undefined;
   #coreLogFile: string | null = null;
   #readyAt = 0;
+  /** Calls the current core answered: a core that answered one served, however soon it then died. */
+  #answered = 0;
 
   constructor(opts: CoreSupervisorOptions) {
     this.#opts = opts;
@@ -305,6 +307,7 @@ export class CoreSupervisor {
         startTimer.cancel();
         this.#ready = true;
         this.#readyAt = (this.#opts.now ?? Date.now)();
+        this.#answered = 0;
         this.#coreLogFile = m.logFile;
         for (const [viewer, state] of this.#presence) core.post({ t: 'presence', viewer, state });
         for (const link of this.#links.splice(0)) core.post({ t: 'link', link });
@@ -321,6 +324,7 @@ export class CoreSupervisor {
       case 'result': {
         const settle = this.#inFlight.get(m.id);
         this.#inFlight.delete(m.id);
+        if (settle) this.#answered++;
         settle?.(m.envelope);
         break;
       }
@@ -364,9 +368,9 @@ export class CoreSupervisor {
     this.#opts.log('error', `the core (pid ${core.pid ?? '?'}) stopped: ${this.#lastReason}`);
     const now = (this.#opts.now ?? Date.now)();
     const window = this.#opts.failureWindowMs ?? CORE_FAILURE_WINDOW_MS;
-    // Only a core that never served (or died at once) counts towards giving up: a core that ran and was then killed
-    // or crashed is restarted however often that happens, after the shortest wait.
-    const served = wasReady && now - this.#readyAt >= QUICK_CRASH_MS;
+    // Only a core that never served counts towards giving up: one that answered a call, or ran a moment, and was then
+    // killed or crashed is restarted however often that happens (the waits below still grow).
+    const served = wasReady && (this.#answered > 0 || now - this.#readyAt >= QUICK_CRASH_MS);
     if (!served) this.#failures.push(now);
     while (this.#failures.length > 0 && (this.#failures[0] ?? now) < now - window) this.#failures.shift();
     // The wait grows with every death of a core that did not run for long (a crash loop, even one that serves a

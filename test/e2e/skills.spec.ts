@@ -1,12 +1,16 @@
 // The Skills tab through the real renderer and core, against the skills fixture (an SDK v2 low-level server):
 // a verified skill with its SKILL.md rendered safely, a skill whose manifest lies about one file (named, not
-// approvable), and an approved skill that changes on the server and asks for approval again.
+// approvable), and an approved skill that changes on the server and asks for approval again; then a real gateway
+// client lists and reads the approved skill through the gateway.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixture';
 import { fixture } from './support/seed';
 import { serverRow } from './support/ui';
+import * as z from 'zod';
 
 // The fixture serves the `changing` skill from this file's contents (v1 while it is absent).
 const versionFile = join(tmpdir(), `sb-skills-e2e-${process.pid}`);
@@ -56,4 +60,56 @@ test('skills: verified, mismatch named, and a changed skill asks for approval ag
   await expect(detail.getByText('Version v2.')).toBeVisible();
   await detail.getByRole('button', { name: 'Approve again' }).click();
   await expect(detail.getByTestId('skill-approval')).toHaveText('Approved');
+});
+
+test('a gateway client lists and reads skills: only the approved one, under its server', async ({ page }) => {
+  rmSync(versionFile, { force: true });
+  await serverRow(page, 'Skill Fixture').click();
+  await expect(serverRow(page, 'Skill Fixture')).toContainText('Connected', { timeout: 60_000 });
+  await page.getByRole('tab', { name: 'Skills' }).click();
+  const list = page.getByRole('list', { name: 'Skills' });
+  const detail = page.getByTestId('skill-detail');
+  await list.getByRole('listitem').filter({ hasText: 'git-workflow' }).click();
+  await expect(detail.getByTestId('skill-verification')).toContainText('Verified');
+  await detail.getByRole('button', { name: 'Approve' }).click();
+  await expect(detail.getByTestId('skill-approval')).toHaveText('Approved');
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Gateway' }).click();
+  await page.getByRole('switch', { name: 'The gateway is off' }).click();
+  await expect(page.getByText('The gateway is on')).toBeVisible();
+  const url = (await page.getByLabel('Gateway URL').textContent())!.trim();
+  await page.getByRole('button', { name: 'Add client' }).click();
+  const add = page.getByRole('dialog', { name: 'Add a gateway client' });
+  await add.getByLabel('Name').fill('Skill Agent');
+  await add.getByRole('radio', { name: /All tools at once/ }).check();
+  await add.getByRole('button', { name: 'Add client' }).click();
+  const issued = page.getByRole('dialog', { name: 'Skill Agent was added' });
+  const token = (await issued.getByLabel('Token').textContent())!.trim();
+  await issued.getByRole('button', { name: 'Done' }).click();
+
+  const client = new Client({ name: 'e2e-skills', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  try {
+    expect(client.getServerCapabilities()?.extensions?.['io.modelcontextprotocol/skills']).toEqual({ directoryRead: true });
+    const Listed = z.looseObject({
+      skills: z.array(
+        z.object({
+          uri: z.string(),
+          frontmatter: z.record(z.string(), z.unknown()),
+          resources: z.array(z.looseObject({ uri: z.string(), digest: z.string() })),
+        }),
+      ),
+    });
+    const { skills } = await client.request({ method: 'skills/list', params: {} }, Listed);
+    expect(skills.map((s) => s.uri)).toEqual(['switchboard://skills/skill://git-workflow/SKILL.md']);
+    const skillMd = skills[0]!.resources.find((r) => r.uri.endsWith('/SKILL.md'))!;
+    const read = await client.readResource({ uri: skillMd.uri });
+    const text = (read.contents[0] as { text?: string }).text ?? '';
+    expect(`sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`).toBe(skillMd.digest);
+    expect(text).toContain('# Git workflow');
+    // The tampered skill was never approved: the gateway does not serve its files.
+    await expect(client.readResource({ uri: 'switchboard://skills/skill://tampered/scripts/run.sh' })).rejects.toThrow(/not approved/);
+  } finally {
+    await client.close();
+  }
 });

@@ -30,6 +30,12 @@ describe('doctorView', () => {
     expect(view.nextStep).toMatch(/last lines below/);
   });
 
+  it('a launch refused for lost secrets says to enter them again, by name', () => {
+    const step = nextStepFor({ code: 'approval_required', message: 'x', evidence: { missingSecrets: ['WEATHER_API_KEY', 'TOKEN'] } });
+    expect(step).toBe('Enter WEATHER_API_KEY, TOKEN again in the server’s settings (Edit), then approve its launch.');
+    expect(nextStepFor({ code: 'approval_required', message: 'x' })).toBe('Review the command above and approve it.');
+  });
+
   it('ends every failure with a next step', () => {
     const codes: ErrorCode[] = [
       'spawn_failed',

@@ -171,8 +171,14 @@ describe('the core in its own process', () => {
       return client;
     };
     const callSlow = async (client: Client): Promise<unknown> => {
-      const tool = (await client.listTools()).tools.find((t) => t.name.endsWith('slow'));
-      return client.callTool({ name: tool!.name, arguments: { ms: 0, steps: 1 } });
+      // A new core publishes its catalog a moment after the server connects (clients hear tools/list_changed).
+      let tool: { name: string } | undefined;
+      for (let attempt = 0; !tool; attempt++) {
+        tool = (await client.listTools()).tools.find((t) => t.name.endsWith('slow'));
+        if (!tool && attempt > 300) throw new Error('the gateway never listed the slow tool');
+        if (!tool) await new Promise((r) => setTimeout(r, 100));
+      }
+      return client.callTool({ name: tool.name, arguments: { ms: 0, steps: 1 } });
     };
     const before = await connectClient();
     expect(await callSlow(before)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });

@@ -3,7 +3,14 @@
 // and a core that ran a while starts the waits afresh. Real core processes are in core-restart.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { CoreToShell, ShellToCore } from '../../electron/core-process/messages.js';
-import { CoreSupervisor, RESTART_BACKOFF_MS, STABLE_CORE_MS, type CoreProcess } from '../../electron/shell/core-supervisor.js';
+import {
+  CoreSupervisor,
+  MAX_CORE_FAILURES,
+  QUICK_CRASH_MS,
+  RESTART_BACKOFF_MS,
+  STABLE_CORE_MS,
+  type CoreProcess,
+} from '../../electron/shell/core-supervisor.js';
 
 class StandInCore implements CoreProcess {
   readonly pid = 4242;
@@ -83,5 +90,33 @@ describe('CoreSupervisor restart pacing', () => {
     advance(STABLE_CORE_MS);
     steady.die('killed by SIGKILL');
     expect(restartWait()).toBe(RESTART_BACKOFF_MS[0]);
+  });
+
+  it('gives up on cores that die at once without answering anything, never on ones that answered a call', () => {
+    const answering = harness();
+    void answering.supervisor.start();
+    for (let i = 0; i < MAX_CORE_FAILURES + 3; i++) {
+      const core = answering.cores.at(-1)!;
+      core.say({ t: 'ready', logFile: null });
+      void answering.supervisor.dispatch('app.info', {});
+      const invoke = core.posted.find((m) => m.t === 'invoke');
+      expect(invoke).toBeDefined();
+      core.say({ t: 'result', id: (invoke as { id: number }).id, envelope: { ok: true, value: {} } });
+      answering.advance(QUICK_CRASH_MS / 4); // killed a moment after it answered
+      core.die('killed by SIGKILL');
+      answering.restartWait();
+    }
+    expect(answering.supervisor.status.state).toBe('restarting');
+
+    const silent = harness();
+    void silent.supervisor.start();
+    for (let i = 0; i < MAX_CORE_FAILURES; i++) {
+      const core = silent.cores.at(-1)!;
+      core.say({ t: 'ready', logFile: null });
+      silent.advance(QUICK_CRASH_MS / 4);
+      core.die('exited with code 70');
+      if (i < MAX_CORE_FAILURES - 1) silent.restartWait();
+    }
+    expect(silent.supervisor.status).toMatchObject({ state: 'failed', reason: 'exited with code 70' });
   });
 });

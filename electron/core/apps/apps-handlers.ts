@@ -22,6 +22,7 @@ export function appsHandlers(host: Host): Pick<Handlers, keyof AppsInvokeMap> {
     'apps.listResourceTemplates': ({ launchId }) => listAppResourceTemplates(resources, launchId),
     'apps.checkLink': async ({ launchId, url }) => host.apps.checkLink(launchId, url),
     'apps.openLink': ({ launchId, url }) => host.apps.openLink(launchId, url),
+    'apps.createMessage': ({ launchId, params }) => host.apps.createMessage(launchId, params),
     'apps.openWindow': ({ callId }) => host.apps.openWindow(callId),
     'apps.server': async ({ serverId }) => host.apps.server(serverId),
     'apps.setGrants': async ({ serverId, grants }) => host.apps.setGrants(serverId, grants),

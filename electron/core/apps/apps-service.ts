@@ -3,7 +3,8 @@
 // resources/read within the read budget, links through the safe opener), and the per-server grants.
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
-import type { AppGrants, AppLaunch, AppLinkCheck, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
+import type { AppGrants, AppLaunch, AppLinkCheck, AppSamplingResult, AppToolResult, ServerApps } from '../../../shared/domains/apps.js';
+import type { SamplingBroker } from '../sampling/sampling-broker.js';
 import type { ToolSummary } from '../../../shared/domains/catalog.js';
 import type { CallOutcome, HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
@@ -18,7 +19,7 @@ import { requestError } from '../resources/request-error.js';
 import { base64Bytes } from '../resources/image-check.js';
 import { sanitizeText, truncate } from '../text.js';
 import { checkExternalUrl } from '../url-policy.js';
-import { appDataProblem, appErrorResult } from './app-data.js';
+import { appDataProblem, appErrorResult, depthWithin, APP_DATA_DEPTH } from './app-data.js';
 import { serverReach } from '../net/server-location.js';
 import { buildCspPolicy, restrictCsp } from './csp.js';
 import { GrantsStore } from './grants-store.js';
@@ -63,6 +64,8 @@ export interface AppsServiceDeps {
   serverIds?: () => string[];
   /** Loopback ports the core listens on (the gateway); an app may never reach them. */
   reservedPorts?: () => number[];
+  /** The answer-by-hand sampling queue (a server's requests go there too); absent: apps may not sample. */
+  sampling?: Pick<SamplingBroker, 'request' | 'cancelLaunch'>;
 }
 
 /** The apps feature of one host. */
@@ -70,6 +73,7 @@ export class AppsService {
   readonly #deps: AppsServiceDeps;
   readonly #sandboxWatchers = new Set<(launchId: string, input: SandboxPageInput | undefined) => void>();
   readonly #launches = new Launches((id, launch) => {
+    if (!launch) this.#deps.sampling?.cancelLaunch(id, 'The app was closed');
     const input = launch ? sandboxInputOf(launch) : undefined;
     for (const watch of this.#sandboxWatchers) watch(id, input);
   });
@@ -129,7 +133,9 @@ export class AppsService {
       { server: serverReach(config.transport), reservedPorts: this.#reservedPorts() },
     );
     const cspPolicy = buildCspPolicy(csp);
+    const sampling = grants.sampling === true && this.#deps.sampling !== undefined;
     const launch = this.#launches.add({
+      sampling,
       serverId: entry.serverId,
       tool: route.localName,
       callId,
@@ -152,6 +158,8 @@ export class AppsService {
       cspPolicy,
       permissions: { requested: ui.requested, granted },
       popups: grants.popups,
+      sampling,
+      ...(ui.domain !== undefined ? { domain: { requested: ui.domain, note: DOMAIN_NOTE } } : {}),
       ...(ui.prefersBorder !== undefined ? { prefersBorder: ui.prefersBorder } : {}),
       sandboxUrl: sandbox.pageUrl(launch.launchId),
       call: this.#callView(entry, config),
@@ -235,6 +243,44 @@ export class AppsService {
       );
     }
     return { contents: result.contents.filter(isObject) };
+  }
+
+  /**
+   * apps.createMessage: the app's sampling/createMessage, queued for the person as the server's would be (marked as
+   * the app's), within the launch's tool-call budget, and only where the person let this server's apps sample.
+   */
+  async createMessage(launchId: string, params: Record<string, unknown>): Promise<AppSamplingResult> {
+    const launch = this.#launches.get(launchId);
+    const sampling = this.#deps.sampling;
+    const config = this.#deps.config(launch.serverId);
+    if (!launch.sampling || !sampling) {
+      throw new AppError(
+        'sampling_not_enabled',
+        `${sanitizeText(config.name)}'s apps may not ask for model replies; allow it on the server's Apps page, then reopen the app`,
+        { serverId: launch.serverId },
+      );
+    }
+    const budget = Math.min(APP_SAMPLING_MAX_BYTES, config.limits.messageBytes);
+    const bytes = Buffer.byteLength(JSON.stringify(params) ?? '', 'utf8');
+    if (bytes > budget || !depthWithin(params, APP_DATA_DEPTH)) {
+      throw new AppError(
+        'limit_exceeded',
+        bytes > budget
+          ? `The sampling request is ${formatSize(bytes)}, over the ${formatSize(budget)} an app's request may be`
+          : `The sampling request nests deeper than ${APP_DATA_DEPTH} levels`,
+        { serverId: launch.serverId },
+      );
+    }
+    return launch.calls.run(launch.serverId, () =>
+      sampling.request(launch.serverId, params, undefined, { launchId, tool: launch.tool }).catch((err: unknown) => {
+        // The queue's refusals (declined, timed out, withdrawn) reach the app as its request's error, with the reason.
+        throw err instanceof AppError
+          ? err
+          : new AppError('sampling_declined', err instanceof Error ? sanitizeText(err.message) : 'The request was not answered', {
+              serverId: launch.serverId,
+            });
+      }),
+    );
   }
 
   /** apps.checkLink: what the URL policy says of a link the app asks to open, before the person is asked. */
@@ -384,6 +430,13 @@ export class AppsService {
     }
   }
 }
+
+/** Largest sampling request an app may send (a conversation a person reads; the server's message budget may be lower). */
+export const APP_SAMPLING_MAX_BYTES = 1024 * 1024;
+
+/** Why an app that asks for a dedicated origin (`_meta.ui.domain`) runs on the sandbox origin instead. */
+export const DOMAIN_NOTE =
+  'Switchboard runs every app on its own sandbox origin, one per launch; an app that depends on a dedicated origin (OAuth callbacks, CORS or key allow-lists) may not work here';
 
 /** The definition given to the app as host context (`toolInfo.tool`). */
 function toolInfo(tool: Tool): AppLaunch['toolInfo'] {

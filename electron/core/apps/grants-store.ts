@@ -1,4 +1,4 @@
-// What a person allowed each server's apps (browser permissions, pop-ups), kept in one JSON file next to the
+// What a person allowed each server's apps (browser permissions, pop-ups, asking for model replies), kept in one JSON file next to the
 // settings. Everything is denied until granted; a corrupt file is moved aside (so nothing is granted by accident)
 // and the person is told, since grants they made are gone; a failed write is reported too.
 import { join } from 'node:path';
@@ -47,13 +47,17 @@ export class GrantsStore {
   /** A server's grants (nothing granted when none were stored). */
   get(serverId: string): AppGrants {
     const g = this.#grants.get(serverId) ?? NO_GRANTS;
-    return { permissions: [...g.permissions], popups: g.popups };
+    return { permissions: [...g.permissions], popups: g.popups, ...(g.sampling === true ? { sampling: true } : {}) };
   }
 
   /** Stores a server's grants. */
   set(serverId: string, grants: AppGrants): AppGrants {
-    const stored = { permissions: [...new Set(grants.permissions)].sort(), popups: grants.popups };
-    if (stored.permissions.length === 0 && !stored.popups) this.#grants.delete(serverId);
+    const stored: AppGrants = {
+      permissions: [...new Set(grants.permissions)].sort(),
+      popups: grants.popups,
+      ...(grants.sampling === true ? { sampling: true } : {}),
+    };
+    if (stored.permissions.length === 0 && !stored.popups && stored.sampling !== true) this.#grants.delete(serverId);
     else this.#grants.set(serverId, stored);
     this.#save();
     return this.get(serverId);

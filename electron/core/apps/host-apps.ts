@@ -8,6 +8,7 @@ import type { ReportProblem } from '../problems.js';
 import type { CallService } from '../calls/call-service.js';
 import type { SessionController } from '../sessions/session-controller.js';
 import type { SessionEvents } from '../sessions/session-events.js';
+import type { SamplingBroker } from '../sampling/sampling-broker.js';
 import { AppsService, type AppsCatalog } from './apps-service.js';
 
 /** What the core's apps service is built from. */
@@ -25,6 +26,8 @@ export interface CoreAppsDeps {
   dataDir: string;
   /** Where the apps' stores report problems. */
   report: ReportProblem;
+  /** The answer-by-hand sampling queue an app's sampling requests join. */
+  sampling?: Pick<SamplingBroker, 'request' | 'cancelLaunch'>;
 }
 
 /** The core's apps service. */
@@ -43,6 +46,7 @@ export function createHostApps(deps: CoreAppsDeps): AppsService {
     },
     dataDir: deps.dataDir,
     report: deps.report,
+    ...(deps.sampling ? { sampling: deps.sampling } : {}),
   });
   deps.sessionEvents.subscribe((event) => {
     if (event.type === 'removed') apps.forgetServer(event.id);

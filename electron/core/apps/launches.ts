@@ -20,6 +20,8 @@ export interface Launch extends SandboxPageInput {
   calls: AppCallBudget;
   /** The launch's budget for resource reads and listings. */
   reads: AppCallBudget;
+  /** The person let this server's apps ask for model replies (when the launch opened). */
+  sampling: boolean;
 }
 
 /** Open launches, oldest first. */

@@ -31,6 +31,8 @@ export interface UiResource {
   cspRefused: AppCspRefusal[];
   requested: AppPermission[];
   prefersBorder?: boolean;
+  /** The dedicated origin the app asked for (`_meta.ui.domain`), sanitized and shortened. */
+  domain?: string;
 }
 
 const PERMISSION_KEYS: AppPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
@@ -93,6 +95,7 @@ export function checkUiResource(result: ReadResourceResult, uri: string, budget:
     cspRefused: refused,
     requested: requestedPermissions(ui['permissions']),
     ...(typeof ui['prefersBorder'] === 'boolean' ? { prefersBorder: ui['prefersBorder'] } : {}),
+    ...(typeof ui['domain'] === 'string' && ui['domain'].trim() !== '' ? { domain: truncate(sanitizeText(ui['domain'].trim()), 200) } : {}),
   };
 }
 

@@ -97,6 +97,8 @@ export class AuthManager {
     cancelFlow(ctx, id, 'Signed out');
     cancelDeviceFlow(ctx, id, 'Signed out');
     await ctx.creds.deleteGrants(id);
+    // The DPoP key goes with the grants it was bound to; a new sign-in gets a new key.
+    await ctx.dpop.forget(id);
     ctx.failures.delete(id);
     await ctx.dropSession(id);
     ctx.announce(id);
@@ -109,6 +111,7 @@ export class AuthManager {
     cancelFlow(ctx, id, 'Server removed');
     cancelDeviceFlow(ctx, id, 'Server removed');
     await ctx.creds.deleteAll(id);
+    await ctx.dpop.forget(id);
     ctx.challenges.delete(id);
     ctx.failures.delete(id);
     ctx.needsAuthReason.delete(id);

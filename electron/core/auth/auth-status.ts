@@ -3,6 +3,7 @@ import type { AuthStatus } from '../../../shared/domains/auth.js';
 import type { AuthContext } from './auth-context.js';
 import { plainText } from './callback.js';
 import { clientView } from './credentials.js';
+import { storedDpopThumbprint } from './dpop.js';
 
 /** The server's authorization state; never a token or secret. */
 export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthStatus> {
@@ -38,6 +39,10 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
     status.issuer = grant.issuer;
     if (grant.expiresAt !== undefined) status.expiresAt = grant.expiresAt;
     if (typeof grant.tokens.scope === 'string' && grant.tokens.scope !== '') status.scopes = grant.tokens.scope.split(' ');
+    if (grant.tokens.token_type.toLowerCase() === 'dpop') {
+      const thumbprint = await storedDpopThumbprint(ctx.host.credentials, id);
+      if (thumbprint !== undefined) status.dpop = { thumbprint };
+    }
   }
   if (challenge?.scope !== undefined) status.requiredScope = plainText(challenge.scope, 500);
   const reason = ctx.needsAuthReason.get(id);

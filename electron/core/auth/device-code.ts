@@ -12,6 +12,7 @@ import {
   registerClient,
   resourceUrlFromServerUrl,
   type AuthorizationServerMetadata,
+  type DpopSession,
   type FetchLike,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -25,6 +26,7 @@ import type { AuthContext } from './auth-context.js';
 import { describeAuthError, StepError } from './auth-errors.js';
 import { plainText } from './callback.js';
 import { expiryOf, type GrantRecord } from './credentials.js';
+import { advertisesDpop } from './dpop.js';
 import { CLIENT_NAME } from './flow-provider.js';
 import { checkAuthorizationUrl } from './safe-url.js';
 import { cancelFlow } from './sign-in-flow.js';
@@ -61,14 +63,23 @@ export interface DeviceFlow {
   done: Promise<void>;
 }
 
-/** The minimal client provider the SDK's token request needs: the client, and the device_code grant parameters. */
+/**
+ * The minimal client provider the SDK's token request needs: the client, the device_code grant parameters, and the
+ * server's DPoP session when the authorization server advertises DPoP (each poll then carries a fresh proof).
+ */
 class DeviceTokenProvider implements OAuthClientProvider {
   readonly #client: StoredOAuthClientInformation;
   readonly #deviceCode: string;
+  readonly #dpop: (() => Promise<DpopSession>) | undefined;
 
-  constructor(client: StoredOAuthClientInformation, deviceCode: string) {
+  constructor(client: StoredOAuthClientInformation, deviceCode: string, dpop: (() => Promise<DpopSession>) | undefined) {
     this.#client = client;
     this.#deviceCode = deviceCode;
+    this.#dpop = dpop;
+  }
+
+  dpop(): Promise<DpopSession> | undefined {
+    return this.#dpop?.();
   }
 
   get redirectUrl(): undefined {
@@ -301,7 +312,8 @@ interface PollInput {
 async function poll(ctx: AuthContext, flow: DeviceFlow, input: PollInput): Promise<void> {
   const id = flow.serverId;
   const signal = flow.abort.signal;
-  const provider = new DeviceTokenProvider(input.client, input.deviceCode);
+  const dpop = advertisesDpop(input.metadata) ? () => ctx.dpop.session(id) : undefined;
+  const provider = new DeviceTokenProvider(input.client, input.deviceCode, dpop);
   const fail = (message: string, code: AppError['code'] = 'auth_required'): void => {
     if (ctx.deviceFlows.get(id) !== flow) return;
     ctx.deviceFlows.delete(id);

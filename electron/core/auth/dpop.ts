@@ -2,7 +2,7 @@
 // store (as a JWK), so a bound token stays usable across restarts; settings, logs and the renderer never see it.
 // The SDK's DpopSession signs the proofs and keeps the per-origin nonces; the key is imported non-extractable.
 import type { webcrypto } from 'node:crypto';
-import { DpopSession, type DpopKeyPair } from '@modelcontextprotocol/client';
+import { DpopSession, type DpopKeyPair, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { CredentialStore } from '../ports.js';
 
@@ -28,18 +28,48 @@ async function keyPairFrom(privateJwk: JWK & { x: string; y: string }): Promise<
   return { privateKey, publicKey, publicJwk, thumbprint: await calculateJwkThumbprint(publicJwk), alg: ALG };
 }
 
+async function storedJwk(store: CredentialStore, serverId: string): Promise<(JWK & { x: string; y: string }) | undefined> {
+  const raw = await store.get(dpopAccount(serverId));
+  if (raw === null) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  return isPrivateEcJwk(parsed) ? parsed : undefined;
+}
+
+/** The RFC 7638 thumbprint of the server's stored public key, without creating one; undefined when there is none. */
+export async function storedDpopThumbprint(store: CredentialStore, serverId: string): Promise<string | undefined> {
+  const jwk = await storedJwk(store, serverId);
+  return jwk === undefined ? undefined : calculateJwkThumbprint({ kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y });
+}
+
+/** Whether authorization server metadata lists an algorithm we sign DPoP proofs with (ES256). */
+export function advertisesDpop(metadata: unknown): boolean {
+  if (typeof metadata !== 'object' || metadata === null) return false;
+  const algs = (metadata as { dpop_signing_alg_values_supported?: unknown }).dpop_signing_alg_values_supported;
+  return Array.isArray(algs) && algs.includes(ALG);
+}
+
+/**
+ * Makes an SDK provider without a browser leg (client credentials, Cross-App Access) sign its token requests with
+ * the server's key when the authorization server it discovers advertises DPoP; otherwise it stays Bearer.
+ */
+export function withDpopTokenRequests<P extends OAuthClientProvider>(provider: P, session: () => Promise<DpopSession>): P {
+  let metadata: unknown;
+  provider.saveDiscoveryState = (state: OAuthDiscoveryState): void => {
+    metadata = state.authorizationServerMetadata;
+  };
+  provider.dpop = () => (advertisesDpop(metadata) ? session() : undefined);
+  return provider;
+}
+
 /** Reads the server's key from the store, or creates and stores one; a malformed stored key is replaced. */
 export async function loadDpopKey(store: CredentialStore, serverId: string): Promise<DpopKeyPair> {
-  const raw = await store.get(dpopAccount(serverId));
-  if (raw !== null) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      parsed = undefined;
-    }
-    if (isPrivateEcJwk(parsed)) return keyPairFrom(parsed);
-  }
+  const existing = await storedJwk(store, serverId);
+  if (existing !== undefined) return keyPairFrom(existing);
   const { privateKey } = await generateKeyPair(ALG, { extractable: true });
   const jwk = await exportJWK(privateKey);
   if (!isPrivateEcJwk(jwk)) throw new Error('The DPoP key could not be exported');

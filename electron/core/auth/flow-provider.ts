@@ -13,6 +13,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { AuthStep } from '../../../shared/domains/auth.js';
 import type { StoredClientSettings } from './credentials.js';
+import { advertisesDpop } from './dpop.js';
 
 /** Product name sent as client_name in registrations and metadata documents. */
 export const CLIENT_NAME = 'Switchboard';
@@ -144,9 +145,7 @@ export class FlowProvider implements OAuthClientProvider {
 
   /** DPoP proofs on the token request only when the authorization server lists an algorithm we sign with (ES256). */
   async dpop(): Promise<DpopSession | undefined> {
-    const algs = (this.#discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)
-      ?.dpop_signing_alg_values_supported;
-    if (this.#dpop === undefined || !Array.isArray(algs) || !algs.includes('ES256')) return undefined;
+    if (this.#dpop === undefined || !advertisesDpop(this.#discovery?.authorizationServerMetadata)) return undefined;
     return this.#dpop();
   }
 

@@ -16,6 +16,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
 import { crossAppAccessProvider } from './cross-app-access.js';
+import { withDpopTokenRequests } from './dpop.js';
 import { expiryOf, type GrantRecord, type StoredClientSettings } from './credentials.js';
 import { originOf } from './endpoint-policy.js';
 import { CLIENT_NAME } from './flow-provider.js';
@@ -102,7 +103,8 @@ export function mintMachineToken(
     // Addresses the person typed (a pinned issuer, the identity provider) may be on the private network.
     const trusted = [settings.issuer, settings.idpIssuer, settings.idpTokenEndpoint].flatMap(originOf);
     const fetchFn = ctx.fetchFor(config, trusted);
-    const provider = providerFor(id, settings, common, fetchFn);
+    // DPoP only when the authorization server asks for it; the grant's token_type then says DPoP (see token-source).
+    const provider = withDpopTokenRequests(providerFor(id, settings, common, fetchFn), () => ctx.dpop.session(id));
     const resourceMetadataUrl = ctx.challenges.get(id)?.resourceMetadataUrl;
     try {
       await auth(provider, {

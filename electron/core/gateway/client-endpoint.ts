@@ -25,8 +25,11 @@ export const MAX_SESSIONS_PER_CLIENT = 32;
 export const MAX_LISTEN_PER_CLIENT = 32;
 /** SSE retry hint for resumable streams (ms). */
 const RETRY_MS = 1000;
-/** A session counts as live while it has an open stream or was used this recently. */
-export const SESSION_LIVE_MS = 10 * 60 * 1000;
+/**
+ * A session counts as live while it has an open stream, or was used this recently and did not hang up its stream
+ * since (a client that exits without ending its session closes its notification stream: it leaves the count then).
+ */
+export const SESSION_LIVE_MS = 5 * 60 * 1000;
 /** A session with no open stream and no request for this long is closed (its client has gone). */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
 
@@ -39,6 +42,13 @@ interface LegacySession {
   lastUsed: number;
   /** Open GET (notification) streams. */
   streams: number;
+  /** When its last open stream ended (0: never): after its last request, its client went away. */
+  hungUpAt: number;
+}
+
+/** Whether a 2025-11-25 session counts as live at `now`. */
+function isLive(s: LegacySession, now: number): boolean {
+  return s.streams > 0 || (s.hungUpAt <= s.lastUsed && now - s.lastUsed < SESSION_LIVE_MS);
 }
 
 /** What an endpoint reports back to the gateway. */
@@ -91,7 +101,7 @@ export class ClientEndpoint {
   get sessions(): number {
     const now = Date.now();
     let live = 0;
-    for (const s of this.#sessions.values()) if (s.streams > 0 || now - s.lastUsed < SESSION_LIVE_MS) live++;
+    for (const s of this.#sessions.values()) if (isLive(s, now)) live++;
     return live + this.#bus.listenerCount;
   }
 
@@ -129,7 +139,11 @@ export class ClientEndpoint {
     if (request.method === 'GET' && response.ok && response.body) {
       // A notification stream stays open until the client goes away (the request's signal aborts then).
       session.streams++;
-      request.signal.addEventListener('abort', () => (session.streams = Math.max(0, session.streams - 1)), { once: true });
+      const ended = (): void => {
+        session.streams = Math.max(0, session.streams - 1);
+        if (session.streams === 0) session.hungUpAt = Date.now();
+      };
+      request.signal.addEventListener('abort', ended, { once: true });
     }
     return response;
   }
@@ -149,7 +163,7 @@ export class ClientEndpoint {
       retryInterval: RETRY_MS,
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
-        session = { id, transport, server, scope, subscriptions, lastUsed: Date.now(), streams: 0 };
+        session = { id, transport, server, scope, subscriptions, lastUsed: Date.now(), streams: 0, hungUpAt: 0 };
         this.#sessions.set(id, session);
         this.#hooks.sessionChanged(this.client, true);
       },

@@ -48,6 +48,7 @@ import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
 import { setupInstall, setupPreview, type GatewayLauncher } from './setup-help.js';
+import { SkillListing, type GatewaySkills } from './skill-listing.js';
 import { ToolListing, type GatewayCatalog } from './tool-listing.js';
 
 /** The parts of the Host the gateway uses (read lazily: the Host builds them in its constructor). */
@@ -60,6 +61,8 @@ export interface GatewayHost {
   readonly catalog: GatewayCatalog;
   readonly calls: CallService;
   readonly interaction: Interaction;
+  /** The core's skills client (absent: no skills are served). */
+  readonly skills?: GatewaySkills;
   configs(): readonly ServerConfig[];
   config(id: string): ServerConfig;
   isLaunchApproved(config: ServerConfig): boolean;
@@ -100,6 +103,9 @@ export class Gateway {
   #launchKey: string | undefined;
   #error: string | undefined;
   #digestsLoaded = false;
+  #loadingDigests: Promise<void> | undefined;
+  /** Clients whose stored digest could not be read (as opposed to not kept), for the row's wording. */
+  readonly #unreadable = new Set<string>();
   #starting: Promise<void> | undefined;
 
   constructor(host: GatewayHost, opts: GatewayOptions) {
@@ -144,6 +150,11 @@ export class Gateway {
       listing: this.#listing,
       calls: this.#calls,
       forwarding: this.#forwarding,
+      ...(host.skills === undefined
+        ? {}
+        : {
+            skills: new SkillListing(host.skills, (id) => host.sessions.status(id).state === 'connected' && host.config(id).resources),
+          }),
       view: (clientId) => this.#view(clientId),
       serverNote: (id) => this.#serverNote(id),
       serverName: (id) => this.#serverName(id),
@@ -215,14 +226,22 @@ export class Gateway {
     await removeEndpoint(this.#opts.dataDir).catch(() => undefined);
   }
 
-  async #loadDigests(): Promise<void> {
-    if (this.#digestsLoaded) return;
+  /** Reads every client's token digest once (also with the gateway off, so the list can say whose token was lost). */
+  #loadDigests(): Promise<void> {
+    if (this.#digestsLoaded) return Promise.resolve();
+    this.#loadingDigests ??= this.#readDigests().finally(() => (this.#loadingDigests = undefined));
+    return this.#loadingDigests;
+  }
+
+  async #readDigests(): Promise<void> {
     for (const c of this.#store.settings.clients) {
+      if (this.#digests.has(c.id)) continue;
       let digest: string | null;
       try {
         digest = await this.#host.credentials.get(tokenAccount(c.id));
       } catch (err) {
         digest = null;
+        this.#unreadable.add(c.id);
         this.#host.problems.report({
           id: 'gateway-token-unreadable',
           notify: true,
@@ -300,8 +319,9 @@ export class Gateway {
     return this.status();
   }
 
-  /** gateway.clients */
-  clients(): GatewayClientView[] {
+  /** gateway.clients (after the token digests are read, so a lost token is named even with the gateway off) */
+  async clients(): Promise<GatewayClientView[]> {
+    await this.#loadDigests();
     return this.#store.settings.clients.map((c) => this.#clientView(c));
   }
 
@@ -350,6 +370,7 @@ export class Gateway {
     this.#stored(id);
     await this.#store.save({ ...this.#store.settings, clients: this.#store.settings.clients.filter((c) => c.id !== id) });
     this.#digests.delete(id);
+    this.#unreadable.delete(id);
     await this.#host.credentials.delete(tokenAccount(id)).catch(() => undefined);
     this.asks.cancelAll('The client was removed', id);
     this.#calls.cancelAll(id);
@@ -366,6 +387,7 @@ export class Gateway {
     const digest = tokenDigest(token);
     await this.#host.credentials.set(tokenAccount(id), digest);
     this.#digests.set(id, digest);
+    this.#unreadable.delete(id);
     return { ...this.#clientView(client), token };
   }
 
@@ -510,7 +532,15 @@ export class Gateway {
       sessions: this.#endpoints.get(c.id)?.sessions ?? 0,
       runningCalls: this.#calls.running(c.id),
       missing: new ProfileView(c.profile, this.#host.configs()).missing(),
-      ...(this.#digestsLoaded && !this.#digests.has(c.id) ? { tokenLost: true } : {}),
+      ...(this.#digestsLoaded && !this.#digests.has(c.id)
+        ? {
+            tokenLost: this.#unreadable.has(c.id)
+              ? ('unreadable' as const)
+              : this.#host.credentials.persistent
+                ? ('missing' as const)
+                : ('not-kept' as const),
+          }
+        : {}),
       trustedTools: (c.trusted ?? []).map((t) => ({ tool: t.tool, current: this.#currentFingerprint(t.tool) === t.fingerprint })),
     };
   }

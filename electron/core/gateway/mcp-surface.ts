@@ -12,6 +12,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { AppError } from '../../../shared/errors.js';
 import { checkCallArguments } from '../ingress/arguments.js';
 import { isObject, type JsonObject } from '../json.js';
@@ -20,6 +21,7 @@ import type { Forwarding } from './forwarding.js';
 import type { GatewayCalls, RoundContext } from './gateway-calls.js';
 import type { ProfileView } from './profile.js';
 import type { SessionScope } from './session-scope.js';
+import type { SkillListing } from './skill-listing.js';
 import type { GatewayCatalog, ToolListing, VisibleTools } from './tool-listing.js';
 
 /** Tools per tools/list page, and bytes per page. */
@@ -39,6 +41,8 @@ export interface SurfaceDeps {
   listing: ToolListing;
   calls: GatewayCalls;
   forwarding: Forwarding;
+  /** The skills served to clients (absent: the extension is never declared). */
+  skills?: SkillListing;
   /** The client's profile now (it may change while sessions are open). */
   view(clientId: string): ProfileView | undefined;
   serverNote(serverId: string): string | undefined;
@@ -95,6 +99,7 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
   const initial = deps.view(client.id);
   const progressive = initial?.progressive === true;
   const legacy = instance.era === 'legacy';
+  const skillsExtension = deps.skills?.declaration(initial);
   const server = new Server(
     { name: 'switchboard-gateway', title: 'Switchboard', version: deps.version },
     {
@@ -104,6 +109,7 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         resources: { listChanged: true, ...(legacy ? { subscribe: true } : {}) },
         completions: {},
         logging: {},
+        ...(skillsExtension === undefined ? {} : { extensions: skillsExtension }),
       },
       instructions: progressive
         ? 'Switchboard gateway. Tools of the servers you may use are grouped by server. Call tools_groups to see the groups, tools_select to add a group or named tools to your tool list (you get notifications/tools/list_changed), and tools_search to find tools by what they do.'
@@ -206,8 +212,33 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
   );
   server.setRequestHandler(
     'resources/read',
-    guarded(async (request) => (await deps.forwarding.readResource(viewNow(), request.params.uri)) as never),
+    guarded(async (request) => {
+      const view = viewNow();
+      // A file of a skill the server lists is served only verified and approved; any other resource is forwarded.
+      const skillFile = await deps.skills?.read(view, request.params.uri);
+      return (skillFile ?? (await deps.forwarding.readResource(view, request.params.uri))) as never;
+    }),
   );
+  if (deps.skills !== undefined && skillsExtension !== undefined) {
+    const skills = deps.skills;
+    const ListParams = z.looseObject({ cursor: z.string().max(1024).optional() });
+    const UriParams = z.looseObject({ uri: z.string().min(1).max(16_384), cursor: z.string().max(1024).optional() });
+    server.setRequestHandler(
+      'skills/list',
+      { params: ListParams },
+      guarded(async (params) => (await skills.list(viewNow(), params.cursor)) as never),
+    );
+    server.setRequestHandler(
+      'skills/get',
+      { params: UriParams },
+      guarded(async (params) => (await skills.get(viewNow(), params.uri)) as never),
+    );
+    server.setRequestHandler(
+      'resources/directory/read',
+      { params: UriParams },
+      guarded(async (params) => (await skills.readDirectory(viewNow(), params.uri)) as never),
+    );
+  }
   server.setRequestHandler(
     'completion/complete',
     guarded(async (request) => (await deps.forwarding.complete(viewNow(), request.params as unknown as JsonObject)) as never),

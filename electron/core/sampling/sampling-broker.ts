@@ -41,8 +41,15 @@ export interface SamplingBrokerDeps {
   now?: () => number;
 }
 
+/** Who asked, when it was not the server itself: one of its MCP Apps (its launch and tool). */
+export interface SamplingAppOrigin {
+  launchId: string;
+  tool: string;
+}
+
 interface Pending {
   view: SamplingRequestView;
+  launchId?: string;
   resolve: (result: SamplingResult) => void;
   reject: (err: unknown) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -70,7 +77,7 @@ export class SamplingBroker {
    * Handles one server request. Resolves with the person's reply; rejects (a JSON-RPC error to the server) when
    * they decline, nobody is there, too many requests wait, it times out or the server withdraws it.
    */
-  request(serverId: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<SamplingResult> {
+  request(serverId: string, params: Record<string, unknown>, signal?: AbortSignal, app?: SamplingAppOrigin): Promise<SamplingResult> {
     if (!this.#deps.presence.visible)
       return Promise.reject(rejected('Nobody is there to answer the sampling request: no Switchboard window is open'));
     if (signal?.aborted) return Promise.reject(rejected('The request was withdrawn'));
@@ -82,6 +89,7 @@ export class SamplingBroker {
       serverId,
       serverName: sanitizeText(this.#deps.serverName(serverId)),
       ...samplingView(params),
+      ...(app ? { fromApp: { tool: sanitizeText(app.tool) } } : {}),
       expiresAt: (this.#deps.now?.() ?? Date.now()) + timeoutMs,
     };
     return new Promise<SamplingResult>((resolve, reject) => {
@@ -89,6 +97,7 @@ export class SamplingBroker {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(view.requestId, {
         view,
+        ...(app ? { launchId: app.launchId } : {}),
         resolve,
         reject,
         timer: setTimeout(
@@ -123,6 +132,11 @@ export class SamplingBroker {
   /** Withdraws every request of a server (its session closed or it was removed). */
   cancelServer(serverId: string, reason: string): void {
     for (const [id, entry] of this.#pending) if (entry.view.serverId === serverId) this.#settle(id, rejected(reason), reason);
+  }
+
+  /** Withdraws every request of one app launch (its frame closed). */
+  cancelLaunch(launchId: string, reason: string): void {
+    for (const [id, entry] of this.#pending) if (entry.launchId === launchId) this.#settle(id, rejected(reason), reason);
   }
 
   /** Withdraws everything (shutdown). */

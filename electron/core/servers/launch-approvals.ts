@@ -28,12 +28,26 @@ function lostSecrets(stored: StoredApproval, env: readonly LaunchEnvView[]): str
   return env.filter((e) => e.secret && e.isSet === false && stored.launch.env[e.name]?.secret === true).map((e) => e.name);
 }
 
+/** The refusal of a launch whose approved secrets are gone: it names them and the fix (never "changed"). */
+export function missingSecretsError(config: ServerConfig, names: readonly string[], persistent: boolean): AppError {
+  const one = names.length === 1;
+  const why = persistent ? 'no longer stored' : 'no longer stored (secrets are kept in memory only, so a restart lost them)';
+  return new AppError(
+    'approval_required',
+    `${config.name} cannot start: the secret${one ? '' : 's'} ${names.join(', ')} ${one ? 'is' : 'are'} ${why}. ` +
+      `Enter ${one ? 'it' : 'them'} again in the server's settings ("Enter it again" on its page), then approve its launch.`,
+    { serverId: config.id, evidence: { missingSecrets: [...names] } },
+  );
+}
+
 /** Keyed digests of secret env values, and the approval decisions that need them. */
 export class LaunchApprovals {
   readonly #store: CredentialStore;
   #key: Promise<Buffer> | undefined;
   /** Digests of the secret values last seen, by server id and env name. */
   readonly #digests = new Map<string, Map<string, string>>();
+  /** Secret env names last seen with no stored value, by server id. */
+  readonly #absent = new Map<string, Set<string>>();
 
   constructor(store: CredentialStore) {
     this.#store = store;
@@ -61,10 +75,28 @@ export class LaunchApprovals {
       .slice(0, 32);
   }
 
-  #remember(serverId: string, name: string, digest: string): void {
+  #remember(serverId: string, name: string, digest: string, absent: boolean): void {
     let map = this.#digests.get(serverId);
     if (!map) this.#digests.set(serverId, (map = new Map()));
     map.set(name, digest);
+    let gone = this.#absent.get(serverId);
+    if (absent) {
+      if (!gone) this.#absent.set(serverId, (gone = new Set()));
+      gone.add(name);
+    } else gone?.delete(name);
+  }
+
+  /** Secrets the approved launch had that were last seen with no stored value (known without reading the store). */
+  missing(config: ServerConfig, stored: StoredApproval): string[] {
+    const t = config.transport;
+    const gone = this.#absent.get(config.id);
+    if (t.type !== 'stdio' || typeof stored !== 'object' || !gone) return [];
+    return secretNames(t).filter((name) => gone.has(name) && stored.launch.env[name]?.secret === true);
+  }
+
+  /** Whether secrets survive a restart in the store these digests read. */
+  get persistent(): boolean {
+    return this.#store.persistent;
   }
 
   /** Digests of a server's secret values, read from the credential store now (and remembered). */
@@ -74,7 +106,7 @@ export class LaunchApprovals {
     for (const name of secretNames(config.transport)) {
       const value = await this.#store.get(envSecretAccount(config.id, name)).catch(() => null);
       out[name] = await this.#digest(value);
-      this.#remember(config.id, name, out[name]);
+      this.#remember(config.id, name, out[name], value === null);
     }
     return out;
   }
@@ -86,13 +118,17 @@ export class LaunchApprovals {
 
   /** Remembers the digests of secret values just written and forgets deleted ones. */
   async note(serverId: string, writes: ReadonlyMap<string, string>, deletes: readonly string[]): Promise<void> {
-    for (const [name, value] of writes) this.#remember(serverId, name, await this.#digest(value));
-    for (const name of deletes) this.#digests.get(serverId)?.delete(name);
+    for (const [name, value] of writes) this.#remember(serverId, name, await this.#digest(value), false);
+    for (const name of deletes) {
+      this.#digests.get(serverId)?.delete(name);
+      this.#absent.get(serverId)?.delete(name);
+    }
   }
 
   /** Forgets a removed server. */
   forget(serverId: string): void {
     this.#digests.delete(serverId);
+    this.#absent.delete(serverId);
   }
 
   /**
@@ -185,11 +221,13 @@ export class LaunchApprovals {
     const digests: Record<string, string> = {};
     for (const name of secretNames(t)) {
       digests[name] = await this.#digest(env[name] ?? null);
-      this.#remember(config.id, name, digests[name]);
+      this.#remember(config.id, name, digests[name], env[name] === undefined);
     }
     const launch = approvedLaunch(t, digests)!;
     const approvedPrint = typeof stored === 'object' ? stored.fingerprint : stored;
     if (approvedPrint !== undefined && !isLegacyFingerprint(approvedPrint) && approvedPrint === fingerprintOf(launch)) return undefined;
+    const lost = this.missing(config, stored);
+    if (lost.length > 0) return missingSecretsError(config, lost, this.#store.persistent);
     const what =
       typeof stored === 'object'
         ? diffLaunch(

@@ -2,11 +2,11 @@
 // before a spawn, and the record an approval saves. Changes of what the server list shows go to onChanged listeners.
 import type { ApprovalRecord, ServerConfig } from '../../../shared/config.js';
 import type { AppNotice, LaunchApproval } from '../../../shared/contract.js';
-import type { AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/errors.js';
 import type { CredentialStore } from '../ports.js';
 import { isLegacyFingerprint } from './approval.js';
 import type { Definitions } from './definitions.js';
-import { LaunchApprovals, type StoredApproval } from './launch-approvals.js';
+import { LaunchApprovals, missingSecretsError, type StoredApproval } from './launch-approvals.js';
 
 /** Approvals of the definitions' stdio launches. */
 export class LaunchGate {
@@ -52,6 +52,20 @@ export class LaunchGate {
   /** Whether a stdio server's exact launch is approved (secret values not read yet count as approved: see verify). */
   isApproved(config: ServerConfig): boolean {
     return this.#approvals.isApproved(config, this.#stored(config.id));
+  }
+
+  /**
+   * Why a stdio launch may not start now, in the words the person sees, or undefined when it is approved: a launch
+   * whose approved secrets are gone names them and says to enter them again.
+   */
+  refusal(config: ServerConfig): AppError | undefined {
+    const t = config.transport;
+    if (t.type !== 'stdio' || this.isApproved(config)) return undefined;
+    const lost = this.#approvals.missing(config, this.#stored(config.id));
+    if (lost.length > 0) return missingSecretsError(config, lost, this.#approvals.persistent);
+    return new AppError('approval_required', `Approve the exact command before ${config.name} can start: ${t.command}`, {
+      serverId: config.id,
+    });
   }
 
   /** The check right before a stdio spawn, on the environment actually passed; an error when it is not the approved launch. */

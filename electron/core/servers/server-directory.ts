@@ -24,6 +24,8 @@ export interface ServerDirectoryDeps {
   hasEvents?: (id: string) => boolean;
   /** Where a stdio server's process runs (its own cwd, else its folder in the data folder). */
   workDir?: (config: ServerConfig) => string | undefined;
+  /** Cleans up after a removed server (its own folder in the data folder); tells the person itself when that fails. */
+  removed?: (config: ServerConfig) => Promise<void>;
 }
 
 /** The server definitions as the contract sees them. */
@@ -99,6 +101,7 @@ export class ServerDirectory {
     this.#save({ ...now, servers: now.servers.filter((s) => s.id !== id), approvals });
     await deleteSecrets(this.#d.credentials, config);
     this.#d.gate.forget(id);
+    await this.#d.removed?.(config);
   }
 
   async approve(id: string, fingerprint: string): Promise<ServerDetail> {

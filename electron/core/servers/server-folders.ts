@@ -1,8 +1,8 @@
 // Where a stdio server runs when the person gave it no working directory: a folder of its own in the data folder,
 // so files a server writes next to itself (caches, screenshots, logs) never land in Switchboard's install or in the
 // directory Switchboard was started from.
-import { chmod, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 
@@ -21,11 +21,21 @@ export function defaultServerFolder(dataDir: string, id: string): string {
   return join(dataDir, SERVER_FOLDERS_DIR, id);
 }
 
+/**
+ * The mark, next to the folder, that Switchboard created it (a dot name no server id can take, outside the folder so
+ * the server never sees it). Only a marked folder is removed with its server.
+ */
+export function createdMark(dataDir: string, id: string): string {
+  return join(dataDir, SERVER_FOLDERS_DIR, `.${id}.created`);
+}
+
 /** Creates the server's default folder (and its parent) readable by the person only; returns its path. */
 export async function ensureServerFolder(dataDir: string, id: string): Promise<string> {
   const root = join(dataDir, SERVER_FOLDERS_DIR);
   const dir = defaultServerFolder(dataDir, id);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const made = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (made !== undefined) await writeFile(createdMark(dataDir, id), '', { mode: 0o600 });
   // mkdir's mode is masked by the umask and leaves an existing folder as it was.
   await chmod(root, 0o700);
   await chmod(dir, 0o700);
@@ -47,4 +57,48 @@ export async function withLaunchWorkDir(dataDir: string, config: ServerConfig): 
     });
   }
   return { ...config, transport: { ...t, cwd } };
+}
+
+/** What became of a removed server's folder. */
+export type FolderRemoval = 'removed' | 'none' | 'kept';
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * Removes a removed server's default folder: only one Switchboard created (marked), only a real directory (never a
+ * symlink: it is not followed), only inside the data folder once every link is resolved. `none`: there was nothing
+ * of ours to remove; `kept`: a folder is there but is not provably ours, so it stays. A failed removal throws
+ * `storage_failed` naming the folder, for the person to hear of.
+ */
+export async function removeServerFolder(dataDir: string, id: string): Promise<FolderRemoval> {
+  const root = join(dataDir, SERVER_FOLDERS_DIR);
+  const dir = defaultServerFolder(dataDir, id);
+  const mark = createdMark(dataDir, id);
+  try {
+    const [rootStat, dirStat] = await Promise.all([lstat(root).catch(() => undefined), lstat(dir).catch(() => undefined)]);
+    if (!dirStat) {
+      await rm(mark, { force: true });
+      return 'none';
+    }
+    const marked = (await lstat(mark).catch(() => undefined))?.isFile() === true;
+    if (!marked || !rootStat?.isDirectory() || !dirStat.isDirectory()) return 'kept';
+    const [realData, realDir] = await Promise.all([realpath(dataDir), realpath(dir)]);
+    if (!inside(realData, realDir)) return 'kept';
+    // rm does not follow symlinks inside the folder: a link is removed, never what it points at.
+    await rm(dir, { recursive: true, force: false, maxRetries: 2 });
+    await rm(mark, { force: true });
+    return 'removed';
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AppError(
+      'storage_failed',
+      `The server's folder ${dir} could not be removed: ${reason}. Remove it by hand if you no longer need it.`,
+      {
+        serverId: id,
+      },
+    );
+  }
 }

@@ -92,7 +92,7 @@ export function diagnose(err: unknown, ctx: DoctorContext): AppError {
 
   if (err instanceof AppError) {
     const evidence: ErrorEvidence = { ...base, ...(err.evidence ?? {}), phase: err.evidence?.phase ?? ctx.phase };
-    if (err.code === 'timeout' || err.code === 'cancelled' || err.code === 'auth_required') {
+    if (err.code === 'timeout' || err.code === 'cancelled' || err.code === 'shutting_down' || err.code === 'auth_required') {
       return new AppError(err.code, err.message, { serverId, evidence, cause: err });
     }
     if (err.code === 'command_not_found') {

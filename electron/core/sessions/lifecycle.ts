@@ -312,7 +312,7 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
       cause = timeoutError(config, 'probeSecs', t.probeSecs, 'probe');
     }
     const error = diagnose(cause, { config, phase: tracker.phase, mode, ...(evidence ? { transportEvidence: evidence } : {}) });
-    input.log('lifecycle', error.code === 'cancelled' ? 'info' : 'error', error.message);
+    input.log('lifecycle', error.code === 'cancelled' || error.code === 'shutting_down' ? 'info' : 'error', error.message);
     throw new AttemptFailure(error, tracker.sentInitialize);
   }
 }

@@ -24,8 +24,12 @@ export interface SessionHost {
   readonly events: EventBus;
   /** The current definitions. */
   configs(): readonly ServerConfig[];
+  /** True once the core's shutdown has begun (before any of its steps ran): from then on nothing is connected. */
+  closing?(): boolean;
   /** Whether a stdio server's exact launch is approved. */
   isLaunchApproved(config: ServerConfig): boolean;
+  /** Why a stdio launch may not start, in the person's words (e.g. naming lost secrets); absent: the generic refusal. */
+  launchRefusal?(config: ServerConfig): AppError | undefined;
   /** The check right before a stdio spawn on the environment actually passed (secrets resolved): an error refuses it. */
   verifyLaunch?(config: ServerConfig, env: Readonly<Record<string, string>>): Promise<AppError | undefined>;
   /** Elicitation and resource/prompt notification hooks for each Client (the Host's interaction feature). */
@@ -68,6 +72,8 @@ export class SessionManager implements SessionController {
   readonly #since = Date.now();
   /** The person's connect / disconnect / restart requests, one at a time per server; the latest wins. */
   readonly #requests = new LatestRequest<ServerStatus>();
+  /** Set by shutdown(): the manager never connects again, whatever the host says. */
+  #stopped = false;
 
   constructor(host: SessionHost, opts: SessionManagerOptions) {
     this.#host = host;
@@ -163,6 +169,11 @@ export class SessionManager implements SessionController {
   restart(id: string): Promise<ServerStatus> {
     const session = this.#session(id);
     return this.#requests.run(id, async () => {
+      // Shutdown releases the session itself; a restart then would only be refused after closing it.
+      if (this.#shuttingDown(id)) {
+        await session.ensure(true).catch(() => undefined);
+        return session.status();
+      }
       await session.close('Restarting');
       await session.ensure(true).catch(() => undefined);
       return session.status();
@@ -209,10 +220,20 @@ export class SessionManager implements SessionController {
     return { requiredFailures };
   }
 
-  /** Releases every session. */
+  /**
+   * Releases every session. From this call on (and from the moment the host says it is closing) every connect, call
+   * and restart is refused with `shutting_down`, so nothing started during or after shutdown outlives it.
+   */
   async shutdown(): Promise<void> {
+    this.#stopped = true;
     await Promise.allSettled([...this.#sessions.values()].map((s) => s.close('Shutting down')));
     await this.#cache.flush();
+  }
+
+  /** Why nothing may connect now: the core is shutting down. */
+  #shuttingDown(id: string): AppError | undefined {
+    if (!this.#stopped && this.#host.closing?.() !== true) return undefined;
+    return new AppError('shutting_down', 'Switchboard is shutting down, so it does not start this server', { serverId: id });
   }
 
   #session(id: string): ServerSession {
@@ -229,12 +250,18 @@ export class SessionManager implements SessionController {
   #newSession(config: ServerConfig): ServerSession {
     const events = this.#host.events;
     const dataDir = this.#opts.dataDir;
+    const pipeline = transportPipeline(this.#opts.createTransport, {
+      ...this.#opts.transports,
+      ...(this.#host.processes ? { processes: this.#host.processes } : {}),
+      ...(this.#host.trafficSink ? { traffic: this.#host.trafficSink } : {}),
+    });
     return new ServerSession(config, {
-      factory: transportPipeline(this.#opts.createTransport, {
-        ...this.#opts.transports,
-        ...(this.#host.processes ? { processes: this.#host.processes } : {}),
-        ...(this.#host.trafficSink ? { traffic: this.#host.trafficSink } : {}),
-      }),
+      // The last word before a spawn: a connect that began before shutdown opens no transport (no fallback, no retry) after.
+      factory: (ctx) => {
+        const refusal = this.#shuttingDown(config.id);
+        if (refusal) throw refusal;
+        return pipeline(ctx);
+      },
       cache: this.#cache,
       clientInfo: this.#opts.clientInfo ?? { name: 'switchboard', version: '0.0.0' },
       resolveEnv: (c) => resolveEnv(this.#opts.credentials, c),
@@ -242,6 +269,7 @@ export class SessionManager implements SessionController {
       loginPath: this.#opts.loginPath ?? (() => Promise.resolve(undefined)),
       ...(dataDir !== undefined ? { launchConfig: (c: ServerConfig) => withLaunchWorkDir(dataDir, c) } : {}),
       gate: (c) => this.#gate(c),
+      refuse: () => this.#shuttingDown(config.id),
       verifyLaunch: (c, env) => this.#host.verifyLaunch?.(c, env) ?? Promise.resolve(undefined),
       onStatus: (id, status) => events.emit('servers.status', { id, status }),
       onLog: (id, entry) => events.emit('servers.log', { id, entry }),
@@ -269,6 +297,8 @@ export class SessionManager implements SessionController {
   /** A stdio server is spawned only once its exact launch is approved. */
   #gate(config: ServerConfig): AppError | undefined {
     if (config.transport.type !== 'stdio' || this.#host.isLaunchApproved(config)) return undefined;
+    const refusal = this.#host.launchRefusal?.(config);
+    if (refusal) return refusal;
     return new AppError('approval_required', `Approve the exact command before ${config.name} can start: ${config.transport.command}`, {
       serverId: config.id,
     });

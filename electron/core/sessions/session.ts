@@ -35,6 +35,8 @@ export interface SessionDeps {
   launchConfig?: (config: ServerConfig) => Promise<ServerConfig>;
   /** Why a connect may not start (e.g. launch not approved), or undefined. */
   gate: (config: ServerConfig) => AppError | undefined;
+  /** Why no connect may start at all any more (the core is shutting down), or undefined; checked before the approval gate. */
+  refuse?: () => AppError | undefined;
   /** The last check before a stdio spawn, on the resolved environment (secret values included). */
   verifyLaunch?: (config: ServerConfig, env: Readonly<Record<string, string>>) => Promise<AppError | undefined>;
   /** Receives every status change. */
@@ -161,6 +163,13 @@ export class ServerSession {
     if (this.#closing) return this.#closing.then(() => this.ensure(explicit));
     if (this.#live && !this.#live.closing) return Promise.resolve(this.#live.client);
     if (this.#inflight) return this.#inflight.promise;
+    // A session still up while shutdown stops the front doors keeps serving (its calls are cancelled in turn); one that
+    // would have to connect does not. Not a failure of the server: said in the status, no backoff.
+    const refusal = this.#deps.refuse?.();
+    if (refusal) {
+      this.#set({ state: 'disconnected', error: refusal.toData(), retryAt: undefined });
+      return Promise.reject(refusal);
+    }
     const config = this.#config;
     if (!config.enabled)
       return Promise.reject(new AppError('invalid_request', `${config.name} is disabled; enable it to connect`, { serverId: this.id }));
@@ -344,7 +353,7 @@ export class ServerSession {
     } catch (err) {
       const error =
         err instanceof AppError && err.serverId === this.id ? err : diagnose(err, { config, phase: 'setup', mode: config.lifecycle });
-      if (!stale() && error.code !== 'cancelled') this.#fail(error);
+      if (!stale() && error.code !== 'cancelled' && error.code !== 'shutting_down') this.#fail(error);
       throw error;
     }
 

@@ -11,5 +11,6 @@ export function skillsHandlers(host: Host): Pick<Handlers, keyof SkillsInvokeMap
     'skills.verify': ({ id, uri }) => host.skills.verify(id, uri),
     'skills.readFile': ({ id, uri, fileUri }) => host.skills.readFile(id, uri, fileUri),
     'skills.approve': ({ id, uri }) => host.skills.approve(id, uri),
+    'skills.readDirectory': ({ id, uri, dirUri, cursor }) => host.skills.listDirectory(id, uri, dirUri, cursor),
   };
 }

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { ServerConfig } from '../../../shared/config.js';
 import type {
   SkillApproval,
+  SkillDirectory,
   SkillFileCheck,
   SkillFileContent,
   SkillFileView,
@@ -31,7 +32,11 @@ const MAX_SKIPPED = 50;
 /** Text of one file returned for display is cut here (the whole file is still verified). */
 const MAX_SHOWN_TEXT = 512 * 1024;
 
+/** Children of one directory kept per `resources/directory/read` page (a hostile server could send millions). */
+const MAX_DIRECTORY_CHILDREN = 2000;
+
 const ListPage = z.looseObject({ skills: z.array(z.unknown()), nextCursor: z.string().optional() });
+const DirectoryPage = z.looseObject({ resources: z.array(z.unknown()), nextCursor: z.string().optional() });
 const GetResult = z.looseObject({ skill: z.unknown() });
 const ReadResult = z.looseObject({ contents: z.array(z.unknown()) });
 
@@ -53,12 +58,33 @@ export function skillsCapability(client: Client): { directoryRead: boolean } | u
   return { directoryRead: ext['directoryRead'] === true };
 }
 
+/** A verified file's content exactly as the server sent it (digest-checked bytes, so never rewritten). */
+export interface VerifiedFile {
+  uri: string;
+  mimeType?: string;
+  /** UTF-8 text, when the server sent text. */
+  text?: string;
+  /** Base64 of the bytes, when the server sent a blob. */
+  blob?: string;
+}
+
+/** One child of a directory resource (bounded, sanitized). */
+export interface DirectoryChild {
+  uri: string;
+  name: string;
+  mimeType?: string;
+}
+
 /** The skills operations. */
 export class SkillsService {
   readonly #deps: SkillsServiceDeps;
   readonly #approvals: Map<string, PinRecord>;
   /** The latest admitted entries per server, by uri (identity is always server + uri). */
   readonly #held = new Map<string, Map<string, AdmittedSkill>>();
+  /** Manifests (by fingerprint) that failed a read or a verification, per (server, uri): never served on. */
+  readonly #failed = new Map<string, string>();
+  /** The extension settings each server declared when last asked. */
+  readonly #declared = new Map<string, { directoryRead: boolean }>();
 
   constructor(deps: SkillsServiceDeps) {
     this.#deps = deps;
@@ -69,7 +95,7 @@ export class SkillsService {
   async list(id: string): Promise<SkillsListResult> {
     const config = this.#deps.config(id);
     const client = await this.#deps.client(id);
-    const cap = skillsCapability(client);
+    const cap = this.#capability(id, client);
     if (cap === undefined) return { serverId: id, supported: false, directoryRead: false, skills: [], skipped: [] };
     const l = config.limits;
     const admitted: AdmittedSkill[] = [];
@@ -166,6 +192,7 @@ export class SkillsService {
       files.push(check);
       if (check.state === 'mismatch' && mismatch === undefined) mismatch = { uri: f.uri, reason: check.reason ?? 'mismatch' };
     }
+    this.#record(id, skill, mismatch === undefined);
     return {
       serverId: id,
       uri,
@@ -191,6 +218,7 @@ export class SkillsService {
     }
     const target = listed ?? { uri: fileUri, path: fileUri.slice(skill.root.length + 1) };
     const { check, text } = await this.#readChecked(id, skill, target);
+    if (check.state === 'mismatch') this.#record(id, skill, false);
     if (check.state === 'mismatch' || check.state === 'unread') {
       throw new AppError('skill_unverified', `${check.path}: ${check.reason ?? 'it did not verify'}`, { serverId: id });
     }
@@ -226,9 +254,132 @@ export class SkillsService {
     return this.#view(id, skill, this.#label(id, skill));
   }
 
+  /** Whether any skill of the server was ever approved (cheap, no request: decides whether skills may be served). */
+  hasApprovals(id: string): boolean {
+    for (const key of this.#approvals.keys()) if (key.startsWith(`${id}\u0000`)) return true;
+    return false;
+  }
+
+  /**
+   * The skills that may be acted on: approved against the current manifest and with no failed verification of that
+   * manifest since. Lists the server afresh (`skills/list`), so a changed skill drops out at once.
+   */
+  async served(id: string): Promise<AdmittedSkill[]> {
+    if (!this.hasApprovals(id)) return [];
+    const listed = await this.list(id);
+    if (!listed.supported) return [];
+    const held = this.#held.get(id);
+    return [...(held?.values() ?? [])].filter((s) => this.isServed(id, s));
+  }
+
+  /** One skill refreshed with `skills/get`, or undefined when it is not approved or failed verification. */
+  async servedOne(id: string, uri: string): Promise<AdmittedSkill | undefined> {
+    if (!this.hasApprovals(id)) return undefined;
+    const skill = await this.#fetch(id, uri);
+    return this.isServed(id, skill) ? skill : undefined;
+  }
+
+  /** Whether an admitted entry is approved for its current manifest and never failed verification under it. */
+  isServed(id: string, s: AdmittedSkill): boolean {
+    return this.#approval(id, s) === 'approved' && this.#failed.get(pinKey(id, s.uri)) !== s.fingerprint;
+  }
+
+  /** The held skills a file lies within (listing the server first when nothing is held for it). */
+  async skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]> {
+    if (!this.#held.has(id)) await this.list(id);
+    return [...(this.#held.get(id)?.values() ?? [])].filter((s) => fileUri === s.uri || fileUri.startsWith(`${s.root}/`));
+  }
+
+  /**
+   * One listed file of a skill, verified against the held manifest; its bytes are returned unchanged (a client
+   * checks the same digests). A mismatch marks the manifest failed, so the skill is not served again until it changes.
+   */
+  async readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile> {
+    const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
+    if (listed === undefined)
+      throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest`, { serverId: id });
+    const { check, item } = await this.#readChecked(id, skill, listed);
+    if (check.state === 'mismatch') this.#record(id, skill, false);
+    if (check.state !== 'verified' || item === undefined)
+      throw new AppError('skill_unverified', `${check.path}: ${check.reason ?? 'it did not verify'}`, { serverId: id });
+    return { uri: fileUri, ...(item.mimeType === undefined ? {} : { mimeType: item.mimeType }), ...item.content };
+  }
+
+  /** The extension settings the server declared when last asked (undefined: not asked yet, or not declared). */
+  declared(id: string): { directoryRead: boolean } | undefined {
+    return this.#declared.get(id);
+  }
+
+  /**
+   * One page of a directory's direct children through `resources/directory/read`. Refused without a request when the
+   * server did not declare `directoryRead` (the spec forbids calling it then).
+   */
+  async readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }> {
+    const config = this.#deps.config(id);
+    const client = await this.#deps.client(id);
+    const cap = this.#capability(id, client);
+    if (cap?.directoryRead !== true)
+      throw new AppError('invalid_request', 'This server does not declare directoryRead, so its directories cannot be read', {
+        serverId: id,
+      });
+    let page: z.infer<typeof DirectoryPage>;
+    try {
+      page = await client.request(
+        { method: SkillMethods.directoryRead, params: { uri: dirUri, ...(cursor === undefined ? {} : { cursor }) } },
+        DirectoryPage,
+        { timeout: config.timeouts.requestSecs * 1000 },
+      );
+    } catch (err) {
+      throw requestError(err, id, 'reading a directory', config.timeouts.requestSecs);
+    }
+    const children: DirectoryChild[] = [];
+    for (const r of page.resources.slice(0, MAX_DIRECTORY_CHILDREN)) {
+      // A child uri is sent back verbatim, so one with unsafe characters is dropped rather than cleaned.
+      if (!isObject(r) || typeof r['uri'] !== 'string' || r['uri'].length > 8192 || sanitizeText(r['uri']) !== r['uri']) continue;
+      const name = typeof r['name'] === 'string' ? truncate(sanitizeText(r['name']), 200) : (r['uri'].split('/').at(-1) ?? r['uri']);
+      const mimeType = typeof r['mimeType'] === 'string' ? truncate(sanitizeText(r['mimeType']), 200) : undefined;
+      children.push({ uri: r['uri'], name, ...(mimeType === undefined ? {} : { mimeType }) });
+    }
+    const next = page.nextCursor;
+    const usable = next !== undefined && Buffer.byteLength(next, 'utf8') <= config.limits.cursorBytes;
+    return { children, ...(usable ? { nextCursor: next } : {}) };
+  }
+
+  /**
+   * A directory within a skill, for the person: the server's live view (`resources/directory/read`, only where
+   * declared), each child marked with whether the held manifest lists it (a listed-only-live file is a change).
+   */
+  async listDirectory(id: string, uri: string, dirUri: string, cursor?: string): Promise<SkillDirectory> {
+    const skill = await this.#held1(id, uri);
+    const dir = dirUri.replace(/\/+$/, '');
+    if (dir !== skill.root && !dir.startsWith(`${skill.root}/`))
+      throw new AppError('invalid_request', `${truncate(sanitizeText(dirUri), 200)} is not a directory of this skill`, { serverId: id });
+    const page = await this.readDirectory(id, dir, cursor);
+    const listed = new Set(skill.files === 'dynamic' ? [] : skill.files.map((f) => f.uri));
+    const prefixes = new Set([...listed].flatMap((u) => u.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+    return {
+      serverId: id,
+      uri,
+      dirUri: dir,
+      children: page.children.map((c) => {
+        const directory = c.mimeType === 'inode/directory';
+        return {
+          uri: sanitizeText(c.uri),
+          name: c.name,
+          directory,
+          inManifest: directory ? prefixes.has(c.uri) : listed.has(c.uri),
+          ...(c.mimeType === undefined ? {} : { mimeType: c.mimeType }),
+        };
+      }),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
+  }
+
   /** Forgets a removed server's held entries and approvals (a re-added server starts unapproved). */
   forget(id: string): void {
     this.#held.delete(id);
+    this.#declared.delete(id);
+    for (const key of [...this.#failed.keys()]) if (key.startsWith(`${id}\u0000`)) this.#failed.delete(key);
     let changed = false;
     for (const key of [...this.#approvals.keys()]) {
       if (key.startsWith(`${id}\u0000`)) {
@@ -237,6 +388,22 @@ export class SkillsService {
       }
     }
     if (changed) this.#deps.approvals.save(this.#approvals);
+  }
+
+  #capability(id: string, client: Client): { directoryRead: boolean } | undefined {
+    const cap = skillsCapability(client);
+    if (cap === undefined) this.#declared.delete(id);
+    else this.#declared.set(id, cap);
+    return cap;
+  }
+
+  /** Remembers a manifest that failed (or clears the mark when the same manifest verified whole). */
+  #record(id: string, s: AdmittedSkill, ok: boolean): void {
+    if (s.fingerprint === undefined) return;
+    const key = pinKey(id, s.uri);
+    if (ok) {
+      if (this.#failed.get(key) === s.fingerprint) this.#failed.delete(key);
+    } else this.#failed.set(key, s.fingerprint);
   }
 
   #approval(id: string, s: AdmittedSkill): SkillApproval {
@@ -277,7 +444,7 @@ export class SkillsService {
   async #fetch(id: string, uri: string): Promise<AdmittedSkill> {
     const config = this.#deps.config(id);
     const client = await this.#deps.client(id);
-    if (skillsCapability(client) === undefined) throw new AppError('not_found', 'This server does not serve skills', { serverId: id });
+    if (this.#capability(id, client) === undefined) throw new AppError('not_found', 'This server does not serve skills', { serverId: id });
     let result: z.infer<typeof GetResult>;
     try {
       result = await client.request({ method: SkillMethods.get, params: { uri } }, GetResult, {
@@ -301,7 +468,7 @@ export class SkillsService {
     id: string,
     skill: AdmittedSkill,
     file: Pick<SkillFileView, 'uri' | 'path'> & Partial<Pick<SkillFileView, 'size' | 'digest'>>,
-  ): Promise<{ check: SkillFileCheck; text?: string }> {
+  ): Promise<{ check: SkillFileCheck; text?: string; item?: { mimeType?: string; content: { text: string } | { blob: string } } }> {
     const config = this.#deps.config(id);
     const client = await this.#deps.client(id);
     const base = { uri: sanitizeText(file.uri), path: sanitizeText(file.path) };
@@ -341,6 +508,9 @@ export class SkillsService {
       check: { ...base, state, ...(reason === undefined ? {} : { reason }), readBytes: got.bytes.length, ...mt },
       // Unverified bytes are never handed on (the spec: a host must not use them).
       ...(state !== 'mismatch' && got.text !== undefined ? { text: got.text } : {}),
+      ...(state !== 'mismatch'
+        ? { item: { ...mt, content: got.text !== undefined ? { text: got.text } : { blob: got.bytes.toString('base64') } } }
+        : {}),
     };
   }
 }

@@ -11,7 +11,13 @@ import {
   type McpUiHostContext,
   type McpUiResourcePermissions,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  CreateMessageResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { adoptFrame, parkFrame } from './frame-parking';
 import type { AppLaunch } from '../../../shared/domains/apps';
@@ -51,6 +57,10 @@ export interface AppFrameProps {
   onAppEvent: (event: AppEvent) => void;
   /** ui/open-link: resolves true once the person agreed and the link was opened. */
   onOpenLink: (url: string) => Promise<boolean>;
+  /** ui/download-file: resolves true once the person agreed and the files were handed to the save; throws a refusal's reason. */
+  onDownloadFile: (contents: unknown) => Promise<boolean>;
+  /** sampling/createMessage from the app, when its server's apps may sample: the person's reply. */
+  onCreateMessage?: (params: Record<string, unknown>) => Promise<CreateMessageResult>;
   /** ui/request-display-mode: returns the mode now in effect. */
   onDisplayMode: (mode: string) => AppDisplayMode;
   /** The app asked to be closed. */
@@ -219,12 +229,15 @@ function startApp(
     { name: 'Switchboard', version: String(initialProps.current.hostContext['userAgent'] ?? 'Switchboard').replace(/^Switchboard\//, '') },
     {
       openLinks: {},
+      downloadFile: {},
       serverTools: {},
       serverResources: {},
       logging: {},
       message: { text: {}, image: {}, resource: {}, resourceLink: {} },
       updateModelContext: { text: {}, image: {}, resource: {}, resourceLink: {}, structuredContent: {} },
       sandbox: { permissions: permissionsObject(launch.permissions.granted), csp: launch.csp },
+      // Offered only where the person let this server's apps ask for a model reply (answered by hand).
+      ...(launch.sampling ? { sampling: {} } : {}),
     },
     { hostContext: initialProps.current.hostContext },
   );
@@ -261,6 +274,18 @@ function startApp(
     if (!(await p().onOpenLink(url))) throw new Error('Link opening denied by the user');
     return {};
   };
+  bridge.ondownloadfile = async ({ contents }) => {
+    if (ending !== undefined) throw new Error('The app is closing; nothing was saved');
+    return (await p().onDownloadFile(contents)) ? {} : { isError: true };
+  };
+  if (launch.sampling) {
+    bridge.oncreatesamplingmessage = async (params) => {
+      if (ending !== undefined) throw new Error('The app is closing; the request was not passed on');
+      const ask = p().onCreateMessage;
+      if (!ask) throw new Error('This view cannot answer sampling requests');
+      return ask(params as unknown as Record<string, unknown>);
+    };
+  }
   bridge.onmessage = async ({ content }) => {
     p().onAppEvent({ kind: 'message', at: Date.now(), content });
     return {};

@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AppLaunch } from '../../../shared/domains/apps';
 import type { MessageEntry, MessageLog } from './message-log';
+import { escapeUnsafe } from '../../../shared/domains/catalog-text';
 import { formatSize } from '../../../shared/format-size';
 
 const ROW_HEIGHT = 30;
@@ -188,9 +189,27 @@ function SandboxFacts({ launch }: { launch: AppLaunch }) {
             <Table.Th>Permissions</Table.Th>
             <Table.Td>
               requested: {launch.permissions.requested.join(', ') || 'none'} · granted: {launch.permissions.granted.join(', ') || 'none'} ·
-              pop-ups: {launch.popups ? 'allowed' : 'blocked'}
+              pop-ups: {launch.popups ? 'allowed' : 'blocked'} · model replies: {launch.sampling ? 'may ask' : 'not offered'}
             </Table.Td>
           </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Border</Table.Th>
+            <Table.Td>
+              {launch.prefersBorder === undefined
+                ? 'not asked (shown)'
+                : launch.prefersBorder
+                  ? 'asked for (shown)'
+                  : 'asked for none (none shown)'}
+            </Table.Td>
+          </Table.Tr>
+          {launch.domain && (
+            <Table.Tr>
+              <Table.Th>Dedicated origin</Table.Th>
+              <Table.Td data-testid="app-domain">
+                <span className="sb-mono">{escapeUnsafe(launch.domain.requested)}</span> asked for, not given: {launch.domain.note}
+              </Table.Td>
+            </Table.Tr>
+          )}
           {launch.cspRefused.length > 0 && (
             <Table.Tr>
               <Table.Th>Refused domains</Table.Th>

@@ -1,5 +1,5 @@
 // A call's MCP App where its result is shown: opening the launch (or the clear error in place of the app), the
-// sandboxed frame, full screen and "open in its own window", the permission prompt, the link consent, what the app
+// sandboxed frame, full screen and "open in its own window", the permission prompt, the link and download consents, what the app
 // sent for the model, and the Inspector. Closing the view tears the app down. One link consent at a time: while one
 // waits for the person, a further ui/open-link from the app is declined at once, so every request settles.
 // Picture-in-picture hands the running app to the dock (`pip`), which stays on screen across views; its own view
@@ -27,9 +27,11 @@ import { AppInspector } from './AppInspector';
 import { AppPermissionPrompt } from './AppPermissionPrompt';
 import { AppSidePanel } from './AppSidePanel';
 import { buildHostContext, type AppDisplayMode } from './host-context';
+import { DownloadConsentDialog } from './DownloadConsentDialog';
 import { LinkConsentDialog } from './LinkConsentDialog';
 import { MessageLog } from './message-log';
 import { usePip } from './pip-store';
+import { useAppDownloads } from './use-app-download';
 import './apps.css';
 
 /** Most an inline app may grow to (pixels). */
@@ -71,6 +73,8 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
   const closeApp = useStore((s) => s.closeApp);
   const openLink = useStore((s) => s.appOpenLink);
   const checkLink = useStore((s) => s.appCheckLink);
+  const readResource = useStore((s) => s.appReadResource);
+  const createMessage = useStore((s) => s.appCreateMessage);
   const openWindow = useStore((s) => s.openAppWindow);
   const version = useStore((s) => s.info?.version ?? '0.0.0');
   const route = useStore((s) => s.route);
@@ -198,6 +202,21 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
           })
         : null,
     [launch, theme, mantine, displayMode, available, pip, width, height, version, appShell],
+  );
+
+  // Downloads read linked resources from the app's own server; a request waiting for the person is declined when
+  // the app goes away (closed, reloaded, handed over).
+  const readOwn = useMemo(() => (launch ? (uri: string) => readResource(launch.launchId, uri) : null), [launch, readResource]);
+  const downloads = useAppDownloads(readOwn);
+  const declineDownload = useRef(downloads.decline);
+  declineDownload.current = downloads.decline;
+  useEffect(() => () => declineDownload.current(), [launch]);
+  const onCreateMessage = useCallback(
+    (params: Record<string, unknown>) => {
+      if (!launch || viewGone.current) return Promise.reject(new Error('The app is closing; the request was not passed on'));
+      return createMessage(launch.launchId, params);
+    },
+    [launch, createMessage],
   );
 
   // Escape leaves full screen.
@@ -438,6 +457,8 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
             }}
             onAppEvent={(e) => setEvents((all) => [...all.slice(-199), e])}
             onOpenLink={onOpenLink}
+            onDownloadFile={downloads.onDownloadFile}
+            onCreateMessage={onCreateMessage}
             onDisplayMode={(mode) => {
               // Answered with the mode actually set: an unknown or undeclared mode leaves the current one.
               if (standalone) return 'fullscreen';
@@ -466,6 +487,13 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
       </div>
       {inspector && <AppInspector log={log} launch={launch} startedAt={startedAt} initMs={initMs} />}
       <LinkConsentDialog link={link} appName={title} onAnswer={(open) => link?.answer(open)} />
+      <DownloadConsentDialog
+        files={downloads.asking}
+        appName={title}
+        serverName={launch.serverName}
+        saveDialog={appShell() === 'electron'}
+        onAnswer={downloads.answer}
+      />
     </Paper>
   );
 }

@@ -151,10 +151,22 @@ export function ServerAppsSection({ serverId }: { serverId: string }) {
             checked={grants.popups && !desktop}
             onChange={(e) => update({ ...grants, popups: e.currentTarget.checked })}
           />
+          <Checkbox
+            label="Ask for model replies"
+            description="An app’s sampling request opens the same answer-by-hand dialog as the server’s, marked as the app’s."
+            checked={grants.sampling === true}
+            onChange={(e) => update(withSampling(grants, e.currentTarget.checked))}
+          />
         </Group>
       </Stack>
     </Stack>
   );
+}
+
+/** The grants with asking for model replies allowed or not (absent when not, as the core stores it). */
+function withSampling(grants: AppGrants, on: boolean): AppGrants {
+  const { sampling: _was, ...rest } = grants;
+  return on ? { ...rest, sampling: true } : rest;
 }
 
 /** One app-only tool: its names, pin chips and description; when its definition changed, the approval banner below. */

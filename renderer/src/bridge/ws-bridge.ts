@@ -3,6 +3,7 @@ import { formatRoute, parseHash } from '../router/route';
 import type { BridgeApi, EventKey, EventMap } from '../../../shared/contract';
 import { EVENT_KEYS, INVOKE_KEYS } from '../../../shared/contract-schemas';
 import { AppError, isAppErrorData } from '../../../shared/errors';
+import { STALE_LINK_MESSAGE, TOKEN_CHECK_HEADER, TOKEN_CHECK_PATH } from '../../../shared/headless-link';
 import type { Bridge } from './types';
 
 interface Pending {
@@ -109,12 +110,21 @@ export function createWsBridge(token: string): Promise<Bridge> {
       },
       { once: true },
     );
-    socket.addEventListener(
-      'error',
-      () => reject(new AppError('connection_closed', 'Could not connect to Switchboard (is the token right?)')),
-      {
-        once: true,
-      },
-    );
+    socket.addEventListener('error', () => void whyRefused(token).then(reject), { once: true });
   });
+}
+
+/** Why the WebSocket was refused: a token from an earlier run (the host says so), or the host could not be reached. */
+async function whyRefused(token: string): Promise<AppError> {
+  try {
+    const res = await fetch(TOKEN_CHECK_PATH, { method: 'POST', headers: { [TOKEN_CHECK_HEADER]: token }, cache: 'no-store' });
+    if (res.status === 401) {
+      // The stale token must not come back on the next reload either.
+      sessionStorage.removeItem('switchboard.token');
+      return new AppError('stale_link', STALE_LINK_MESSAGE);
+    }
+  } catch {
+    // Not reachable at all: the generic message below.
+  }
+  return new AppError('connection_closed', 'Could not connect to Switchboard: is `npm run headless` still running?');
 }

@@ -68,7 +68,9 @@ export function nextStepFor(error: AppErrorData): string {
     case 'config_invalid':
       return 'Edit the server and correct the field named above.';
     case 'approval_required':
-      return 'Review the command above and approve it.';
+      return ev?.missingSecrets?.length
+        ? `Enter ${ev.missingSecrets.join(', ')} again in the server’s settings (Edit), then approve its launch.`
+        : 'Review the command above and approve it.';
     case 'limit_exceeded':
       return 'The server sent more than Switchboard accepts. Raise the limit in the server’s definition only if you trust it.';
     case 'catalog_invalid':

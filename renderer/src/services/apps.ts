@@ -15,6 +15,7 @@ export const appsService = {
   listResourceTemplates: (launchId: string) => bridge().api['apps.listResourceTemplates']({ launchId }),
   checkLink: (launchId: string, url: string) => bridge().api['apps.checkLink']({ launchId, url }),
   openLink: (launchId: string, url: string) => bridge().api['apps.openLink']({ launchId, url }),
+  createMessage: (launchId: string, params: Record<string, unknown>) => bridge().api['apps.createMessage']({ launchId, params }),
   openWindow: (callId: string) => bridge().api['apps.openWindow']({ callId }),
   server: (serverId: string) => bridge().api['apps.server']({ serverId }),
   setGrants: (serverId: string, grants: AppGrants) => bridge().api['apps.setGrants']({ serverId, grants }),

@@ -9,7 +9,8 @@ import { wireCoreEvents, type CoreEvents } from './wiring';
 export interface AppSlice {
   info: AppInfo | null;
   notices: AppNotice[];
-  bridgeState: 'connecting' | 'connected' | 'lost' | 'failed';
+  /** `stale`: this tab's headless link is from an earlier run (the page says where the new one is). */
+  bridgeState: 'connecting' | 'connected' | 'lost' | 'failed' | 'stale';
   bridgeError: string | null;
   start: () => Promise<void>;
   dismissNotice: (id: string) => Promise<void>;
@@ -64,7 +65,10 @@ export const createAppSlice: SliceCreator<AppSlice> = (set, get) => ({
       await get().loadServers();
       await get().showInstallLinks();
     } catch (err) {
-      set({ bridgeState: 'failed', bridgeError: err instanceof AppError ? err.message : 'Could not reach the Switchboard core' });
+      set({
+        bridgeState: err instanceof AppError && err.code === 'stale_link' ? 'stale' : 'failed',
+        bridgeError: err instanceof AppError ? err.message : 'Could not reach the Switchboard core',
+      });
     }
   },
   dismissNotice: async (id) => {

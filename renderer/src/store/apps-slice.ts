@@ -1,6 +1,14 @@
 // MCP Apps in the store: a server's apps and grants (server page), and the actions an app frame uses to open,
 // talk to its server through the core, and close.
-import type { AppGrants, AppLaunch, AppLinkCheck, AppResourceTemplate, AppToolResult, ServerApps } from '../../../shared/domains/apps';
+import type {
+  AppGrants,
+  AppLaunch,
+  AppLinkCheck,
+  AppResourceTemplate,
+  AppSamplingResult,
+  AppToolResult,
+  ServerApps,
+} from '../../../shared/domains/apps';
 import type { ResourceItem } from '../../../shared/domains/resources';
 import { AppError } from '../../../shared/errors';
 import { appsService } from '../services/apps';
@@ -28,6 +36,8 @@ export interface AppsSlice {
   /** The core's URL policy on a link an app asks to open (what the consent dialog shows). */
   appCheckLink: (launchId: string, url: string) => Promise<AppLinkCheck>;
   appOpenLink: (launchId: string, url: string) => Promise<void>;
+  /** An app's sampling/createMessage: answered by hand in the sampling dialog, marked as the app's. */
+  appCreateMessage: (launchId: string, params: Record<string, unknown>) => Promise<AppSamplingResult>;
   /** Shows a call's app in a window of its own: a browser tab in headless mode, a window in the desktop app. */
   openAppWindow: (callId: string) => Promise<void>;
   /** Which shell runs the renderer: the desktop app has windows, headless mode has browser tabs. */
@@ -88,6 +98,7 @@ export const createAppsSlice: SliceCreator<AppsSlice> = (set, get) => ({
     // Headless mode's core only prints the link; the person's browser is right here.
     if (appsService.shell() === 'websocket') window.open(opened.url, '_blank', 'noopener,noreferrer');
   },
+  appCreateMessage: (launchId, params) => appsService.createMessage(launchId, params),
   openAppWindow: async (callId) => {
     if (appsService.shell() === 'electron') return appsService.openWindow(callId);
     // A new tab of this renderer (it shares this tab's session, so it reaches the core the same way).

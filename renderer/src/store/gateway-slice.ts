@@ -45,6 +45,8 @@ export interface GatewaySlice {
   applyGatewayActivity: (entry: GatewayActivity) => void;
   /** Loads status, clients and activity (the Gateway view). */
   loadGateway: () => Promise<void>;
+  /** Reads the status and clients again (live session counts change without an event). */
+  refreshGatewayLive: () => Promise<void>;
   setGatewayEnabled: (on: boolean, port?: number) => Promise<void>;
   addGatewayClient: (name: string, profile: GatewayProfile) => Promise<ActionResult>;
   updateGatewayClient: (id: string, changes: { name?: string; profile?: GatewayProfile }) => Promise<ActionResult>;
@@ -100,6 +102,14 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     applyGatewayActivity: (entry) => {
       set((s) => ({ gatewayActivity: [entry, ...s.gatewayActivity].slice(0, GATEWAY_ACTIVITY_KEPT) }));
       reloadClients();
+    },
+    refreshGatewayLive: async () => {
+      try {
+        const [gatewayClients, gatewayStatus] = await Promise.all([gatewayService.clients(), gatewayService.status()]);
+        set({ gatewayClients, gatewayStatus, gatewayPending: gatewayStatus.pending });
+      } catch (err) {
+        set({ gatewayError: message(err) });
+      }
     },
     loadGatewayPending: async () => {
       try {
@@ -164,7 +174,10 @@ export const createGatewaySlice: SliceCreator<GatewaySlice> = (set) => {
     rotateGatewayToken: (id) =>
       run(async () => {
         const { token, ...view } = await gatewayService.rotateToken(id);
-        set({ gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' } });
+        set((s) => ({
+          gatewayIssuedToken: { clientId: view.id, name: view.name, token, reason: 'rotated' },
+          gatewayClients: s.gatewayClients.map((c) => (c.id === view.id ? view : c)),
+        }));
       }),
     dismissIssuedToken: () => set({ gatewayIssuedToken: null }),
     trustGatewayTool: (id, tool, trusted) =>

@@ -62,6 +62,10 @@ export interface ServersSlice {
   previewImport: (text: string, format?: ImportFormat) => Promise<ImportPreview>;
   /** Imports the chosen entries of a client's config text; the list reloads. */
   importServers: (args: InvokeArgs<'servers.import'>) => Promise<ImportResult>;
+  /** The launches of just-imported servers that wait for approval, each in full. */
+  pendingLaunches: (ids: readonly string[]) => Promise<ServerDetail[]>;
+  /** Approves each launch exactly as it was shown; one refused launch does not stop the others. */
+  approveLaunches: (launches: readonly { id: string; fingerprint: string }[]) => Promise<{ id: string; error?: string }[]>;
   /** The servers written as a client's config file. */
   exportServers: (format: ImportFormat) => Promise<InvokeResult<'servers.export'>>;
   applyServerList: (servers: ServerSummary[]) => void;
@@ -187,6 +191,23 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set, get) => {
       const result = await serversService.import(args);
       await get().loadServers();
       return result;
+    },
+    pendingLaunches: async (ids) => {
+      const details = await Promise.all(ids.map((id) => serversService.get(id)));
+      return details.filter((d) => d.approval?.required === true);
+    },
+    approveLaunches: async (launches) => {
+      const outcomes: { id: string; error?: string }[] = [];
+      for (const { id, fingerprint } of launches) {
+        try {
+          await serversService.approve(id, fingerprint);
+          outcomes.push({ id });
+        } catch (err) {
+          outcomes.push({ id, error: message(err) });
+        }
+      }
+      await get().loadServers();
+      return outcomes;
     },
     exportServers: (format) => serversService.export(format),
     applyServerList: (servers) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
 import { GRANTS_FILE, GrantsStore } from '../../../electron/core/apps/grants-store.js';
+import { DOMAIN_NOTE } from '../../../electron/core/apps/apps-service.js';
 import { APPS_FIXTURE, appError, appsHarness, countedStdio, TEST_SANDBOX, TEST_WARM, type AppsHarness } from './helpers.js';
 
 let t: AppsHarness;
@@ -206,6 +207,25 @@ describe('requests from an app', () => {
   });
 });
 
+describe('policy from the resource', () => {
+  it('CSP, permissions and border come from the ui:// resource’s _meta.ui, never from the tool’s', async () => {
+    const launch = await t.call('apps.open', { callId: await personCall('mcp__fx__tool_side_policy') });
+    expect(launch.csp).toEqual({ connectDomains: [], resourceDomains: ['https://cdn.example.com'], frameDomains: [], baseUriDomains: [] });
+    expect(launch.cspPolicy).toContain("connect-src 'none'");
+    expect(launch.cspPolicy).toContain("script-src 'self' 'unsafe-inline' https://cdn.example.com");
+    expect(launch.permissions.requested).toEqual([]);
+    expect(launch.prefersBorder).toBeUndefined();
+    expect(launch.domain).toBeUndefined();
+  });
+
+  it('a dedicated origin asked for is reported as not given (every app runs on the sandbox origin), and no border is honoured', async () => {
+    const launch = await t.call('apps.open', { callId: await personCall('mcp__fx__files_app') });
+    expect(launch.domain).toEqual({ requested: 'files-app.example.com', note: DOMAIN_NOTE });
+    expect(launch.sandboxUrl.startsWith(TEST_SANDBOX)).toBe(true);
+    expect(launch.prefersBorder).toBe(false);
+  });
+});
+
 describe('grants', () => {
   it('denies requested permissions until the person grants them for the server, and keeps the grant', async () => {
     const callId = await personCall('mcp__fx__attack_camera');
@@ -228,6 +248,22 @@ describe('grants', () => {
 
     await t.call('apps.setGrants', { serverId: 'fx', grants: { permissions: [], popups: false } });
     expect((await t.call('apps.open', { callId })).permissions.granted).toEqual([]);
+  });
+
+  it('keeps the apps’ permission to ask for model replies, offered only to launches opened after it', async () => {
+    const callId = await personCall('mcp__fx__hello');
+    expect((await t.call('apps.open', { callId })).sampling).toBe(false);
+    expect(await t.call('apps.setGrants', { serverId: 'fx', grants: { permissions: [], popups: false, sampling: true } })).toEqual({
+      permissions: [],
+      popups: false,
+      sampling: true,
+    });
+    expect((await t.call('apps.open', { callId })).sampling).toBe(true);
+    await t.h.host.apps.dispose();
+    expect(new GrantsStore(t.h.host.info().dataDir).get('fx')).toEqual({ permissions: [], popups: false, sampling: true });
+    await t.call('apps.setGrants', { serverId: 'fx', grants: { permissions: [], popups: false, sampling: false } });
+    expect((await t.call('apps.server', { serverId: 'fx' })).grants).toEqual({ permissions: [], popups: false });
+    expect((await t.call('apps.open', { callId })).sampling).toBe(false);
   });
 
   it('refuses grants for an unknown server or an unknown permission', async () => {

@@ -41,6 +41,7 @@ describe('checkUiResource', () => {
                 csp: { connectDomains: ['https://api.example.com', 'http://bad.example.com'] },
                 permissions: { camera: {}, clipboardWrite: true, usb: {} },
                 prefersBorder: false,
+                domain: '  a904794854a047f6.example-content.com\u0007 ',
               },
             },
           },
@@ -57,6 +58,9 @@ describe('checkUiResource', () => {
     expect(r.cspRefused).toHaveLength(1);
     expect(r.requested).toEqual(['camera', 'clipboardWrite']);
     expect(r.prefersBorder).toBe(false);
+    // The dedicated origin asked for is kept (sanitized) to be shown; it is never used as the sandbox origin.
+    expect(r.domain).toMatch(/^a904794854a047f6\.example-content\.com\S?$/);
+    expect(r.domain).not.toContain('\u0007');
   });
 
   it('decodes a base64 blob', () => {

@@ -4,12 +4,13 @@
 // bounded; nothing is spawned once shutdown has begun.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { bootstrap, DISCOVERY_CACHE_FILE, type Bootstrapped } from '../../../electron/bootstrap.js';
 import { QUIT_TIMEOUT_MS } from '../../../electron/app/quit.js';
 import { HISTORY_FILE } from '../../../electron/core/calls/host-calls.js';
 import { SHUTDOWN_TIMEOUT_MS } from '../../../electron/core/host.js';
-import { FLUSH_GRACE_MS } from '../../../electron/core/lifecycle/shutdown.js';
+import { CoreLifetime } from '../../../electron/core/lifecycle/core-lifetime.js';
+import { FLUSH_GRACE_MS, type ShutdownHook, type ShutdownReport } from '../../../electron/core/lifecycle/shutdown.js';
 import { processAlive } from '../../../electron/core/transports/process-group.js';
 import { createSettingsStore } from '../../../electron/platform/settings-store.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
@@ -134,40 +135,60 @@ describe('host shutdown', () => {
   });
 });
 
+/** A step stuck in every stage next to writes that finish: what the shell's wait has to hold. */
+function stuckEverywhere(add: (hook: ShutdownHook) => void, wrote: string[]): void {
+  const never = (): Promise<void> => new Promise<void>(() => undefined);
+  add({ name: 'stuck stop', stage: 'stop', timeoutMs: 60_000, run: never });
+  add({ name: 'stuck release', stage: 'release', timeoutMs: 60_000, run: never });
+  // Two stuck writes: one after the other, each with its own floor past the deadline, they would take seconds.
+  add({ name: 'stuck write', stage: 'flush', timeoutMs: 60_000, run: never });
+  add({ name: 'stuck write 2', stage: 'flush', timeoutMs: 60_000, run: never });
+  for (const name of ['write a', 'write b', 'write c']) {
+    add({ name, stage: 'flush', run: () => void wrote.push(name) });
+  }
+  // The final step writes too (closing the log): it keeps time of its own after the stuck writes used theirs.
+  add({
+    name: 'after the writes',
+    stage: 'final',
+    run: async () => {
+      await new Promise((r) => setTimeout(r, 60));
+      wrote.push('final');
+    },
+  });
+}
+
+const STUCK = ['stuck stop', 'stuck release', 'stuck write', 'stuck write 2'];
+
 describe('shutdown within the desktop shell’s wait', () => {
-  it('with a step stuck in every stage, ends within its deadline plus the writes’ grace, and every write still runs', async () => {
+  it('with a step stuck in every stage, cuts the stuck ones off and every write still runs', async () => {
     const { host } = await start();
-    const never = (): Promise<void> => new Promise<void>(() => undefined);
     const wrote: string[] = [];
-    host.onShutdown({ name: 'stuck stop', stage: 'stop', timeoutMs: 60_000, run: never });
-    host.onShutdown({ name: 'stuck release', stage: 'release', timeoutMs: 60_000, run: never });
-    // Two stuck writes: one after the other, each with its own floor past the deadline, they would take seconds.
-    host.onShutdown({ name: 'stuck write', stage: 'flush', timeoutMs: 60_000, run: never });
-    host.onShutdown({ name: 'stuck write 2', stage: 'flush', timeoutMs: 60_000, run: never });
-    for (const name of ['write a', 'write b', 'write c']) {
-      host.onShutdown({ name, stage: 'flush', run: () => void wrote.push(name) });
-    }
-    // The final step writes too (closing the log): it keeps time of its own after the stuck writes used theirs.
-    host.onShutdown({
-      name: 'after the writes',
-      stage: 'final',
-      run: async () => {
-        await new Promise((r) => setTimeout(r, 60));
-        wrote.push('final');
-      },
-    });
-    const timeoutMs = 1500;
-    const started = Date.now();
-    const report = await host.shutdown({ timeoutMs });
-    const took = Date.now() - started;
-    // The desktop shell waits QUIT_TIMEOUT_MS for a deadline of SHUTDOWN_TIMEOUT_MS: the grace must fit between them.
-    expect(SHUTDOWN_TIMEOUT_MS + FLUSH_GRACE_MS).toBeLessThan(QUIT_TIMEOUT_MS);
-    // Timers on a loaded machine fire late, hence the slack; writing one after another would take 2 s more.
-    expect(took).toBeLessThanOrEqual(timeoutMs + FLUSH_GRACE_MS + 700);
+    stuckEverywhere((hook) => host.onShutdown(hook), wrote);
+    const report = await host.shutdown({ timeoutMs: 1500 });
     expect(wrote).toEqual(['write a', 'write b', 'write c', 'final']);
     expect(report.steps.find((s) => s.name === 'after the writes')).toMatchObject({ outcome: 'ok' });
-    for (const name of ['stuck stop', 'stuck release', 'stuck write', 'stuck write 2'])
-      expect(report.steps.find((s) => s.name === name)).toMatchObject({ outcome: 'timed out' });
+    for (const name of STUCK) expect(report.steps.find((s) => s.name === name)).toMatchObject({ outcome: 'timed out' });
     expect(report.steps.find((s) => s.name === 'write call history')).toMatchObject({ outcome: 'ok' });
+  });
+
+  it('ends within its deadline plus the writes’ grace, measured on a fake clock', async () => {
+    // The desktop shell waits QUIT_TIMEOUT_MS for a deadline of SHUTDOWN_TIMEOUT_MS: the grace must fit between them.
+    expect(SHUTDOWN_TIMEOUT_MS + FLUSH_GRACE_MS).toBeLessThan(QUIT_TIMEOUT_MS);
+    vi.useFakeTimers({ now: 0 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const lifetime = new CoreLifetime();
+    const wrote: string[] = [];
+    stuckEverywhere((hook) => lifetime.add(hook), wrote);
+    const timeoutMs = 1500;
+    let ended: { at: number; report: ShutdownReport } | undefined;
+    void lifetime.shutdown({ timeoutMs }).then((report) => (ended = { at: Date.now(), report }));
+    // A stuck write given its own 60 s instead of the grace would still be running here.
+    await vi.advanceTimersByTimeAsync(timeoutMs + FLUSH_GRACE_MS);
+    expect(ended, 'still running at its deadline plus the grace').toBeDefined();
+    expect(ended!.at).toBeLessThanOrEqual(timeoutMs + FLUSH_GRACE_MS);
+    expect(wrote).toEqual(['write a', 'write b', 'write c', 'final']);
+    for (const name of STUCK) expect(ended!.report.steps.find((s) => s.name === name)).toMatchObject({ outcome: 'timed out' });
   });
 });

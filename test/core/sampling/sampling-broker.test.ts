@@ -67,3 +67,20 @@ describe('sampling broker', () => {
     expect(events.size).toBe(1);
   });
 });
+
+describe('sampling requests from an app', () => {
+  it('are marked with the app’s tool, and closing the launch withdraws only its own', async () => {
+    const { broker } = make();
+    const fromServer = broker.request('s', params());
+    const fromApp = broker.request('s', params(), undefined, { launchId: 'L1', tool: 'mcp__s__chart\u202E' });
+    const otherApp = broker.request('s', params(), undefined, { launchId: 'L2', tool: 'mcp__s__map' });
+    const views = broker.pending();
+    expect(views.map((v) => v.fromApp)).toEqual([undefined, { tool: 'mcp__s__chart' }, { tool: 'mcp__s__map' }]);
+    broker.cancelLaunch('L1', 'The app was closed');
+    await expect(fromApp).rejects.toThrow(/The app was closed/);
+    expect(broker.pending().map((v) => v.requestId)).toEqual([views[0]!.requestId, views[2]!.requestId]);
+    broker.cancelAll('done');
+    await expect(fromServer).rejects.toThrow(/done/);
+    await expect(otherApp).rejects.toThrow(/done/);
+  });
+});

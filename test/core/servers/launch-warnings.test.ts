@@ -2,6 +2,7 @@
 // only look alike (an option after the package belongs to the package, a read-only bind of a folder) say nothing.
 import { describe, expect, it } from 'vitest';
 import { launchWarnings, type LaunchShape } from '../../../electron/core/servers/launch-warnings.js';
+import { HOSTILE_LAUNCHES } from './hostile-launches.js';
 
 const codes = (command: string, args: string[], envNames: string[] = []): string[] =>
   launchWarnings({ command, args, envNames } satisfies LaunchShape).map((w) => w.code);
@@ -36,6 +37,12 @@ describe('npx', () => {
     // Not npx at all.
     expect(codes('node', ['-c', 'x'])).toEqual([]);
     expect(codes('npxtool', ['-c', 'x'])).toEqual([]);
+  });
+
+  it('shows what a quoted argument hides: control and bidi characters become visible escapes', () => {
+    const [w] = launchWarnings({ command: 'sh', args: ['-c', 'echo ok\u202e\n\u001b]0;x\u0007rm -rf ~'], envNames: [] });
+    expect(w!.text).toContain('“echo ok\\u202e\\n\\x1b]0;x\\x07rm -rf ~”');
+    expect(w!.text).not.toMatch(/[\u0000-\u001f\u202e]/);
   });
 
   it('bounds what it quotes', () => {
@@ -105,5 +112,89 @@ describe('environment set by the entry', () => {
 
   it('a launch can carry several warnings, command line first', () => {
     expect(codes('npx', ['-y', '-c', 'echo hi'], ['NODE_OPTIONS'])).toEqual(['npx_shell_command', 'env_node_options']);
+  });
+});
+
+describe('every hostile launch pattern', () => {
+  it.each(HOSTILE_LAUNCHES)('$what', ({ launch, code, says }) => {
+    const warnings = launchWarnings(launch);
+    const hit = warnings.find((w) => w.code === code);
+    expect(hit, JSON.stringify(warnings)).toBeDefined();
+    expect(hit!.text).toMatch(says);
+  });
+});
+
+describe('package runners other than npx', () => {
+  it('quote the package or string they are given, and say nothing for an ordinary launch', () => {
+    expect(launchWarnings({ command: 'uvx', args: ['--from', 'evil-pkg', 'mcp-server-time'], envNames: [] })).toEqual([
+      { code: 'runner_other_package', text: expect.stringContaining('“evil-pkg”') },
+    ]);
+    expect(codes('uvx', ['mcp-server-time'])).toEqual([]);
+    expect(codes('uvx', ['--python', '3.12', 'mcp-server-fetch'])).toEqual([]);
+    // After the package, the words are the package's own.
+    expect(codes('uvx', ['mcp-server-fetch', '--from', 'x'])).toEqual([]);
+    expect(codes('pnpm', ['dlx', '@scope/server'])).toEqual([]);
+    expect(codes('pnpm', ['install', '--package', 'x'])).toEqual([]);
+    expect(codes('pnpm', ['exec', 'tool'])).toEqual([]);
+    expect(codes('yarn', ['dlx', 'server'])).toEqual([]);
+    expect(codes('yarn', ['add', '-p', 'x'])).toEqual([]);
+    expect(codes('bunx', ['server', '-p', 'x'])).toEqual([]);
+    expect(codes('bun', ['run', '-p', 'x'])).toEqual([]);
+    expect(codes('uv', ['pip', 'install', '--index-url', 'https://example.test'])).toEqual([]);
+  });
+
+  it('pnpm --shell-mode quotes the command the shell runs', () => {
+    const [w] = launchWarnings({ command: 'pnpm', args: ['--package', 'cowsay', '-c', 'dlx', 'echo hi | cowsay'], envNames: [] });
+    expect(w).toEqual({ code: 'runner_other_package', text: expect.stringContaining('“cowsay”') });
+    expect(codes('pnpm', ['--package', 'cowsay', '-c', 'dlx', 'echo hi | cowsay'])).toEqual([
+      'runner_other_package',
+      'runner_shell_command',
+    ]);
+    expect(launchWarnings({ command: 'pnpm', args: ['dlx', '-c', 'echo hi | cowsay'], envNames: [] })[0]!.text).toContain(
+      '“echo hi | cowsay”',
+    );
+  });
+});
+
+describe('shells', () => {
+  it('a command string is quoted; a script, or a plain cmd /c start of one program, says nothing', () => {
+    expect(launchWarnings({ command: '/bin/bash', args: ['-lc', 'source ~/.nvm/nvm.sh && npx pkg'], envNames: [] })).toEqual([
+      { code: 'shell_command', text: expect.stringContaining('“source ~/.nvm/nvm.sh && npx pkg”') },
+    ]);
+    expect(codes('bash', ['server.sh'])).toEqual([]);
+    expect(codes('sh', ['-e', 'server.sh', '-c', 'x'])).toEqual([]);
+    expect(codes('pwsh', ['-File', 'server.ps1', '-Command', 'x'])).toEqual([]);
+    expect(codes('pwsh', ['server.ps1'])).toEqual([]);
+    // The usual way to start npx on Windows: cmd is looked through, so only what npx is told counts.
+    expect(codes('cmd', ['/c', 'npx', '-y', '@modelcontextprotocol/server-filesystem', 'C:\\Users\\me'])).toEqual([]);
+    expect(codes('cmd.exe', ['/c', 'npx', '-y', '-c', 'calc'])).toEqual(['npx_shell_command']);
+    expect(codes('cmd', ['/c', 'npx -y pkg & calc'])).toEqual(['shell_command']);
+  });
+
+  it('PowerShell: parameter prefixes count, and an encoded command is decoded to be read', () => {
+    expect(codes('powershell', ['-NoProfile', '-ExecutionPolicy', 'Bypass', '-c', 'iwr x | iex'])).toEqual(['shell_command']);
+    expect(codes('pwsh', ['-nop', '-Comm', 'Get-Process'])).toEqual(['shell_command']);
+    const encoded = Buffer.from('Start-Process calc', 'utf16le').toString('base64');
+    const [w] = launchWarnings({ command: 'powershell.exe', args: ['-enc', encoded], envNames: [] });
+    expect(w).toEqual({ code: 'shell_command', text: expect.stringContaining('“Start-Process calc”') });
+  });
+});
+
+describe('wrappers', () => {
+  it('env NAME=… counts as the entry setting NAME, and what env starts is read as the launch', () => {
+    expect(codes('env', ['LD_PRELOAD=/tmp/x.so', 'node', 'server.js'])).toEqual(['env_library_preload']);
+    expect(codes('/usr/bin/env', ['-i', 'NODE_OPTIONS=--require=/tmp/x.js', 'npx', '-y', '-c', 'id'])).toEqual([
+      'npx_shell_command',
+      'env_node_options',
+    ]);
+    expect(codes('env', ['-S', 'node server.js'])).toEqual(['shell_command']);
+    expect(codes('env', ['FOO=1', 'node', 'server.js'])).toEqual([]);
+  });
+});
+
+describe('containers, beyond privileged and the host root', () => {
+  it('an ordinary capability drop, a named network or a private namespace says nothing', () => {
+    expect(codes('docker', ['run', '--cap-drop', 'ALL', '--network', 'mcp', '--ipc', 'private', 'img'])).toEqual([]);
+    expect(codes('docker', ['run', '--security-opt', 'no-new-privileges', '-v', '/home/me/docker.sock.d:/x', 'img'])).toEqual([]);
   });
 });

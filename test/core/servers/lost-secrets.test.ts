@@ -62,6 +62,11 @@ describe('a secret lost in a restart without a keychain', () => {
     const refused = await second.sessions.connect('weather');
     expect(refused.error?.code).toBe('approval_required');
     expect(refused.error?.message).not.toMatch(/changed/);
+    // The refusal the person sees names the lost secret and the fix.
+    expect(refused.error?.message).toContain('the secret WEATHER_API_KEY is no longer stored');
+    expect(refused.error?.message).toContain('Enter it again');
+    expect(refused.error?.evidence?.missingSecrets).toEqual(['WEATHER_API_KEY']);
+    expect(second.status('weather').error?.message).toContain('WEATHER_API_KEY');
     const approval = (await second.get('weather')).approval!;
     expect(approval.required).toBe(true);
     expect(approval.lostSecrets).toEqual(['WEATHER_API_KEY']);

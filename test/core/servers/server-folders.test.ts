@@ -1,7 +1,8 @@
 // Where a stdio server runs: with no working directory of its own, in its folder under the data folder (created
 // 0700 at launch and shown in the server's details); the person's own cwd wins. A real stdio fixture writes a file
 // into its working directory at start.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,6 +91,58 @@ describe('server working folders', () => {
     const run = await runDoctorWalk(host, { config: whereServer('wd'), approvedLaunch: walk.trial!.fingerprint }, host.doctor);
     expect(run.ok).toBe(true);
     expect(readFileSync(join(dir, 'server-folders', 'wd', 'where-am-i.txt'), 'utf8')).toBe(join(dir, 'server-folders', 'wd'));
+  });
+
+  it('removing a server removes the folder Switchboard made for it; a link inside is removed, not followed', async () => {
+    await addApproved(host, whereServer('wd'));
+    expect((await host.sessions.connect('wd')).state).toBe('connected');
+    const folder = join(dir, 'server-folders', 'wd');
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'keep.txt'), 'keep');
+    symlinkSync(outside, join(folder, 'link'));
+    await host.remove('wd');
+    expect(existsSync(folder)).toBe(false);
+    expect(existsSync(join(dir, 'server-folders', '.wd.created'))).toBe(false);
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    expect(host.info().notices.some((n) => n.id === 'server-folder-wd')).toBe(false);
+  });
+
+  it('a folder Switchboard did not make, or one that is a link out of the data folder, stays', async () => {
+    const outside = join(dir, 'elsewhere');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'keep.txt'), 'keep');
+    mkdirSync(join(dir, 'server-folders'), { recursive: true });
+    // A link marked as made by Switchboard: never followed out.
+    symlinkSync(outside, join(dir, 'server-folders', 'linked'));
+    writeFileSync(join(dir, 'server-folders', '.linked.created'), '');
+    // A folder the person made there themselves (no mark).
+    mkdirSync(join(dir, 'server-folders', 'own'));
+    writeFileSync(join(dir, 'server-folders', 'own', 'mine.txt'), 'mine');
+    await addApproved(host, whereServer('linked'));
+    await addApproved(host, whereServer('own'));
+    await host.remove('linked');
+    await host.remove('own');
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    expect(existsSync(join(dir, 'server-folders', 'linked'))).toBe(true);
+    expect(readFileSync(join(dir, 'server-folders', 'own', 'mine.txt'), 'utf8')).toBe('mine');
+  });
+
+  // Needs a way to make a removal fail for any user (root passes permission checks): an immutable folder.
+  const immutable = spawnSync('sh', ['-c', 'd=$(mktemp -d) && chattr +i "$d" && chattr -i "$d" && rmdir "$d"']).status === 0;
+  it.skipIf(!immutable)('a folder that cannot be removed is reported to the person, naming it', async () => {
+    await addApproved(host, whereServer('stuck'));
+    expect((await host.sessions.connect('stuck')).state).toBe('connected');
+    const folder = join(dir, 'server-folders', 'stuck');
+    expect(spawnSync('chattr', ['+i', folder]).status).toBe(0);
+    try {
+      await host.remove('stuck');
+      const notice = host.info().notices.find((n) => n.id === 'server-folder-stuck');
+      expect(notice?.message).toContain(`The server's folder ${folder} could not be removed`);
+      expect(host.list().some((s) => s.id === 'stuck')).toBe(false);
+    } finally {
+      spawnSync('chattr', ['-i', folder]);
+    }
   });
 
   it('an HTTP server has no working folder', async () => {

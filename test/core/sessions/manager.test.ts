@@ -63,7 +63,8 @@ describe('session manager', () => {
       t.h.host,
       stdioServer('broken-hang', fixture('hang.ts'), { startup: 'eager', timeouts: { probeSecs: 1, connectSecs: 3 } }),
     );
-    await t.h.host.shutdown(); // registration above already connected them; start again from cold
+    // Registration above already connected them; start again from cold (shutdown is final: it would refuse startAll).
+    await Promise.all(t.h.host.configs().map((c) => t.h.sessions.disconnect(c.id)));
     const mark = t.h.events.length;
     const report = await t.h.sessions.startAll();
     const states = Object.fromEntries(t.h.host.configs().map((c) => [c.id, t.h.sessions.status(c.id).state]));

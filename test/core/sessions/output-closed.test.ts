@@ -23,7 +23,7 @@ describe('a stdio server that closes its output', () => {
     expect(outcome.status).toBe('error');
     expect(outcome.error?.code).toBe('connection_closed');
     expect(outcome.error?.message, outcome.error?.message).toMatch(/closed its output/);
-    expect(outcome.durationMs).toBeLessThan(60_000);
+    // Ended by the closed output, not by the 600 s call deadline: that would have answered `timeout`, not the above.
 
     const status = t.h.sessions.status('eof');
     expect(status.state).toBe('failed');

@@ -138,6 +138,35 @@ describe('skills', () => {
     expect((await h.host.skills.approve('skills', uri)).approval).toBe('approved');
   }, 30_000);
 
+  it('reads a skill directory only from a server that declares directoryRead, marking what the manifest lists', async () => {
+    const git = 'skill://git-workflow/SKILL.md';
+    const off = await rejection(h.host.skills.listDirectory('skills', git, 'skill://git-workflow'));
+    // Refused before any request: the server without directoryRead would have answered "method not found".
+    expect(off.code).toBe('invalid_request');
+    expect(off.message).toMatch(/does not declare directoryRead/);
+
+    const root = await h.host.skills.listDirectory('skillsdir', git, 'skill://git-workflow');
+    expect(root.children.map((c) => [c.name, c.directory, c.inManifest]).sort()).toEqual([
+      ['SKILL.md', false, true],
+      ['references', true, true],
+    ]);
+    const refs = await h.host.skills.listDirectory('skillsdir', git, 'skill://git-workflow/references');
+    expect(refs.children).toEqual([
+      {
+        uri: 'skill://git-workflow/references/CHECKLIST.md',
+        name: 'CHECKLIST.md',
+        directory: false,
+        inManifest: true,
+        mimeType: 'text/markdown',
+      },
+    ]);
+    // A dynamic skill has no manifest: its files are found this way, none of them content-bound.
+    const daily = await h.host.skills.listDirectory('skillsdir', 'skill://daily/SKILL.md', 'skill://daily');
+    expect(daily.children.map((c) => [c.name, c.inManifest])).toEqual([['SKILL.md', false]]);
+    const outside = await rejection(h.host.skills.listDirectory('skillsdir', git, 'skill://outer'));
+    expect(outside.code).toBe('invalid_request');
+  }, 30_000);
+
   it('gets a skill by uri and rejects one the server does not serve', async () => {
     const s = await h.host.skills.get('skillsdir', 'skill://acme/support/refunds/SKILL.md');
     expect(s).toMatchObject({ serverId: 'skillsdir', name: 'refunds' });

@@ -2,7 +2,7 @@
 // in: the device code (auth/DeviceSignIn), the authorization code's paste-the-redirect (auth/AuthorizationCodePaste),
 // a static bearer token (auth/BearerTokenForm) and the OAuth client with each grant's fields (auth/ClientSettingsForm).
 // Secrets are write-only: once stored they leave the form (and the page).
-import { Accordion, Alert, Box, Button, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Alert, Box, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconLogin, IconLogout } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useStore } from '../../store';
@@ -69,6 +69,12 @@ export function AuthPanel({ serverId }: { serverId: string }) {
         {status.scopes?.length ? (
           <Text size="sm" c="dimmed">
             Scopes: {cleanText(status.scopes.join(' '))}
+          </Text>
+        ) : null}
+        {status.dpop ? (
+          <Text size="sm" data-testid="auth-dpop">
+            Tokens are DPoP-bound: every request is signed with this server’s own key, which stays in the credential store. Key thumbprint:{' '}
+            <Code className="sb-mono">{cleanText(status.dpop.thumbprint)}</Code>
           </Text>
         ) : null}
         {status.state === 'needs-auth' && status.reason ? (

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconDots, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import type { GatewayActivity, GatewayClientView } from '../../../../shared/domains/gateway';
+import type { GatewayActivity, GatewayClientView, GatewayTokenLoss } from '../../../../shared/domains/gateway';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { countLabel } from '../../ui/count';
@@ -30,6 +30,9 @@ import { ago, modeLabel, seesLabel, writesLabel } from './format';
 import { SetupDialog } from './SetupDialog';
 import { TokenDialog } from './TokenDialog';
 import './gateway.css';
+
+/** How often the view asks again how many sessions are live. */
+const LIVE_REFRESH_MS = 15_000;
 
 type Open = { kind: 'none' } | { kind: 'add' } | { kind: 'edit' | 'setup' | 'remove'; client: GatewayClientView };
 
@@ -95,16 +98,24 @@ function StatusCard() {
   );
 }
 
+/** What the row says about a lost token: why it is gone and what still works. */
+function tokenLostText(loss: GatewayTokenLoss): string {
+  const rest = 'Apps using it over HTTP are refused until you issue a new token (the stdio entry point still works).';
+  if (loss === 'not-kept') return `Its token was lost when Switchboard restarted (secrets are kept in memory only). ${rest}`;
+  if (loss === 'unreadable') return `Its token could not be read from the credential store. ${rest}`;
+  return `Its token is no longer in the credential store. ${rest}`;
+}
+
 function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: Open) => void }) {
   const rotate = useStore((s) => s.rotateGatewayToken);
   return (
     <Table.Tr>
       <Table.Th scope="row">
         <Text fw={600}>{client.name}</Text>
-        {client.tokenLost === true && (
-          <Stack gap={4} align="flex-start">
+        {client.tokenLost !== undefined && (
+          <Stack gap={4} align="flex-start" data-testid="gateway-token-lost">
             <Text size="xs" c="red" role="status">
-              Its token was lost (Switchboard could not keep it), so it cannot connect.
+              {tokenLostText(client.tokenLost)}
             </Text>
             <Button size="compact-xs" variant="light" color="red" onClick={() => void rotate(client.id)}>
               Issue a new token
@@ -137,9 +148,14 @@ function ClientRow({ client, onOpen }: { client: GatewayClientView; onOpen: (o: 
           </Text>
         )}
       </Table.Td>
-      <Table.Td>
-        <Group gap={6}>
-          <Badge variant={client.sessions > 0 ? 'light' : 'default'} color={client.sessions > 0 ? 'green' : 'gray'}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Group gap={6} wrap="nowrap">
+          <Badge
+            variant={client.sessions > 0 ? 'light' : 'default'}
+            color={client.sessions > 0 ? 'green' : 'gray'}
+            style={{ flex: 'none' }}
+            styles={{ label: { overflow: 'visible' } }}
+          >
             {countLabel(client.sessions, 'session')}
           </Badge>
           {client.runningCalls > 0 && <Badge variant="light">{countLabel(client.runningCalls, 'call')} running</Badge>}
@@ -250,6 +266,7 @@ function ActivityList({ entries }: { entries: GatewayActivity[] }) {
 /** The Gateway view. */
 export function GatewayView() {
   const load = useStore((s) => s.loadGateway);
+  const refreshLive = useStore((s) => s.refreshGatewayLive);
   const loadServers = useStore((s) => s.loadServers);
   const clients = useStore((s) => s.gatewayClients);
   const activity = useStore((s) => s.gatewayActivity);
@@ -258,6 +275,11 @@ export function GatewayView() {
     void load();
     void loadServers();
   }, [load, loadServers]);
+  // Sessions leave the live count when their client hangs up or goes idle, which no event announces: look again now and then.
+  useEffect(() => {
+    const timer = setInterval(() => void refreshLive(), LIVE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refreshLive]);
   const close = (): void => setOpen({ kind: 'none' });
   return (
     <Stack gap="lg" maw={1100} className="sb-gw">

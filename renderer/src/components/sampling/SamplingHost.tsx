@@ -52,11 +52,13 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
   const [busy, setBusy] = useState(false);
   const replyId = useId();
   const minutes = Math.max(1, Math.ceil((request.expiresAt - Date.now()) / 60_000));
+  // Who gets the reply: the server itself, or one of its apps.
+  const asker = request.fromApp ? 'app' : 'server';
 
   const send = async (action: 'accept' | 'decline') => {
     setFailure(null);
     if (action === 'accept' && text.trim() === '') {
-      setError('Write the reply the server should get, or decline');
+      setError(`Write the reply the ${asker} should get, or decline`);
       document.getElementById(replyId)?.focus();
       return;
     }
@@ -80,7 +82,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
       size="xl"
       dismissable={false}
       onClose={() => void send('decline')}
-      title={`${request.serverName} asks for a model reply`}
+      title={request.fromApp ? `An app of ${request.serverName} asks for a model reply` : `${request.serverName} asks for a model reply`}
       describedBy="sampling-intro"
       actions={
         <>
@@ -96,8 +98,9 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Text id="sampling-intro" fz="sm">
-            The server <strong>{request.serverName}</strong> wants a language model to continue this conversation. Switchboard has no model:
-            you write the reply it will receive. Declining tells the server you refused. Expires in about {countLabel(minutes, 'minute')}.
+            {request.fromApp ? 'An app of the server' : 'The server'} <strong>{request.serverName}</strong> wants a language model to
+            continue this conversation. Switchboard has no model: you write the reply it will receive. Declining tells the {asker} you
+            refused. Expires in about {countLabel(minutes, 'minute')}.
           </Text>
           {count > 1 && (
             <Badge variant="light" aria-label={`${count} requests waiting`}>
@@ -105,6 +108,12 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
             </Badge>
           )}
         </Group>
+        {request.fromApp && (
+          <Alert color="blue" variant="light" title="From an app, not the server" data-testid="sampling-from-app">
+            The app shown for the tool <strong>{request.fromApp.tool}</strong> sent this request; the server itself did not ask. Your reply
+            goes back to the app.
+          </Alert>
+        )}
         {request.systemPrompt && (
           <div>
             <Title order={3} fz="sm" mb={4}>
@@ -170,7 +179,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
         <Textarea
           id={replyId}
           label="Your reply"
-          description="Sent to the server as the model's message."
+          description={`Sent to the ${asker} as the model's message.`}
           required
           autosize
           minRows={4}
@@ -193,7 +202,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
           />
           <TextInput
             label="Model name"
-            description="Reported to the server."
+            description={`Reported to the ${asker}.`}
             placeholder="switchboard-by-hand"
             value={model}
             onChange={(e) => setModel(e.currentTarget.value)}

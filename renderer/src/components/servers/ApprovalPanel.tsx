@@ -1,22 +1,11 @@
 // Shows the exact launch, untruncated, and asks for consent before anything is spawned; what parts of the launch do
 // beyond running the program named (a shell string, host access, preloaded code) is said in plain words first.
-import { Alert, Box, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { IconAlertTriangle, IconKey, IconShieldCheck } from '@tabler/icons-react';
+import { Alert, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconKey, IconShieldCheck } from '@tabler/icons-react';
 import type { LaunchApproval } from '../../../../shared/contract';
 import { useStore } from '../../store';
 import { cleanText } from '../../ui/text';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box>
-      <Text size="xs" fw={600} tt="uppercase">
-        {label}
-      </Text>
-      {children}
-    </Box>
-  );
-}
+import { LaunchDetails, LaunchWarnings, Row } from './LaunchDetails';
 
 /** The launch approval panel of a stdio server. */
 export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
@@ -44,22 +33,7 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
         <Text size="sm">
           Switchboard will start this program on your computer. Nothing runs until you approve it, and any change needs approval again.
         </Text>
-        {a.warnings.length > 0 && (
-          <Alert
-            color="red"
-            variant="light"
-            p="sm"
-            icon={<IconAlertTriangle size={18} aria-hidden />}
-            title="What this launch also does"
-            data-testid="approval-warnings"
-          >
-            <List size="sm" spacing={4} aria-label="What this launch also does">
-              {a.warnings.map((w, i) => (
-                <List.Item key={`${w.code}-${i}`}>{cleanText(w.text)}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
+        <LaunchWarnings approval={a} />
         {a.lastApproval === 'legacy' && (
           <Text size="sm">An earlier version approved this launch without checking environment values; approve it once more.</Text>
         )}
@@ -104,58 +78,7 @@ export function ApprovalPanel(props: { id: string; approval: LaunchApproval }) {
             </List>
           </Row>
         )}
-        <Row label="Command">
-          <Code block className="sb-mono" data-testid="approval-command">
-            {cleanText(a.command)}
-          </Code>
-        </Row>
-        <Row label="Arguments">
-          {a.args.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              None
-            </Text>
-          ) : (
-            <List type="ordered" size="sm" aria-label="Arguments" className="sb-mono" spacing={2}>
-              {a.args.map((arg, i) => (
-                <List.Item key={i}>
-                  <Code>{cleanText(arg) || '""'}</Code>
-                </List.Item>
-              ))}
-            </List>
-          )}
-        </Row>
-        {a.cwd && (
-          <Row label="Working directory">
-            <Code className="sb-mono">{cleanText(a.cwd)}</Code>
-          </Row>
-        )}
-        <Row label="Environment variables">
-          {a.env.length === 0 ? (
-            <Text size="sm">None{a.inheritEnv ? ' (plus the whole inherited environment)' : ''}</Text>
-          ) : (
-            <List size="sm" aria-label="Environment variables" className="sb-mono" spacing={2}>
-              {a.env.map((e) => (
-                <List.Item key={e.name}>
-                  <Code>{cleanText(e.name)}</Code>{' '}
-                  {e.secret ? (
-                    e.isSet ? (
-                      '(secret, set)'
-                    ) : lost.includes(e.name) ? (
-                      <Text span size="sm" fw={700}>
-                        (secret, missing: enter it again)
-                      </Text>
-                    ) : (
-                      '(secret, not set)'
-                    )
-                  ) : (
-                    <Code>{cleanText(e.value ?? '')}</Code>
-                  )}
-                </List.Item>
-              ))}
-            </List>
-          )}
-          {a.env.length > 0 && a.inheritEnv && <Text size="sm">Plus the whole inherited environment.</Text>}
-        </Row>
+        <LaunchDetails approval={a} />
         <Group>
           <Button variant="filled" disabled={lost.length > 0} onClick={() => void approve(props.id, a.fingerprint)}>
             Approve and allow to run

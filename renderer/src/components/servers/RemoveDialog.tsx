@@ -41,7 +41,11 @@ export function RemoveDialog(props: { id: string }) {
       }
     >
       <Stack gap="sm">
-        <Text size="sm">The server definition and its secret environment values are deleted. Its session is closed.</Text>
+        <Text size="sm">
+          The server definition and its secret environment values are deleted. Its session is closed.
+          {transport === 'stdio' &&
+            ' The folder Switchboard made for it in the data folder, with what the server wrote there, is removed too.'}
+        </Text>
         {transport !== 'stdio' && (
           <Checkbox
             label="Also delete its sign-in (tokens, bearer token, client settings)"

@@ -19,6 +19,7 @@ import { DoctorWalkPanel } from '../doctor/DoctorWalkPanel';
 import { ServerOverview } from './ServerOverview';
 import { connectionActionTarget, serverTabTarget } from './server-focus';
 import { focusWhenLost } from '../../ui/focus';
+import { looksLikeLegacySse, SwitchToSse } from './SwitchToSse';
 
 interface TabDef {
   id: ServerTab;
@@ -202,6 +203,7 @@ export function ServerPage() {
       )}
       {detail.approval?.required && <ApprovalPanel id={detail.id} approval={detail.approval} />}
       {st.error && st.error.code !== 'approval_required' && <Doctor error={st.error} />}
+      {looksLikeLegacySse(detail) && <SwitchToSse detail={detail} />}
       {(st.state === 'failed' || st.state === 'needs-auth') && st.error?.code !== 'approval_required' && (
         <DoctorWalkPanel
           key={detail.id}

@@ -154,14 +154,14 @@ export function App() {
       </Group>
     );
   }
-  if (bridgeState === 'failed') {
+  if (bridgeState === 'failed' || bridgeState === 'stale') {
     return (
       <main>
         <Alert
-          color="red"
+          color={bridgeState === 'stale' ? 'yellow' : 'red'}
           title={
             <Title order={1} size="h3">
-              Switchboard cannot start
+              {bridgeState === 'stale' ? 'This link is from an earlier run' : 'Switchboard cannot start'}
             </Title>
           }
           m="xl"
