@@ -160,6 +160,8 @@ export interface FeedPage {
   entries: FeedEntry[];
   /** Pass back as `cursor` for the next (older) page; absent on the last page. */
   nextCursor?: string;
+  /** How many stored entries match the filter in all (first page only: the person sees "72 of 412"). */
+  total?: number;
 }
 
 /** Contract methods of the events domain: name → (argument object) → result. */

@@ -124,8 +124,8 @@ test('keyboard only: add → approve → connect → call → read the result', 
   await tabTo(page, dialog.getByRole('button', { name: 'Add server' }));
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
-  // The opener is gone with the empty state: focus lands on the new server's heading.
-  await expect(page.getByRole('heading', { level: 1, name: 'Echo' })).toBeFocused();
+  // Focus lands on the new server's launch approval, its next step.
+  await expect(page.getByRole('heading', { name: 'Approve this command before it runs' })).toBeFocused();
 
   await tabTo(page, page.getByRole('button', { name: 'Approve and allow to run' }));
   await page.keyboard.press('Enter');

@@ -219,7 +219,22 @@ export class FeedStore {
     }
     const more = merged.length > entries.length;
     const last = entries.at(-1);
-    return more && last ? { entries, nextCursor: String(last.seq) } : { entries };
+    const page: FeedPage = more && last ? { entries, nextCursor: String(last.seq) } : { entries };
+    if (cursor === undefined) {
+      page.total =
+        (wantEvents ? this.#countMatching(this.#events, match) : 0) + (wantActivity ? this.#countMatching(this.#activity, match) : 0);
+    }
+    return page;
+  }
+
+  /** Entries of one log that match (the logs are bounded by count, so this is a bounded walk). */
+  #countMatching(log: SegmentLog, match: (e: StoredEntry) => boolean): number {
+    let n = 0;
+    log.visitNewestFirst((e) => {
+      if (match(e)) n++;
+      return true;
+    });
+    return n;
   }
 
   #collect(log: SegmentLog, before: number, match: (e: StoredEntry) => boolean, max: number): StoredEntry[] {

@@ -358,11 +358,12 @@ export function AppView({ callId, standalone = false, pip = false }: AppViewProp
       <Group justify="space-between" wrap="nowrap" gap="xs" px="sm" className="sb-app-bar" h={BAR_HEIGHT}>
         <Group gap="xs" wrap="nowrap" miw={0}>
           <IconAppWindow size={18} aria-hidden />
-          <Text fw={600} size="sm" truncate="end">
+          <Text fw={600} size="sm" truncate="end" title={`${title} (${launch.serverName} · ${launch.resourceUri})`}>
             {title}
           </Text>
           {!pip && (
-            <Text size="xs" className="sb-dim" truncate="end" visibleFrom="sm">
+            // Gives way long before the title does (the title was cut to a few letters beside a long address).
+            <Text size="xs" className="sb-dim sb-app-origin" truncate="end" visibleFrom="sm" style={{ flexShrink: 100 }}>
               {launch.serverName} · {launch.resourceUri}
             </Text>
           )}

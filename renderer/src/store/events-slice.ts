@@ -41,6 +41,8 @@ export interface FeedState {
   atTop: boolean;
   /** Bumped when the list is replaced (the view then goes back to the top). */
   version: number;
+  /** How many stored entries match the filter in all (loaded or not), when the core has said. */
+  total: number | undefined;
 }
 
 /** The events slice. */
@@ -86,7 +88,17 @@ export const eventsInitialState = {
   subscriptions: [],
   subscriptionsLoaded: false,
   subscriptionError: null,
-  feed: { entries: [], cursor: undefined, loading: false, error: null, filter: {}, unseen: 0, atTop: true, version: 0 } as FeedState,
+  feed: {
+    entries: [],
+    cursor: undefined,
+    loading: false,
+    error: null,
+    filter: {},
+    unseen: 0,
+    atTop: true,
+    version: 0,
+    total: undefined,
+  } as FeedState,
 } satisfies Partial<EventsSlice>;
 
 export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
@@ -112,15 +124,17 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const top = get().feed.entries[0]?.seq ?? 0;
       const fetched: FeedEntry[] = [];
       let cursor: string | undefined;
+      let total: number | undefined;
       for (;;) {
         const page = await eventsService.feed(filter, FEED_PAGE, cursor);
+        total ??= page.total;
         fetched.push(...page.entries);
         const reached = page.entries.some((e) => e.seq <= top) || page.nextCursor === undefined;
         if (reached) break;
         if (fetched.length >= HEAD_FILL_LIMIT) {
           if (request !== feedRequest) return;
           // Too much arrived to splice in: show the newest from the top again.
-          setFeed({ entries: fetched, cursor: page.nextCursor, unseen: 0, version: get().feed.version + 1 });
+          setFeed({ entries: fetched, cursor: page.nextCursor, unseen: 0, version: get().feed.version + 1, total });
           return;
         }
         cursor = page.nextCursor;
@@ -129,7 +143,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       const feed = get().feed;
       const before = feed.entries.length;
       const entries = prependNewer(feed.entries, fetched);
-      setFeed({ entries, unseen: feed.atTop ? 0 : feed.unseen + (entries.length - before) });
+      setFeed({ entries, unseen: feed.atTop ? 0 : feed.unseen + (entries.length - before), total: total ?? feed.total });
     } catch {
       // The next push or a reload tries again.
     } finally {
@@ -161,7 +175,12 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
       if (matching.length === 0) return;
       const before = feed.entries.length;
       const next = prependNewer(feed.entries, matching);
-      setFeed({ entries: next, unseen: feed.atTop ? 0 : feed.unseen + (next.length - before) });
+      const added = next.length - before;
+      setFeed({
+        entries: next,
+        unseen: feed.atTop ? 0 : feed.unseen + added,
+        total: feed.total === undefined ? undefined : feed.total + added,
+      });
     },
     loadSubscriptions: async () => {
       const subscriptions = await eventsService.subscriptions();
@@ -220,6 +239,7 @@ export const createEventsSlice: SliceCreator<EventsSlice> = (set, get) => {
           loading: false,
           unseen: 0,
           version: get().feed.version + 1,
+          total: page.total,
         });
       } catch (err) {
         if (request === feedRequest) setFeed({ loading: false, error: message(err) });

@@ -2,6 +2,7 @@
 // body that scrolls on its own and action buttons that stay in view. Never taller than the window.
 import { Group, Modal, type ModalProps } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
+import { focusWhenLost, takeFocusClaim } from './focus';
 
 /** Props of AppDialog. */
 export interface AppDialogProps {
@@ -42,6 +43,12 @@ function useInertBackground(opened: boolean): void {
       openCount -= 1;
       if (openCount > 0) return;
       root?.removeAttribute('inert');
+      // The dialog's action said where focus goes next (what it opened), rather than back to the opener.
+      const claimed = takeFocusClaim();
+      if (claimed) {
+        focusWhenLost(claimed);
+        return;
+      }
       if (!opener) return;
       // After the modal's own focus handling. When the opener is gone (the dialog's action replaced the page, e.g.
       // adding the first server), focus goes to the new page's heading once it is there.

@@ -37,7 +37,10 @@ export function statusText(s: StatusInput): string {
   return LABELS[s.status.state] ?? s.status.state;
 }
 
-/** A coloured badge with the status in words. */
+/**
+ * A coloured badge with the status in words. While connecting, a spinner takes the dot's place: Mantine lays the dot
+ * out as a grid item, so a dot and a left section together pushed the words onto a second, clipped row.
+ */
 export function StatusBadge({ server, size = 'sm' }: { server: StatusInput; size?: 'xs' | 'sm' | 'md' }) {
   const tone = statusTone(server);
   return (
@@ -48,8 +51,9 @@ export function StatusBadge({ server, size = 'sm' }: { server: StatusInput; size
       radius="sm"
       tt="none"
       fw={500}
-      leftSection={tone === 'connecting' ? <Loader size={10} aria-hidden /> : undefined}
+      leftSection={tone === 'connecting' ? <Loader size={10} color="var(--mantine-color-blue-light-color)" aria-hidden /> : undefined}
       data-status={tone}
+      className="sb-status"
     >
       {statusText(server)}
     </Badge>

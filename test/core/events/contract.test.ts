@@ -18,7 +18,7 @@ afterEach(async () => {
 
 it('answers a fresh host with no subscriptions and an empty feed', async () => {
   expect(await call(h.dispatch, 'events.subscriptions', {})).toEqual([]);
-  expect(await call(h.dispatch, 'events.feed', { filter: {}, limit: 50 })).toEqual({ entries: [] });
+  expect(await call(h.dispatch, 'events.feed', { filter: {}, limit: 50 })).toEqual({ entries: [], total: 0 });
 });
 
 it.each([

@@ -50,6 +50,11 @@ describe('FeedStore', () => {
     const rest = feed.page({}, first.nextCursor, 100);
     expect(rest.entries.map((e) => e.eventId ?? e.activity)).toEqual(['e4', 'e3', 'e2', 'e1', 'connected']);
     expect(rest.nextCursor).toBeUndefined();
+    // The first page counts every match (the view says "3 of 8"); later pages do not count again.
+    expect(first.total).toBe(8);
+    expect(rest.total).toBeUndefined();
+    expect(feed.page({ serverIds: ['a'], kinds: ['event'] }, undefined, 2).total).toBe(5);
+    expect(feed.page({ text: 'needle' }, undefined, 10).total).toBe(1);
     expect(feed.page({ serverIds: ['b'] }, undefined, 10).entries).toHaveLength(1);
     expect(feed.page({ kinds: ['activity'] }, undefined, 10).entries.map((e) => e.message)).toEqual(['Connected']);
     expect(feed.page({ kinds: ['event', 'gap'], subscriptionIds: ['s1'] }, undefined, 10).entries).toHaveLength(6);

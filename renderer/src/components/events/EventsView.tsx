@@ -9,11 +9,10 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { selectServerList } from '../../store/servers-slice';
 import { selectRoute } from '../../store/ui-slice';
-import { countLabel } from '../../ui/count';
 import { EntryDetail } from './EntryDetail';
 import { FeedFilters, type FilterChoices } from './FeedFilters';
 import { FeedTimeline } from './FeedTimeline';
-import { visible } from './feed-logic';
+import { feedCountText, visible } from './feed-logic';
 import { EMPTY_QUERY, feedFilterOf, paramsFromQuery, queryFromParams, type FeedQuery } from './feed-query';
 import { SubscriptionCard } from './SubscriptionCard';
 
@@ -27,7 +26,8 @@ export function EventsView() {
   const subscriptionError = useStore((s) => s.subscriptionError);
   const serverList = useStore(useShallow(selectServerList));
   const servers = useMemo(() => serverList.map((x) => ({ value: x.id, label: `${x.name} (${x.id})` })), [serverList]);
-  const entries = useStore((s) => s.feed.entries);
+  const shownCount = useStore((s) => s.feed.entries.length);
+  const total = useStore((s) => s.feed.total);
   const [open, setOpen] = useState<FeedEntry | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -72,7 +72,7 @@ export function EventsView() {
             Events
           </Title>
           <Text size="sm" className="sb-muted" aria-live="polite">
-            {countLabel(entries.length, 'entry', 'entries', 'No entries')} shown · arriving live
+            {feedCountText(shownCount, total)} · arriving live
           </Text>
         </Group>
         <FeedFilters query={query} choices={choices} onChange={onChange} />

@@ -3,6 +3,7 @@
 // shared/domains/events-filter.ts.)
 import type { FeedEntry, SubscriptionView } from '../../../../shared/domains/events';
 import { escapeAsJson } from '../../../../shared/untrusted-text';
+import { countLabel } from '../../ui/count';
 
 /** Server text shown as-is except that control, bidi and invisible characters become visible `\uXXXX` escapes. */
 export function visible(text: string): string {
@@ -112,4 +113,12 @@ export function preview(e: FeedEntry, max = 160): string {
   const text = e.kind === 'event' ? (e.data ?? '') : (e.message ?? '');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The feed's count line: how many entries are loaded and, when more match, of how many ("60 of 412 entries"). */
+export function feedCountText(shown: number, total: number | undefined): string {
+  const all = Math.max(shown, total ?? shown);
+  if (all === 0) return 'No entries';
+  if (all === shown) return `${countLabel(shown, 'entry', 'entries')} shown`;
+  return `${shown.toLocaleString('en')} of ${countLabel(all, 'entry', 'entries')} shown`;
 }

@@ -245,8 +245,9 @@ function CallDetail({
       title={entry ? `Call: ${oneLine(entry.savedAs ?? entry.originalName)}` : 'Call'}
       actions={
         entry ? (
+          // No Close here: the title bar's close button and Escape close it, and five buttons made Run again, the
+          // primary action, wrap onto a row of its own.
           <>
-            <Button onClick={onClose}>Close</Button>
             <Button leftSection={<IconBookmark size={16} aria-hidden />} onClick={() => onSave(entry)}>
               {entry.savedAs ? 'Rename…' : 'Save as…'}
             </Button>

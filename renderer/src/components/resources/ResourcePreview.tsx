@@ -51,11 +51,21 @@ function Part({ part: p }: { part: ResourcePart }) {
     <Paper component="article" withBorder p="sm" aria-label={`${label}: ${cleanText(p.uri)}`}>
       <Group justify="space-between" gap="xs" mb="xs" wrap="nowrap">
         <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-          <Badge size="sm" variant="light" radius="sm" tt="none">
+          {/* The chips keep their words; the address beside them is what gets cut. */}
+          <Badge size="sm" variant="light" radius="sm" tt="none" className="sb-keep">
             {label}
           </Badge>
           {p.mimeType && (
-            <Badge size="sm" variant="outline" color="gray" radius="sm" tt="none">
+            <Badge
+              size="sm"
+              variant="outline"
+              color="gray"
+              radius="sm"
+              tt="none"
+              className="sb-keep"
+              maw={240}
+              title={cleanText(p.mimeType)}
+            >
               {cleanText(p.mimeType)}
             </Badge>
           )}

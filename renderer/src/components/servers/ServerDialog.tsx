@@ -11,12 +11,14 @@ import { deriveServerId } from '../../lib/server-id';
 import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
+import { claimFocusAfterDialog } from '../../ui/focus';
 import { DoctorWalkPanel } from '../doctor/DoctorWalkPanel';
 import { formWalkRequest } from '../doctor/walk-request';
 import { emptyModel, modelFromView, modelToInput, validateModel, type ServerFormModel } from './server-form-model';
 import { ConnectionPolicy } from './ConnectionPolicy';
 import { authorizationHeader } from './form-section';
 import { RemoteFields } from './RemoteFields';
+import { serverPageFocusTarget } from './server-focus';
 import { StdioFields } from './StdioFields';
 
 /** The add/edit dialog. */
@@ -60,6 +62,8 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
       const detail = editing
         ? await updateServer(model.id, input)
         : await addServer(input, model.type !== 'stdio' && token !== '' ? token : undefined);
+      // A new server's next step is its approval panel (or its page when it needs none), not the Add button again.
+      if (!editing) claimFocusAfterDialog(() => serverPageFocusTarget(detail.id));
       closeDialog();
       navigate(routes.servers(detail.id));
     } catch (err) {
@@ -117,6 +121,8 @@ export function ServerDialog(props: { existing?: ServerConfigView }) {
             <TextInput
               label="Id"
               required
+              // The hint goes under the box, so the Name and Id boxes line up side by side.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               value={m.id}
               disabled={editing}
               error={errors['id']}

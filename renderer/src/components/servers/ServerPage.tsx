@@ -1,6 +1,6 @@
 // One server: its name, target and status, the actions on it, the launch approval and the connection doctor,
 // and its sections as tabs (#/servers/<id>/<tab>). Sign-in exists only for HTTP and SSE servers.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ServerDetail } from '../../../../shared/contract';
 import { Alert, Badge, Box, Button, Code, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconTrash } from '@tabler/icons-react';
@@ -17,6 +17,8 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { Doctor } from '../doctor/Doctor';
 import { DoctorWalkPanel } from '../doctor/DoctorWalkPanel';
 import { ServerOverview } from './ServerOverview';
+import { connectionActionTarget, serverTabTarget } from './server-focus';
+import { focusWhenLost } from '../../ui/focus';
 import { looksLikeLegacySse, SwitchToSse } from './SwitchToSse';
 
 interface TabDef {
@@ -75,6 +77,25 @@ function useServerCounts(detail: ServerDetail | null): void {
   }, [id, connected, loadEventTypes]);
 }
 
+/**
+ * When the approval panel goes away (the launch was approved), focus that was on it moves to the server's tabs, the
+ * next thing to use, instead of falling to the page's body.
+ */
+function useFocusAfterApproval(id: string | undefined, approvalShown: boolean): void {
+  const shown = useRef<{ id: string | undefined; shown: boolean }>({ id, shown: approvalShown });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { id, shown: approvalShown };
+    if (id === undefined || before.id !== id || !before.shown || approvalShown) return;
+    return focusWhenLost(() => serverTabTarget(id));
+  }, [id, approvalShown]);
+}
+
+/** A connection action (Connect, Disconnect, Restart) replaces or disables its own button: focus follows to the next one. */
+function followConnectionFocus(id: string): void {
+  focusWhenLost(() => connectionActionTarget(id), { timeoutMs: 120_000 });
+}
+
 /** One server's page. */
 export function ServerPage() {
   const detail = useStore(useShallow(selectSelectedDetail));
@@ -86,6 +107,7 @@ export function ServerPage() {
   const counts = useStore((s) => (detail ? s.counts[detail.id] : undefined));
   const eventTypes = useStore((s) => (detail ? s.eventTypes[detail.id]?.result : undefined));
   useServerCounts(detail);
+  useFocusAfterApproval(detail?.id, detail?.approval?.required === true);
   if (!detail) {
     return (
       <Group aria-busy="true" p="md">
@@ -100,6 +122,10 @@ export function ServerPage() {
   const setTab = (t: string | null): void => {
     if (t) navigate(routes.servers(detail.id, t === 'overview' ? undefined : t), { replace: true });
   };
+  const connectionAction = (action: 'connect' | 'disconnect' | 'restart'): void => {
+    followConnectionFocus(detail.id);
+    void run(detail.id, action);
+  };
   const connecting = st.state === 'connecting';
   const connected = st.state === 'connected';
   const tabCounts: Partial<Record<string, number>> = {
@@ -111,7 +137,7 @@ export function ServerPage() {
   const tabCount = (id: string): number | undefined => tabCounts[id];
 
   return (
-    <Stack component="section" aria-labelledby="server-title" gap="md">
+    <Stack component="section" aria-labelledby="server-title" gap="md" data-server-page={detail.id}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
         <Box style={{ minWidth: 0 }}>
           <Title order={1} size="h2" id="server-title">
@@ -134,10 +160,14 @@ export function ServerPage() {
       <Group gap="xs" aria-label="Server actions" role="group">
         {connected ? (
           <>
-            <Button leftSection={<IconPlugConnectedX size={16} aria-hidden />} onClick={() => void run(detail.id, 'disconnect')}>
+            <Button
+              data-connection-action
+              leftSection={<IconPlugConnectedX size={16} aria-hidden />}
+              onClick={() => connectionAction('disconnect')}
+            >
               Disconnect
             </Button>
-            <Button leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void run(detail.id, 'restart')}>
+            <Button data-connection-action leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => connectionAction('restart')}>
               Restart
             </Button>
           </>
@@ -147,7 +177,8 @@ export function ServerPage() {
             leftSection={<IconPlugConnected size={16} aria-hidden />}
             loading={connecting}
             disabled={connecting || detail.needsApproval}
-            onClick={() => void run(detail.id, 'connect')}
+            data-connection-action
+            onClick={() => connectionAction('connect')}
           >
             Connect
           </Button>

@@ -40,10 +40,11 @@ export function StdioFields({ model: m, patch, errors }: FormSectionProps) {
           >
             <Stack gap={6}>
               <Text size="sm">
-                This looks like a whole command line. Switchboard can split it: program <Code>{split.command}</Code> with{' '}
+                This looks like a whole command line. Switchboard can split it: program{' '}
+                <Code className="sb-chip-code">{split.command}</Code> with{' '}
                 {split.args.length === 1 ? '1 argument' : `${split.args.length} arguments`}{' '}
                 {split.args.map((a, i) => (
-                  <Code key={i} mr={4}>
+                  <Code key={i} mr={4} className="sb-chip-code">
                     {a === '' ? '""' : a}
                   </Code>
                 ))}

@@ -91,6 +91,25 @@ function MainNav({ current }: { current: string }) {
   );
 }
 
+/**
+ * The first tab stop: jumps past the header and the navigation to the view's content. It moves focus itself (a
+ * #fragment would be taken for a route).
+ */
+function SkipLink() {
+  return (
+    <a
+      href="#main-content"
+      className="sb-skip-link"
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main-content')?.focus();
+      }}
+    >
+      Skip to content
+    </a>
+  );
+}
+
 /** A short line in the header while the core restarts (it takes a second or two); nothing otherwise. */
 function CoreRestartingLine() {
   const status = useStore(selectCoreStatus);
@@ -163,6 +182,7 @@ export function App() {
   const navbar = view.navbar;
   return (
     <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
+      <SkipLink />
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
           <Group gap="lg" wrap="nowrap">
@@ -183,7 +203,7 @@ export function App() {
         </Group>
       </AppShell.Header>
       {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
-      <AppShell.Main className="sb-main">
+      <AppShell.Main className="sb-main" id="main-content" tabIndex={-1}>
         <CoreFailedAlert />
         <Notices />
         <ViewBoundary resetKey={routeKey}>
