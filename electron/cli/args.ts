@@ -23,6 +23,7 @@ export interface Flags {
   rate?: string;
   allowRemote: boolean;
   waitForAuth?: string;
+  otlp?: string;
 }
 
 /** The command words and the flags. */
@@ -57,6 +58,7 @@ export function parseCommandLine(argv: string[]): Parsed {
         rate: { type: 'string' },
         'allow-remote': { type: 'boolean', default: false },
         'wait-for-auth': { type: 'string' },
+        otlp: { type: 'string' },
       },
     });
     const { 'data-dir': dataDir, 'allow-remote': allowRemote, 'wait-for-auth': waitForAuth, ...rest } = values;

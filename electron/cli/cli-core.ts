@@ -30,6 +30,8 @@ export interface CoreSource {
   yes: boolean;
   /** Wait this long for a needed sign-in to complete (the URL is printed) instead of failing at once. */
   waitForAuthS?: number;
+  /** Send traces of this run to an OTLP/HTTP endpoint (overrides the settings' one). */
+  otlp?: string;
 }
 
 /** The running core as the commands see it. */
@@ -86,6 +88,7 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
       dataLock: lock,
       // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
       authOpener: createPrintingOpener(() => undefined),
+      ...(source.otlp !== undefined ? { otlpEndpoint: source.otlp } : {}),
     });
     dispatch = booted.dispatch;
     shutdown = () => booted.host.shutdown();

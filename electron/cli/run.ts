@@ -34,6 +34,7 @@ State:
   --config FILE     a throwaway run whose servers come from an mcp.json-style file
   --yes             approve the config's own launches (printed), or the launch shown by servers approve
   --wait-for-auth S wait for a needed sign-in (open the printed URL) instead of exiting 4 at once
+  --otlp URL        send OpenTelemetry traces of the run to an OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318)
 
 Exit codes:
 ${EXIT_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}`;
@@ -94,6 +95,7 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
         ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
         ...(flags.config !== undefined ? { config: flags.config } : {}),
         ...(flags.waitForAuth !== undefined ? { waitForAuthS: positiveNumber('wait-for-auth', flags.waitForAuth) ?? 0 } : {}),
+        ...(flags.otlp !== undefined ? { otlp: flags.otlp } : {}),
         yes: flags.yes,
       },
       out,
