@@ -23,6 +23,13 @@ interface Fields {
   error?: unknown;
 }
 
+/** The protocol version a 2026-07-28 request states in its envelope. */
+function envelopeVersion(params: unknown): string | undefined {
+  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+  const v = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'] : undefined;
+  return typeof v === 'string' ? v.slice(0, 32) : undefined;
+}
+
 /** The target a request names, for the span name and its attribute. */
 function targetOf(method: string, params: unknown): { name?: string; attributes: Record<string, string | undefined> } {
   const p = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
@@ -107,7 +114,14 @@ function traceTransport(inner: Transport, serverId: string, kind: string, teleme
       const span = telemetry.start(
         target.name !== undefined ? `${m.method} ${target.name}` : m.method,
         'client',
-        { ...base, [ATTR.method]: m.method, [ATTR.requestId]: String(m.id), [ATTR.requestBytes]: jsonBytes(message), ...target.attributes },
+        {
+          ...base,
+          [ATTR.method]: m.method,
+          [ATTR.requestId]: String(m.id),
+          [ATTR.requestBytes]: jsonBytes(message),
+          [ATTR.protocolVersion]: envelopeVersion(m.params),
+          ...target.attributes,
+        },
         parent,
       );
       bounded(sent, (e) => {
