@@ -1,5 +1,6 @@
 // Traces end to end: a real core with real stdio fixture servers sends its spans to an OTLP/HTTP receiver on
 // loopback; each call is one trace holding its round trips, and no secret or argument value is ever sent.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerConfigInput } from '../../../shared/config.js';
 import type { CallOutcome } from '../../../shared/domains/calls.js';
@@ -133,5 +134,41 @@ describe('OpenTelemetry traces', () => {
     expect(failed.statusCode).toBe(2);
     expect(failed.attributes['error.type']).toBe(outcome.error?.code);
     expect(receiver.bodies.join('\n')).not.toContain('not a number');
+  }, 60_000);
+
+  it('makes each gateway request a server span holding the call it carried, without the client token', async () => {
+    await addApproved(h!.host, server('echo', 'echo-stdio.ts'));
+    await call(dispatch, 'servers.connect', { id: 'echo' });
+    await call(dispatch, 'catalog.refresh', { id: 'echo' });
+    const status = await h!.host.gateway.enable(0);
+    const added = await h!.host.gateway.addClient('tracer', { mode: 'all', writes: 'allow' });
+    const client = new Client({ name: 'otlp-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(status.url!), { requestInit: { headers: { Authorization: `Bearer ${added.token}` } } }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const echo = tools.find((t) => t.name.endsWith('echo'))!;
+      const result = await client.callTool({ name: echo.name, arguments: { text: ARGUMENT } });
+      expect(result.isError).not.toBe(true);
+    } finally {
+      await client.close();
+    }
+    const spans = await finish();
+    const requests = spans.filter((s) => s.name === 'gateway tools/call');
+    expect(requests).toHaveLength(1);
+    const request = requests[0]!;
+    expect(request.kind).toBe(2); // SERVER
+    expect(request.parentSpanId).toBeUndefined();
+    expect(request.attributes[ATTR.gatewayClient]).toBe(added.id);
+    expect(request.attributes[ATTR.httpStatus]).toBe(200);
+    const inner = children(spans, request);
+    expect(inner.map((s) => s.name)).toEqual(['call echo']);
+    expect(inner[0]!.attributes[ATTR.origin]).toBe('gateway');
+    expect(children(spans, inner[0]!).map((s) => s.name)).toEqual(['tools/call echo']);
+    expect(spans.some((s) => s.name === 'gateway tools/list')).toBe(true);
+    const everything = receiver.bodies.join('\n');
+    expect(everything).not.toContain(added.token);
+    expect(everything).not.toContain(ARGUMENT);
   }, 60_000);
 });
