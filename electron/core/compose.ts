@@ -306,6 +306,7 @@ export function createCore(ports: CorePorts): Host {
       report: problems.report,
       // The Overview's capabilities include `events` once the listing found some (servers is built below).
       onSupportChanged: () => servers.publish(),
+      telemetry,
     },
   );
   mcpEvents.start();

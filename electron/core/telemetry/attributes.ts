@@ -59,3 +59,13 @@ export function jsonBytes(value: unknown): number {
     return 0;
   }
 }
+
+/** A delivery span's attributes: the subscription's server, event type and mode, and how many arrived. */
+export function deliverySpan(sub: { serverId: string; name: string; mode: string }, count: number): Record<string, string | number | undefined> {
+  return {
+    [ATTR.serverId]: sub.serverId,
+    [ATTR.eventName]: safeName(sub.name),
+    [ATTR.eventDelivery]: sub.mode,
+    [ATTR.eventCount]: count,
+  };
+}

@@ -11,6 +11,7 @@ import type { Host } from '../../../electron/core/host.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
 import { call, cleanup, confSettingsStore, tempDir, testCore } from '../../shared/support/harness.js';
 import { addApproved, fixture, REPO_ROOT } from '../sessions/helpers.js';
+import { eventsStdio, tool, untilEvents, untilState } from '../events/helpers.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const SECRET = 'sk-live-7f3a9c1e-never-in-traces';
@@ -170,5 +171,25 @@ describe('OpenTelemetry traces', () => {
     const everything = receiver.bodies.join('\n');
     expect(everything).not.toContain(added.token);
     expect(everything).not.toContain(ARGUMENT);
+  }, 60_000);
+
+  it('makes each delivery of events a span with its counts', async () => {
+    const host = h!.host;
+    await addApproved(host, eventsStdio('ev', { lifecycle: 'discover' }));
+    await host.sessions.connect('ev');
+    const sub = await host.mcpEvents.subscribe({ id: 'ev', name: 'tick.push', arguments: {}, mode: 'push' });
+    await untilState(host, sub.id, 'streaming');
+    await tool(host, 'ev', 'emit', { name: 'tick.push', count: 3 });
+    expect(await untilEvents(host, sub.id, 3)).toHaveLength(3);
+    const spans = await finish();
+    const deliveries = spans.filter((s) => s.name === 'deliver events');
+    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+    for (const d of deliveries) {
+      expect(d.attributes[ATTR.serverId]).toBe('ev');
+      expect(d.attributes[ATTR.eventName]).toBe('tick.push');
+      expect(d.attributes[ATTR.eventDelivery]).toBe('push');
+    }
+    const stored = deliveries.reduce((n, d) => n + Number(d.attributes['switchboard.event.stored'] ?? 0), 0);
+    expect(stored).toBe(3);
   }, 60_000);
 });
