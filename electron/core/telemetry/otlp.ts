@@ -85,7 +85,8 @@ export function createOtlpTelemetry(opts: OtlpOptions): Telemetry {
   });
   const tracer = provider.getTracer('switchboard', opts.version);
   return new TracerTelemetry(tracer, async () => {
-    await provider.forceFlush();
-    await provider.shutdown();
+    // A failed export was reported by the exporter; the shutdown goes on without it.
+    await provider.forceFlush().catch(() => undefined);
+    await provider.shutdown().catch(() => undefined);
   });
 }
