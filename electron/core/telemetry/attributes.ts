@@ -45,7 +45,6 @@ export function safeUri(uri: unknown): string | undefined {
 /** A name from a request (a tool or prompt name), bounded and stripped of control characters. */
 export function safeName(name: unknown): string | undefined {
   if (typeof name !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
   const clean = name.replace(/[\u0000-\u001f\u007f]/g, '');
   return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }
@@ -61,7 +60,10 @@ export function jsonBytes(value: unknown): number {
 }
 
 /** A delivery span's attributes: the subscription's server, event type and mode, and how many arrived. */
-export function deliverySpan(sub: { serverId: string; name: string; mode: string }, count: number): Record<string, string | number | undefined> {
+export function deliverySpan(
+  sub: { serverId: string; name: string; mode: string },
+  count: number,
+): Record<string, string | number | undefined> {
   return {
     [ATTR.serverId]: sub.serverId,
     [ATTR.eventName]: safeName(sub.name),

@@ -37,7 +37,8 @@ export function tracesUrl(endpoint: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new AppError('invalid_request', `The OTLP endpoint must be http or https, not ${url.protocol.replace(':', '')}`);
   // Credentials in the address would be sent to and logged by every hop; collectors take headers instead.
-  if (url.username !== '' || url.password !== '') throw new AppError('invalid_request', 'The OTLP endpoint must not carry a user name or password');
+  if (url.username !== '' || url.password !== '')
+    throw new AppError('invalid_request', 'The OTLP endpoint must not carry a user name or password');
   if (url.search !== '' || url.hash !== '') throw new AppError('invalid_request', 'The OTLP endpoint must not carry a query or fragment');
   if (!url.pathname.endsWith(TRACES_PATH)) url.pathname = `${url.pathname.replace(/\/+$/, '')}${TRACES_PATH}`;
   return url.toString();

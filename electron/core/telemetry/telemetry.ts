@@ -93,8 +93,7 @@ export class TracerTelemetry implements Telemetry {
   }
 
   start(name: string, role: SpanRole, attributes: SpanAttributes, parent?: SpanHandle): SpanHandle {
-    const context =
-      parent instanceof OtelSpan ? trace.setSpan(ROOT_CONTEXT, parent.span) : (this.#current.getStore() ?? ROOT_CONTEXT);
+    const context = parent instanceof OtelSpan ? trace.setSpan(ROOT_CONTEXT, parent.span) : (this.#current.getStore() ?? ROOT_CONTEXT);
     return new OtelSpan(this.#tracer.startSpan(name, { kind: KINDS[role], attributes: defined(attributes) }, context));
   }
 

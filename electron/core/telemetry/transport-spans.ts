@@ -26,7 +26,8 @@ interface Fields {
 /** The protocol version a 2026-07-28 request states in its envelope. */
 function envelopeVersion(params: unknown): string | undefined {
   const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-  const v = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'] : undefined;
+  const v =
+    typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'] : undefined;
   return typeof v === 'string' ? v.slice(0, 32) : undefined;
 }
 
@@ -155,7 +156,11 @@ function traceTransport(inner: Transport, serverId: string, kind: string, teleme
         sent.delete(String(m.id));
         const handshake = connect !== undefined;
         finish(entry.span, m);
-        if (handshake) endConnect(m.error !== undefined ? 'handshake_failed' : undefined, (m.result as { protocolVersion?: unknown } | undefined)?.protocolVersion);
+        if (handshake)
+          endConnect(
+            m.error !== undefined ? 'handshake_failed' : undefined,
+            (m.result as { protocolVersion?: unknown } | undefined)?.protocolVersion,
+          );
       }
     } else if (typeof m.method === 'string' && m.id !== undefined) {
       const span = telemetry.start(

@@ -2,7 +2,7 @@
 // loopback; each call is one trace holding its round trips, and no secret or argument value is ever sent.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ServerConfigInput } from '../../../shared/config.js';
+import { defaultSettings, type ServerConfigInput } from '../../../shared/config.js';
 import type { CallOutcome } from '../../../shared/domains/calls.js';
 import { createDispatcher, type Dispatch } from '../../../electron/core/dispatcher.js';
 import { createHandlers } from '../../../electron/core/handlers.js';
@@ -17,7 +17,11 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-
 const SECRET = 'sk-live-7f3a9c1e-never-in-traces';
 const ARGUMENT = 'argument-value-b81d-not-in-traces';
 
-function server(id: string, script: string, env: ServerConfigInput['transport'] extends infer T ? (T extends { env?: infer E } ? E : never) : never = {}): ServerConfigInput {
+function server(
+  id: string,
+  script: string,
+  env: ServerConfigInput['transport'] extends infer T ? (T extends { env?: infer E } ? E : never) : never = {},
+): ServerConfigInput {
   return {
     id,
     name: id,
@@ -107,7 +111,7 @@ describe('OpenTelemetry traces', () => {
     expect(everything).not.toContain(ARGUMENT);
   }, 60_000);
 
-  it('puts a task-augmented call\'s polls in the call\'s trace', async () => {
+  it("puts a task-augmented call's polls in the call's trace", async () => {
     await addApproved(h!.host, { ...server('tk', 'calls-tasks-raw.ts', { TASK_POLL_MS: '100' }), tasks: true, lifecycle: 'initialize' });
     await call(dispatch, 'servers.connect', { id: 'tk' });
     await call(dispatch, 'catalog.refresh', { id: 'tk' });
@@ -191,5 +195,21 @@ describe('OpenTelemetry traces', () => {
     }
     const stored = deliveries.reduce((n, d) => n + Number(d.attributes['switchboard.event.stored'] ?? 0), 0);
     expect(stored).toBe(3);
+  }, 60_000);
+
+  it('takes the endpoint from the settings file when no override is given', async () => {
+    await h!.host.shutdown();
+    const other = tempDir('sb-otlp-settings-');
+    try {
+      const store = confSettingsStore(other);
+      store.save({ ...defaultSettings(), telemetry: { otlpEndpoint: receiver.endpoint } });
+      h = { host: testCore({ settingsStore: confSettingsStore(other), credentials: new MemoryCredentialStore(), otlpDelayMs: 50 }) };
+      await addApproved(h.host, server('echo', 'echo-stdio.ts'));
+      await h.host.sessions.connect('echo');
+      const spans = await finish();
+      expect(spans.filter((s) => s.name === 'connect echo')).toHaveLength(1);
+    } finally {
+      cleanup(other);
+    }
   }, 60_000);
 });
