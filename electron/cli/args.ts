@@ -24,6 +24,7 @@ export interface Flags {
   allowRemote: boolean;
   waitForAuth?: string;
   otlp?: string;
+  probe: boolean;
 }
 
 /** The command words and the flags. */
@@ -59,6 +60,7 @@ export function parseCommandLine(argv: string[]): Parsed {
         'allow-remote': { type: 'boolean', default: false },
         'wait-for-auth': { type: 'string' },
         otlp: { type: 'string' },
+        probe: { type: 'boolean', default: false },
       },
     });
     const { 'data-dir': dataDir, 'allow-remote': allowRemote, 'wait-for-auth': waitForAuth, ...rest } = values;

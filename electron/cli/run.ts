@@ -26,7 +26,7 @@ Commands:
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
   run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
-  lint [--server ID] [--json]                      schema portability and catalog checks
+  lint [--server ID] [--probe] [--json]            schema portability and catalog checks (--probe: call read-only tools that need no arguments)
   load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
 State:
