@@ -8,6 +8,7 @@ import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { historyExport } from './history-command.js';
 import { lintCommand } from './lint-command.js';
 import { loadCommand } from './load-command.js';
 import { runCollections } from './run-command.js';
@@ -26,6 +27,7 @@ Commands:
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
   run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
+  history export [CALL_ID…] [--name NAME] [--out FILE]       calls from the History (default: the saved ones) as a collection
   lint [--server ID] [--probe] [--json]            schema portability and catalog checks (--probe: call read-only tools that need no arguments)
   load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
@@ -67,6 +69,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCollections,
   load: loadCommand,
   lint: lintCommand,
+  history: historyExport,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
