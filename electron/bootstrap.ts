@@ -51,6 +51,8 @@ export interface BootstrapOptions {
   logger?: Logger;
   /** The data folder's lock: the shutdown releases it, just before the log closes (so the log can say if it failed). */
   dataLock?: { release(): void };
+  /** An OTLP/HTTP endpoint for traces, overriding the settings' one (the command line's --otlp). */
+  otlpEndpoint?: string;
 }
 
 /** A ready host with its dispatcher. */
@@ -89,6 +91,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     ...(opts.localPackages !== undefined ? { registry: { localPackages: opts.localPackages } } : {}),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
     ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
+    ...(opts.otlpEndpoint !== undefined ? { otlpEndpoint: opts.otlpEndpoint } : {}),
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {
     logger.error('bridge', `${method} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : 'unknown error'}`);

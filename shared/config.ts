@@ -241,6 +241,12 @@ export type ApprovedLaunch = z.infer<typeof ApprovedLaunchSchema>;
 /** A stored launch approval. */
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
+/** Schema for the tracing settings: the OTLP/HTTP collector traces are sent to (absent: tracing off). */
+export const TelemetrySettingsSchema = z.object({ otlpEndpoint: z.string().url().max(2048).optional() }).strict();
+
+/** The tracing settings. */
+export type TelemetrySettings = z.infer<typeof TelemetrySettingsSchema>;
+
 /** Current version of the settings file's schema. */
 export const SETTINGS_SCHEMA_VERSION = 1;
 
@@ -256,6 +262,8 @@ export const SettingsSchema = z
     approvals: z.record(z.string(), z.union([z.string().max(200), ApprovalRecordSchema])).default({}),
     /** Whether the first-run demo offer was dismissed. */
     demoOffered: z.boolean().default(false),
+    /** OpenTelemetry traces: off unless an OTLP/HTTP endpoint is set. */
+    telemetry: TelemetrySettingsSchema.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

@@ -23,6 +23,8 @@ export interface Flags {
   rate?: string;
   allowRemote: boolean;
   waitForAuth?: string;
+  otlp?: string;
+  probe: boolean;
 }
 
 /** The command words and the flags. */
@@ -57,6 +59,8 @@ export function parseCommandLine(argv: string[]): Parsed {
         rate: { type: 'string' },
         'allow-remote': { type: 'boolean', default: false },
         'wait-for-auth': { type: 'string' },
+        otlp: { type: 'string' },
+        probe: { type: 'boolean', default: false },
       },
     });
     const { 'data-dir': dataDir, 'allow-remote': allowRemote, 'wait-for-auth': waitForAuth, ...rest } = values;

@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import { bootstrap } from '../bootstrap.js';
 import type { Dispatch } from '../core/dispatcher.js';
 import { createLogger } from '../core/logging/logger.js';
+import { tracesUrl } from '../core/telemetry/otlp.js';
 import { acquireDataLock, type DataLock } from '../core/storage/data-lock.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
@@ -30,6 +31,8 @@ export interface CoreSource {
   yes: boolean;
   /** Wait this long for a needed sign-in to complete (the URL is printed) instead of failing at once. */
   waitForAuthS?: number;
+  /** Send traces of this run to an OTLP/HTTP endpoint (overrides the settings' one). */
+  otlp?: string;
 }
 
 /** The running core as the commands see it. */
@@ -48,6 +51,13 @@ export interface CliCore {
 
 /** Opens the core on the data folder or config file, or throws a CliError saying why it cannot. */
 export async function openCore(source: CoreSource, out: Output): Promise<CliCore> {
+  if (source.otlp !== undefined) {
+    try {
+      tracesUrl(source.otlp);
+    } catch (err) {
+      throw CliError.usage(`--otlp: ${(err as Error).message}`);
+    }
+  }
   const throwaway = source.config !== undefined;
   let configText: string | undefined;
   if (source.config !== undefined) {
@@ -86,6 +96,7 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
       dataLock: lock,
       // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
       authOpener: createPrintingOpener(() => undefined),
+      ...(source.otlp !== undefined ? { otlpEndpoint: source.otlp } : {}),
     });
     dispatch = booted.dispatch;
     shutdown = () => booted.host.shutdown();

@@ -8,6 +8,7 @@ import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
+import { historyExport } from './history-command.js';
 import { lintCommand } from './lint-command.js';
 import { loadCommand } from './load-command.js';
 import { runCollections } from './run-command.js';
@@ -26,7 +27,8 @@ Commands:
   resources read URI --server ID [--json]
   prompts get NAME [--args JSON] --server ID [--json]
   run COLLECTION… [--reporter junit [--out FILE]] [--json]   saved calls with assertions (docs/collections.md)
-  lint [--server ID] [--json]                      schema portability and catalog checks
+  history export [CALL_ID…] [--name NAME] [--out FILE]       calls from the History (default: the saved ones) as a collection
+  lint [--server ID] [--probe] [--json]            schema portability and catalog checks (--probe: call read-only tools that need no arguments)
   load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
 State:
@@ -34,6 +36,7 @@ State:
   --config FILE     a throwaway run whose servers come from an mcp.json-style file
   --yes             approve the config's own launches (printed), or the launch shown by servers approve
   --wait-for-auth S wait for a needed sign-in (open the printed URL) instead of exiting 4 at once
+  --otlp URL        send OpenTelemetry traces of the run to an OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318)
 
 Exit codes:
 ${EXIT_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}`;
@@ -66,6 +69,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCollections,
   load: loadCommand,
   lint: lintCommand,
+  history: historyExport,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
@@ -94,6 +98,7 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
         ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
         ...(flags.config !== undefined ? { config: flags.config } : {}),
         ...(flags.waitForAuth !== undefined ? { waitForAuthS: positiveNumber('wait-for-auth', flags.waitForAuth) ?? 0 } : {}),
+        ...(flags.otlp !== undefined ? { otlp: flags.otlp } : {}),
         yes: flags.yes,
       },
       out,

@@ -57,6 +57,8 @@ import { SkillsService } from './skills/skills-service.js';
 import { removeServerFolder, serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
+import { startTelemetry } from './telemetry/start.js';
+import { gatewayRequestTracer, instrumentCalls, instrumentResources } from './telemetry/instrument.js';
 
 /** The discovery cache's file name in the data folder. */
 export const DISCOVERY_CACHE_FILE = 'discovery-cache.json';
@@ -110,6 +112,10 @@ export interface CorePorts {
   gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The gateway front's connection deadlines and caps (absent: the defaults; tests shorten them). */
   gatewayAdmission?: Partial<AdmissionLimits>;
+  /** An OTLP/HTTP endpoint for traces that overrides the settings' one (the command line's --otlp). */
+  otlpEndpoint?: string;
+  /** Batch delay of the trace exporter (tests shorten it; the shutdown sends what is left regardless). */
+  otlpDelayMs?: number;
 }
 
 const CLOSING = 'Switchboard is closing';
@@ -173,6 +179,17 @@ export function createCore(ports: CorePorts): Host {
   if (run.notice) notices.notify(run.notice);
   if (run.problem) problems.report({ id: 'run-marker', message: run.problem });
   lifetime.add({ name: 'remove the running marker', stage: 'final', run: () => runMarker.end() });
+
+  // Traces, when an endpoint is set: sent last, after everything that makes spans has stopped.
+  const telemetry = startTelemetry({
+    endpoint: ports.otlpEndpoint ?? definitions.settings.telemetry?.otlpEndpoint,
+    version: ports.version,
+    mode: ports.mode,
+    ...(ports.otlpDelayMs !== undefined ? { scheduledDelayMs: ports.otlpDelayMs } : {}),
+    log: (level, text) => logger.log(level, 'telemetry', text),
+    notify,
+  });
+  lifetime.add({ name: 'send traces', stage: 'flush', timeoutMs: 5000, run: () => telemetry.shutdown() });
 
   const gate = new LaunchGate(credentials, definitions);
   const legacy = gate.legacyNotice();
@@ -255,7 +272,7 @@ export function createCore(ports: CorePorts): Host {
     processes,
   };
   // The transport pipeline's opening layers (in-process, tracker, auth); the session manager adds the rest.
-  const transportParts = { ...(ports.inProcess ? { inProcess: ports.inProcess } : {}), tracker, auth };
+  const transportParts = { ...(ports.inProcess ? { inProcess: ports.inProcess } : {}), tracker, auth, telemetry };
   const loginPath = ports.loginPath;
   const sessions: SessionController =
     ports.createSessions?.(sessionHost, transportPipeline(ports.transports, transportParts)) ??
@@ -280,6 +297,7 @@ export function createCore(ports: CorePorts): Host {
     elicitation,
     urlOpener,
   });
+  instrumentResources(interaction.resources, telemetry);
 
   const mcpEvents = new EventsService(
     { events, sessionEvents, sessions, credentials, config: (id) => definitions.config(id) },
@@ -290,6 +308,7 @@ export function createCore(ports: CorePorts): Host {
       report: problems.report,
       // The Overview's capabilities include `events` once the listing found some (servers is built below).
       onSupportChanged: () => servers.publish(),
+      telemetry,
     },
   );
   mcpEvents.start();
@@ -331,6 +350,7 @@ export function createCore(ports: CorePorts): Host {
     features: clientFeatures,
     running,
   });
+  instrumentCalls(calls, telemetry);
   // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
   lifetime.add({ name: 'cancel calls', stage: 'close', timeoutMs: 3000, run: () => calls.dispose() });
   lifetime.add({ name: 'write call history', stage: 'flush', run: () => calls.flushHistory() });
@@ -356,6 +376,7 @@ export function createCore(ports: CorePorts): Host {
       version: ports.version,
       ...(ports.gatewayLauncher ? { launcher: ports.gatewayLauncher } : {}),
       ...(ports.gatewayAdmission ? { admission: ports.gatewayAdmission } : {}),
+      ...(telemetry.enabled ? { traceRequest: gatewayRequestTracer(telemetry) } : {}),
     },
   );
   // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.

@@ -171,6 +171,16 @@ export interface ExportTestArgs {
   title?: string;
 }
 
+/** Arguments of calls.exportCollection. */
+export interface ExportCollectionArgs {
+  /** The calls, in this order. */
+  callIds: string[];
+  /** What to check per call beyond how it ended (default: its shown text, when it succeeded). */
+  assertions?: TestAssertion[];
+  /** The collection's name (default: the saved name, or "Saved calls"). */
+  name?: string;
+}
+
 /** Tool-call and history methods: name → (argument object) → result. */
 export interface CallsInvokeMap {
   /** Calls a tool by local name; resolves when the call ends. */
@@ -194,6 +204,8 @@ export interface CallsInvokeMap {
   'calls.export': (args: Record<string, never>) => Promise<{ fileName: string; text: string }>;
   /** Saved calls as a Playwright spec using switchboard/testing (secrets read from environment variables). */
   'calls.exportTest': (args: ExportTestArgs) => Promise<{ fileName: string; text: string }>;
+  /** History entries as a collection file (JSON) that `switchboard run` runs. */
+  'calls.exportCollection': (args: ExportCollectionArgs) => Promise<{ fileName: string; text: string }>;
 }
 
 // Argument validators, one per method above: run before any handler, their shapes checked against the method
@@ -226,6 +238,16 @@ export const callArgSchemas = {
         .max(200)
         .optional(),
       title: z.string().max(200).optional(),
+    })
+    .strict(),
+  'calls.exportCollection': z
+    .object({
+      callIds: z.array(callId).min(1).max(200),
+      assertions: z
+        .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
+        .max(200)
+        .optional(),
+      name: z.string().max(200).optional(),
     })
     .strict(),
 } as const;

@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../electron/cli/exit-codes.js';
 import type { LintFinding } from '../../electron/cli/lint/lint-rules.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 import { buildCli, processesWith, root, runCli, stopAll, writeConfig } from './cli-harness.js';
 
 const dirs: string[] = [];
@@ -43,5 +44,47 @@ describe('switchboard lint', () => {
     const clean = await runCli(['--config', config, '--yes', 'lint', '--server', 'echo']);
     expect(clean.code).toBe(EXIT.ok);
     expect(clean.stdout).toContain('0 errors');
+  });
+
+  it('warns of a missing output schema where a --probe call returned structured content, and only there', async () => {
+    const dir = tempDir('sb-cli-lint-');
+    dirs.push(dir);
+    marker = randomUUID();
+    const broken = join(root, 'test/fixtures/servers/broken-schemas.ts');
+    const config = writeConfig(dir, marker, {
+      broken: { command: process.execPath, args: ['--import', 'tsx', broken, `--marker=${marker}`], cwd: root },
+    });
+    const findings = async (extra: string[]): Promise<LintFinding[]> => {
+      const r = await runCli(['--config', config, '--yes', 'lint', '--server', 'broken', '--json', ...extra]);
+      expect(r.code).toBe(EXIT.assertionFailed);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as LintFinding);
+    };
+    const probed = (await findings(['--probe'])).filter((f) => f.rule === 'output-schema-missing');
+    expect(probed.map((f) => [f.tool, f.severity])).toEqual([['mcp__broken__untyped_result', 'warning']]);
+    expect(probed[0]!.message).toContain('--probe');
+    // Without --probe (and no history on a throwaway folder) nothing shows it returns structured content.
+    expect((await findings([])).some((f) => f.rule === 'output-schema-missing')).toBe(false);
+  });
+
+  it('learns from the history that a tool returned structured content', async () => {
+    const dir = tempDir('sb-cli-lint-');
+    dirs.push(dir);
+    marker = randomUUID();
+    const data = join(dir, 'data');
+    const line = `${process.execPath} --import ${TSX_LOADER} ${join(root, 'test/fixtures/servers/broken-schemas.ts')} --marker=${marker}`;
+    expect((await runCli(['--data-dir', data, 'servers', 'add', '--id', 'broken', line])).code).toBe(EXIT.ok);
+    expect((await runCli(['--data-dir', data, 'servers', 'approve', 'broken', '--yes'])).code).toBe(EXIT.ok);
+    expect((await runCli(['--data-dir', data, 'call', 'mcp__broken__untyped_result'])).code).toBe(EXIT.ok);
+    const r = await runCli(['--data-dir', data, 'lint', '--json']);
+    const missing = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LintFinding)
+      .filter((f) => f.rule === 'output-schema-missing');
+    expect(missing.map((f) => f.tool)).toEqual(['mcp__broken__untyped_result']);
+    expect(missing[0]!.message).toContain('a recorded call');
   });
 });

@@ -18,6 +18,8 @@ export interface LintTool {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** Where the tool was seen returning structuredContent: a recorded call, or a --probe call in this run. */
+  structuredSeen?: 'history' | 'probe';
 }
 
 /** Names clients accept everywhere (OpenAI and Anthropic: letters, digits, _ and -, at most 64). */
@@ -111,6 +113,13 @@ export function lintTools(tools: readonly LintTool[]): LintFinding[] {
       });
     out.push(...schemaFindings(t.name, 'inputSchema', t.inputSchema));
     if (t.outputSchema) out.push(...schemaFindings(t.name, 'outputSchema', t.outputSchema));
+    else if (t.structuredSeen)
+      out.push({
+        severity: 'warning',
+        rule: 'output-schema-missing',
+        tool: t.name,
+        message: `the tool returns structuredContent (seen in ${t.structuredSeen === 'history' ? 'a recorded call' : 'a --probe call'}) but declares no outputSchema, so clients cannot validate or type it`,
+      });
   }
   for (const [name, count] of seen)
     if (count > 1) out.push({ severity: 'error', rule: 'name-duplicate', tool: name, message: `${count} tools share the name "${name}"` });

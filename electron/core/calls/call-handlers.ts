@@ -3,6 +3,7 @@ import { isObject } from '../json.js';
 import type { Handlers } from '../handlers.js';
 import { boundForView } from '../ingress/view.js';
 import type { Host } from '../host.js';
+import { exportCallsAsCollection } from './export-collection.js';
 import { exportCallsAsTest } from './export-test.js';
 
 /** The full structured content of a call whose envelope is still kept, else undefined. */
@@ -39,5 +40,7 @@ export function callHandlers(host: Host): Pick<Handlers, (`tools.${string}` | `c
         },
         args,
       ),
+    'calls.exportCollection': async (args) =>
+      exportCallsAsCollection({ entry: (id) => host.calls.history.get(id), structuredContent: (id) => keptStructured(host, id) }, args),
   };
 }

@@ -22,6 +22,7 @@ import type { SessionEvents } from '../sessions/session-events.js';
 import { EventTap } from './event-tap.js';
 import { listEventTypes } from './event-types.js';
 import { EventsPersistence } from './events-persistence.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { FeedStore } from './feed-store.js';
 import { recordHostActivity } from './host-activity.js';
 import { LivePush } from './live-push.js';
@@ -54,6 +55,8 @@ export interface EventsServiceOptions {
   report?: ReportProblem;
   /** A server's listing found event types where it had none (or the reverse): its capabilities as shown changed. */
   onSupportChanged?: (serverId: string) => void;
+  /** Tracing: each delivery of occurrences into the feed is a span. */
+  telemetry?: Pick<Telemetry, 'start'>;
 }
 
 interface TypesEntry {
@@ -122,6 +125,7 @@ export class EventsService {
       connect: (id) => host.sessions.client(id),
       tap: (serverId, client) => this.#tap(serverId, client),
       relist: async (id) => this.#list(id, await host.sessions.client(id)),
+      ...(o.telemetry ? { telemetry: o.telemetry } : {}),
       emitStatus: (subscriptionId, subscription) => {
         // Entries appended before a status change reach the renderer before it: once a pause shows, nothing the
         // subscription delivered before it can still appear above it.

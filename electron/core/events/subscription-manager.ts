@@ -19,6 +19,8 @@ import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
 import type { CredentialStore } from '../ports.js';
 import { backoffDelay } from '../sessions/backoff.js';
+import { deliverySpan } from '../telemetry/attributes.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { classifyWireError, type EventFailure } from './event-errors.js';
 import type { EventTap } from './event-tap.js';
 import type { EventsPersistence } from './events-persistence.js';
@@ -74,6 +76,8 @@ export interface ManagerDeps {
   emitStatus(subscriptionId: string, view: SubscriptionView | undefined): void;
   /** A line in a server's log. */
   log(serverId: string, level: 'info' | 'warning', text: string): void;
+  /** Tracing: each delivery is a span (counts only, never payloads). */
+  telemetry?: Pick<Telemetry, 'start'>;
 }
 
 /** The reply a webhook receiver sends back. */
@@ -223,16 +227,21 @@ class Run implements RunContext {
   accept(raw: readonly unknown[], perEventCursor: boolean): void {
     const { feed } = this.#deps;
     const { serverId, id } = this.sub;
+    const span = this.#deps.telemetry?.start('deliver events', 'internal', deliverySpan(this.sub, raw.length));
     const now = Date.now();
     let uncounted = 0;
+    let stored = 0;
+    let refused = 0;
     for (const item of raw) {
       const occ = checkOccurrence(item, this.sub.name, now);
       let added = 0;
       if (isRefused(occ)) {
+        refused++;
         if (occ.rawEventId === undefined || feed.claim(serverId, id, occ.rawEventId))
           feed.appendNote({ kind: 'error', serverId, subscriptionId: id, name: label(this.sub.name), message: occ.reason });
       } else if (feed.appendEvent(serverId, id, occ)) {
         added = 1;
+        stored++;
       }
       // The position after an occurrence moves only once the occurrence is in the feed (or was refused).
       if (perEventCursor && occ.cursor !== undefined) this.#move(occ.cursor, added);
@@ -240,6 +249,8 @@ class Run implements RunContext {
     }
     if (uncounted > 0) this.#count(uncounted);
     this.#deps.persistence.schedule();
+    span?.set({ 'switchboard.event.stored': stored, 'switchboard.event.refused': refused });
+    span?.end();
   }
 
   advance(cursor: string | null | undefined): void {

@@ -43,7 +43,7 @@ import { Forwarding } from './forwarding.js';
 import { GatewayCalls } from './gateway-calls.js';
 import { GatewayStore, MAX_TRUSTED_TOOLS, type StoredClient } from './gateway-store.js';
 import type { AdmissionLimits } from './connection-admission.js';
-import { startFront, type Front, type FrontRefusal } from './http-front.js';
+import { startFront, type Front, type FrontRefusal, type FrontTarget } from './http-front.js';
 import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
@@ -82,6 +82,8 @@ export interface GatewayOptions {
   onRefused?: (reason: FrontRefusal) => void;
   /** The HTTP front's connection deadlines and caps (defaults: DEFAULT_ADMISSION). */
   admission?: Partial<AdmissionLimits>;
+  /** Wraps each authenticated request (tracing); absent: requests go straight to the client's endpoint. */
+  traceRequest?: (clientId: string, request: Request, handle: () => Promise<Response>) => Promise<Response>;
 }
 
 /** The gateway of one Host. */
@@ -193,7 +195,7 @@ export class Gateway {
       await this.#loadDigests();
       const front = await startFront({
         port,
-        authenticate: (token) => this.#authenticate(token),
+        authenticate: (token) => this.#traced(this.#authenticate(token)),
         onRefused: this.#opts.onRefused,
         ...(this.#opts.admission ? { admission: this.#opts.admission } : {}),
       });
@@ -450,6 +452,13 @@ export class Gateway {
   #tokenOf(token: string, id: string): boolean {
     const parsed = parseBearer(token);
     return parsed !== undefined && !parsed.launch && parsed.id === id && digestMatches(tokenDigest(token), this.#digests.get(id));
+  }
+
+  /** The endpoint, its requests wrapped by `traceRequest` when one is set. */
+  #traced(endpoint: ClientEndpoint | undefined): FrontTarget | undefined {
+    const trace = this.#opts.traceRequest;
+    if (!endpoint || !trace) return endpoint;
+    return { fetch: (request) => trace(endpoint.client.id, request, () => endpoint.fetch(request)) };
   }
 
   #authenticate(token: string): ClientEndpoint | undefined {

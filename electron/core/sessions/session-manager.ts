@@ -49,7 +49,7 @@ export interface SessionManagerOptions {
   /** Opens one fresh transport per lifecycle attempt (the base of the transport pipeline). */
   createTransport: TransportFactory;
   /** The host-wide layers of the transport pipeline (in-process servers, shutdown tracking, authorization). */
-  transports?: Pick<TransportPipelineParts, 'inProcess' | 'tracker' | 'auth'>;
+  transports?: Pick<TransportPipelineParts, 'inProcess' | 'tracker' | 'auth' | 'telemetry'>;
   /** The login-shell PATH for stdio children (resolved once by the caller). */
   loginPath?: () => Promise<string | undefined>;
   /** JSON file mirroring the discovery cache; memory only when absent. */

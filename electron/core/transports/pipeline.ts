@@ -12,8 +12,10 @@
 //   5. ingress     the context's ingress stages (nesting bound, notification budget) on the transport instance
 //                  itself, below every tap: each received message passes them once, before anything records or
 //                  reads it.
-//   6. traffic     the protocol view's recorder, outermost: it records messages as they cross between the
-//                  session and the wire, after ingress on the way in and after every live tap on the way out.
+//   6. traffic     the protocol view's recorder: it records messages as they cross between the session and the
+//                  wire, after ingress on the way in and after every live tap on the way out.
+//   7. telemetry   spans for the handshake and each request, outermost (when tracing is on): it sees requests
+//                  as the session sends them, in the async context of the call that sent them.
 //
 // The live layer sits on a connected transport, between the traffic recorder and the SDK Client; `LiveTaps`
 // holds its taps in named slots that run in the order of INCOMING_TAPS / OUTGOING_TAPS whatever order they were
@@ -31,6 +33,8 @@ import type { TransportTracker } from '../lifecycle/transport-tracker.js';
 import { tapFactory, type TrafficSink } from '../protocol/traffic-tap.js';
 import { interceptClosed, interceptIncoming, interceptOutgoing, type IncomingFilter, type OutgoingRewrite } from '../sdk/seams.js';
 import type { ProcessSink } from '../sessions/process-record.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { traceFactory } from '../telemetry/transport-spans.js';
 import type { TransportFactory } from './transport-factory.js';
 
 /** The decorators of the factory layer; each is optional and, when given, takes its fixed place. */
@@ -45,10 +49,12 @@ export interface TransportPipelineParts {
   processes?: ProcessSink;
   /** The protocol view's sink. */
   traffic?: TrafficSink;
+  /** Tracing (spans per handshake and request). */
+  telemetry?: Telemetry;
 }
 
 /** The factory layer's decorators, innermost first (the order the header explains). */
-export const FACTORY_LAYERS = ['in-process', 'tracker', 'auth', 'processes', 'ingress', 'traffic'] as const;
+export const FACTORY_LAYERS = ['in-process', 'tracker', 'auth', 'processes', 'ingress', 'traffic', 'telemetry'] as const;
 
 /** Wraps `base` in the given decorators, in the order of FACTORY_LAYERS. Ingress always applies (a no-op without stages). */
 export function transportPipeline(base: TransportFactory, parts: TransportPipelineParts): TransportFactory {
@@ -72,6 +78,9 @@ export function transportPipeline(base: TransportFactory, parts: TransportPipeli
         break;
       case 'traffic':
         factory = tapFactory(factory, parts.traffic);
+        break;
+      case 'telemetry':
+        if (parts.telemetry) factory = traceFactory(factory, parts.telemetry);
         break;
     }
   }

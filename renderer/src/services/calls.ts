@@ -1,6 +1,6 @@
 // Tool-call and history calls into the core; the only place the calls UI reaches the bridge.
 import type { EventKey, EventMap } from '../../../shared/contract';
-import type { ExportTestArgs } from '../../../shared/domains/calls';
+import type { ExportCollectionArgs, ExportTestArgs } from '../../../shared/domains/calls';
 import { bridge } from '../bridge';
 
 export const callsService = {
@@ -12,6 +12,7 @@ export const callsService = {
   clear: (includeSaved: boolean) => bridge().api['calls.clear']({ includeSaved }),
   exportHistory: () => bridge().api['calls.export']({}),
   exportTest: (args: ExportTestArgs) => bridge().api['calls.exportTest'](args),
+  exportCollection: (args: ExportCollectionArgs) => bridge().api['calls.exportCollection'](args),
   toolDetail: (name: string) => bridge().api['catalog.tool']({ name }),
   signIn: (serverId: string) => bridge().api['auth.begin']({ id: serverId }),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),

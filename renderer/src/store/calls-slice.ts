@@ -1,6 +1,6 @@
 import type { InvokeResult } from '../../../shared/contract';
 import type { AuthStatus } from '../../../shared/domains/auth';
-import type { CallOutcome, CallProgress, ExportTestArgs, HistoryEntry } from '../../../shared/domains/calls';
+import type { CallOutcome, CallProgress, ExportCollectionArgs, ExportTestArgs, HistoryEntry } from '../../../shared/domains/calls';
 import { AppError } from '../../../shared/errors';
 import { callsService } from '../services/calls';
 import type { SliceCreator, Store } from './types';
@@ -76,6 +76,8 @@ export interface CallsSlice {
   exportHistory: () => Promise<InvokeResult<'calls.export'>>;
   /** Calls written as a test file. */
   exportTest: (args: ExportTestArgs) => Promise<InvokeResult<'calls.exportTest'>>;
+  /** Calls written as a collection file (what `switchboard run` runs). */
+  exportCollection: (args: ExportCollectionArgs) => Promise<InvokeResult<'calls.exportCollection'>>;
   /** Starts signing in to the server a call needed authorization for. */
   signInForCall: (serverId: string) => Promise<AuthStatus>;
 }
@@ -220,6 +222,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     fetchCallResult: (callId) => callsService.result(callId),
     exportHistory: () => callsService.exportHistory(),
     exportTest: (args) => callsService.exportTest(args),
+    exportCollection: (args) => callsService.exportCollection(args),
     signInForCall: (serverId) => callsService.signIn(serverId),
   };
 };

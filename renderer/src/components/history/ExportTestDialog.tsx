@@ -1,5 +1,6 @@
-// "Export as Playwright test": for one call or the saved collection, the person picks what each test checks (the
-// exact text, and/or top-level structured-content fields), and the spec written by the core is downloaded.
+// "Export as Playwright test" and "Export as collection": for one call or the saved calls, the person picks what each
+// test checks (the exact text, and/or top-level structured-content fields), and the file written by the core (a spec,
+// or a collection `switchboard run` runs) is downloaded.
 import { Alert, Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { HistoryEntry, TestAssertion } from '../../../../shared/domains/calls';
@@ -27,25 +28,44 @@ function initial(entry: HistoryEntry): TestAssertion {
   return { callId: entry.callId, text, fields: text ? [] : fields };
 }
 
+/** What the dialog writes: a Playwright spec, or a collection file. */
+export type ExportFormat = 'playwright' | 'collection';
+
 /** The dialog; `entries` are the calls to export (one test each). */
-export function ExportTestDialog({ entries, title, onClose }: { entries: HistoryEntry[]; title?: string; onClose: () => void }) {
+export function ExportTestDialog({
+  entries,
+  title,
+  format = 'playwright',
+  onClose,
+}: {
+  entries: HistoryEntry[];
+  title?: string;
+  format?: ExportFormat;
+  onClose: () => void;
+}) {
   const usable = entries.filter((e) => e.status === 'ok');
   const [picks, setPicks] = useState<TestAssertion[]>(() => usable.map(initial));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const exportTest = useStore((s) => s.exportTest);
+  const exportCollection = useStore((s) => s.exportCollection);
+  const collection = format === 'collection';
   const update = (callId: string, change: (a: TestAssertion) => TestAssertion): void =>
     setPicks((all) => all.map((a) => (a.callId === callId ? change(a) : a)));
   const submit = (): void => {
     setBusy(true);
     setError(null);
-    exportTest({ callIds: usable.map((e) => e.callId), assertions: picks, ...(title ? { title } : {}) })
+    const callIds = usable.map((e) => e.callId);
+    const written = collection
+      ? exportCollection({ callIds, assertions: picks, ...(title ? { name: title } : {}) })
+      : exportTest({ callIds, assertions: picks, ...(title ? { title } : {}) });
+    written
       .then(
         (file) => {
-          saveFile(file.fileName, file.text, 'text/plain');
+          saveFile(file.fileName, file.text, collection ? 'application/json' : 'text/plain');
           onClose();
         },
-        (err: unknown) => setError(err instanceof AppError ? err.message : 'Could not export the test'),
+        (err: unknown) => setError(err instanceof AppError ? err.message : `Could not export the ${collection ? 'collection' : 'test'}`),
       )
       .finally(() => setBusy(false));
   };
@@ -54,21 +74,33 @@ export function ExportTestDialog({ entries, title, onClose }: { entries: History
       opened
       onClose={onClose}
       size="lg"
-      title={usable.length === 1 ? 'Export as Playwright test' : 'Export collection as Playwright tests'}
+      title={
+        collection ? 'Export as collection' : usable.length === 1 ? 'Export as Playwright test' : 'Export collection as Playwright tests'
+      }
       actions={
         <>
           <Button onClick={onClose}>Cancel</Button>
           <Button variant="filled" onClick={submit} loading={busy} disabled={usable.length === 0}>
-            Export spec
+            {collection ? 'Export collection' : 'Export spec'}
           </Button>
         </>
       }
     >
       <Stack gap="md">
-        <Text size="sm">
-          The spec re-creates each server, calls the tool with the saved arguments through the UI and checks what you pick. Secrets are read
-          from environment variables when it runs; they are never written into the file.
-        </Text>
+        {collection ? (
+          <Text size="sm">
+            The collection lists each call with its saved arguments and checks what you pick; run it with{' '}
+            <Text span ff="monospace" size="sm">
+              switchboard run FILE
+            </Text>
+            . It names servers by id and holds no server settings, so no secret is written into the file.
+          </Text>
+        ) : (
+          <Text size="sm">
+            The spec re-creates each server, calls the tool with the saved arguments through the UI and checks what you pick. Secrets are
+            read from environment variables when it runs; they are never written into the file.
+          </Text>
+        )}
         {usable.length < entries.length && (
           <Text size="sm" c="dimmed">
             {entries.length - usable.length} call{entries.length - usable.length === 1 ? '' : 's'} that did not succeed left out.

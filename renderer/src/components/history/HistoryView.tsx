@@ -40,7 +40,7 @@ import { AppDialog } from '../../ui/AppDialog';
 import { CodeBlock } from '../../ui/CodeBlock';
 import { countLabel } from '../../ui/count';
 import { cleanText, durationLabel, oneLine } from '../../ui/text';
-import { ExportTestDialog } from './ExportTestDialog';
+import { ExportTestDialog, type ExportFormat } from './ExportTestDialog';
 import { CallStatusBadge, PresentationView } from '../tools/ResultView';
 
 /** Who started a call, in words. */
@@ -94,7 +94,7 @@ function RowMenu({
 }: {
   entry: HistoryEntry;
   onSave: (e: HistoryEntry) => void;
-  onExportTest: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   return (
@@ -132,6 +132,11 @@ function RowMenu({
             Export as Playwright test…
           </Menu.Item>
         )}
+        {entry.status === 'ok' && (
+          <Menu.Item leftSection={<IconFileCode size={16} aria-hidden />} onClick={() => onExportTest(entry, 'collection')}>
+            Export as collection…
+          </Menu.Item>
+        )}
       </Menu.Dropdown>
     </Menu>
   );
@@ -147,7 +152,7 @@ function HistoryTable({
   entries: HistoryEntry[];
   label: string;
   onSave: (e: HistoryEntry) => void;
-  onExportTest: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   const serverName = useServerName();
@@ -232,7 +237,7 @@ function CallDetail({
   entry: HistoryEntry | undefined;
   onClose: () => void;
   onSave: (e: HistoryEntry) => void;
-  onExportTest: (e: HistoryEntry) => void;
+  onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
   const serverName = useServerName();
@@ -399,8 +404,8 @@ export function HistoryView() {
   const [query, setQuery] = useState(history.query);
   const [saving, setSaving] = useState<HistoryEntry | null>(null);
   const [clearing, setClearing] = useState(false);
-  const [exporting, setExporting] = useState<{ entries: HistoryEntry[]; title?: string } | null>(null);
-  const exportOne = (e: HistoryEntry): void => setExporting({ entries: [e] });
+  const [exporting, setExporting] = useState<{ entries: HistoryEntry[]; title?: string; format?: ExportFormat } | null>(null);
+  const exportOne = (e: HistoryEntry, format?: ExportFormat): void => setExporting({ entries: [e], ...(format ? { format } : {}) });
   const actions = useCallActions();
 
   useEffect(() => {
@@ -461,13 +466,22 @@ export function HistoryView() {
               Saved calls
             </Title>
             {history.saved.some((e) => e.status === 'ok') && (
-              <Button
-                size="xs"
-                leftSection={<IconFileCode size={16} aria-hidden />}
-                onClick={() => setExporting({ entries: history.saved, title: 'Saved calls' })}
-              >
-                Export collection as test…
-              </Button>
+              <Group gap="xs">
+                <Button
+                  size="xs"
+                  leftSection={<IconFileCode size={16} aria-hidden />}
+                  onClick={() => setExporting({ entries: history.saved, title: 'Saved calls' })}
+                >
+                  Export collection as test…
+                </Button>
+                <Button
+                  size="xs"
+                  leftSection={<IconFileCode size={16} aria-hidden />}
+                  onClick={() => setExporting({ entries: history.saved, title: 'Saved calls', format: 'collection' })}
+                >
+                  Export as collection…
+                </Button>
+              </Group>
             )}
           </Group>
           <HistoryTable entries={history.saved} label="Saved calls" onSave={setSaving} onExportTest={exportOne} actions={actions} />
@@ -507,7 +521,14 @@ export function HistoryView() {
           actions={actions}
         />
       )}
-      {exporting && <ExportTestDialog entries={exporting.entries} title={exporting.title} onClose={() => setExporting(null)} />}
+      {exporting && (
+        <ExportTestDialog
+          entries={exporting.entries}
+          title={exporting.title}
+          {...(exporting.format ? { format: exporting.format } : {})}
+          onClose={() => setExporting(null)}
+        />
+      )}
       {saving && <SaveDialog entry={saving} onClose={() => setSaving(null)} />}
       {clearing && <ClearDialog onClose={() => setClearing(false)} />}
     </Stack>
