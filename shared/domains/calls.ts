@@ -213,6 +213,15 @@ export interface CallsInvokeMap {
 const callId = z.string().min(1).max(100);
 
 /** Validators for tools.* and calls.* arguments. */
+// The calls an export takes and the assertions picked for them (the spec and the collection exports share them).
+const exportedCalls = {
+  callIds: z.array(callId).min(1).max(200),
+  assertions: z
+    .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
+    .max(200)
+    .optional(),
+};
+
 export const callArgSchemas = {
   'tools.call': z
     .object({ name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()), callId: callId.optional() })
@@ -232,21 +241,13 @@ export const callArgSchemas = {
   'calls.export': z.object({}).strict(),
   'calls.exportTest': z
     .object({
-      callIds: z.array(callId).min(1).max(200),
-      assertions: z
-        .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
-        .max(200)
-        .optional(),
+      ...exportedCalls,
       title: z.string().max(200).optional(),
     })
     .strict(),
   'calls.exportCollection': z
     .object({
-      callIds: z.array(callId).min(1).max(200),
-      assertions: z
-        .array(z.object({ callId, text: z.boolean().optional(), fields: z.array(z.string().min(1).max(200)).max(100).optional() }).strict())
-        .max(200)
-        .optional(),
+      ...exportedCalls,
       name: z.string().max(200).optional(),
     })
     .strict(),

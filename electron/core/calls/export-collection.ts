@@ -6,6 +6,7 @@
 import type { ExportCollectionArgs, HistoryEntry, TestAssertion } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject } from '../json.js';
+import { exportSlug } from './export-test.js';
 
 /** Where the export reads from. */
 export interface CollectionSources {
@@ -76,13 +77,7 @@ function exportedCall(src: CollectionSources, entry: HistoryEntry, assertion: Te
 
 /** The collection's file name for a title. */
 export function collectionFileName(title: string): string {
-  const slug = title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return `${slug || 'saved-calls'}.collection.json`;
+  return `${exportSlug(title)}.collection.json`;
 }
 
 /** calls.exportCollection: the calls, in the order given, as one collection (JSON text). */

@@ -265,15 +265,20 @@ export function renderPlaywrightSpec(calls: readonly SpecCall[], title: string, 
   return out.join('\n');
 }
 
-/** A file name for the spec, from the title (letters, digits, "-"). */
-export function specFileName(title: string): string {
+/** The file-name stem for an export's title (letters, digits, "-"; `saved-calls` when nothing is left). */
+export function exportSlug(title: string): string {
   const slug = title
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
-  return `${slug || 'saved-calls'}.spec.ts`;
+  return slug || 'saved-calls';
+}
+
+/** A file name for the spec, from the title. */
+export function specFileName(title: string): string {
+  return `${exportSlug(title)}.spec.ts`;
 }
 
 /** What the exporter needs of the host. */
