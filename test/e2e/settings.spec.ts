@@ -101,3 +101,31 @@ withLeftover(
     expect(leftover.child.signalCode).toBe('SIGTERM');
   },
 );
+
+test('saves an OTLP endpoint, refuses one that is not http(s), and says when it applies', async ({ switchboard, page }) => {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const tracing = page.getByTestId('tracing-settings');
+  await expect(tracing.getByText('never tool arguments, results or secrets', { exact: false })).toBeVisible();
+  await expect(tracing.getByTestId('tracing-status')).toHaveText('Traces are off.');
+  const field = tracing.getByRole('textbox', { name: 'OTLP/HTTP endpoint' });
+
+  await field.fill('ftp://127.0.0.1:4318');
+  await tracing.getByRole('switch', { name: 'Send traces' }).check();
+  await tracing.getByRole('button', { name: 'Save tracing' }).click();
+  await expect(field).toHaveAccessibleDescription(/must be http or https, not ftp/);
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+
+  await field.fill('http://127.0.0.1:4318');
+  await tracing.getByRole('button', { name: 'Save tracing' }).click();
+  await expect(tracing.getByTestId('tracing-status')).toHaveText('Saved. It applies at the next start of Switchboard.');
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true');
+  const file = JSON.parse(readFileSync(join(switchboard.dataDir, 'config.json'), 'utf8')) as { telemetry?: unknown };
+  expect(file.telemetry).toEqual({ otlpEndpoint: 'http://127.0.0.1:4318' });
+
+  // A reload reads the saved setting back from the core.
+  await page.reload();
+  await expect(page.getByTestId('tracing-settings').getByRole('textbox', { name: 'OTLP/HTTP endpoint' })).toHaveValue(
+    'http://127.0.0.1:4318',
+  );
+  await expect(page.getByTestId('tracing-settings').getByRole('switch', { name: 'Send traces' })).toBeChecked();
+});
