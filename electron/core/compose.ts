@@ -372,6 +372,7 @@ export function createCore(ports: CorePorts): Host {
       configs: () => definitions.configs(),
       config: (id) => definitions.config(id),
       isLaunchApproved: (config) => gate.isApproved(config),
+      launchRefusal: (config) => gate.refusal(config),
       notify,
     },
     {
