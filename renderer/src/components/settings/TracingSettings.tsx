@@ -14,7 +14,7 @@ function runningNow(state: TelemetryState): string {
   if (state.overridden)
     return 'This run sends traces to the endpoint given with --otlp on the command line; the saved setting applies when started without it.';
   if (state.restartNeeded) return 'Saved. It applies at the next start of Switchboard.';
-  return state.active ? 'Traces are being sent now.' : 'Traces are off.';
+  return state.active ? 'Traces are being sent in this run.' : 'Traces are off in this run.';
 }
 
 /** The Tracing section of Settings. */
