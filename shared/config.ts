@@ -242,7 +242,13 @@ export type ApprovedLaunch = z.infer<typeof ApprovedLaunchSchema>;
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
 /** Schema for the tracing settings: the OTLP/HTTP collector traces are sent to (absent: tracing off). */
-export const TelemetrySettingsSchema = z.object({ otlpEndpoint: z.string().url().max(2048).optional() }).strict();
+export const TelemetrySettingsSchema = z
+  .object({
+    otlpEndpoint: z.string().url().max(2048).optional(),
+    /** False: the endpoint is kept but nothing is sent; absent or true: traces go to the endpoint when one is set. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
 
 /** The tracing settings. */
 export type TelemetrySettings = z.infer<typeof TelemetrySettingsSchema>;

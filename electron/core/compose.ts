@@ -58,6 +58,7 @@ import { removeServerFolder, serverWorkDir, withLaunchWorkDir } from './servers/
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 import { startTelemetry } from './telemetry/start.js';
+import { savedEndpoint, TelemetrySetting } from './settings/telemetry-setting.js';
 import { gatewayRequestTracer, instrumentCalls, instrumentResources } from './telemetry/instrument.js';
 
 /** The discovery cache's file name in the data folder. */
@@ -181,8 +182,10 @@ export function createCore(ports: CorePorts): Host {
   lifetime.add({ name: 'remove the running marker', stage: 'final', run: () => runMarker.end() });
 
   // Traces, when an endpoint is set: sent last, after everything that makes spans has stopped.
+  const otlpEndpoint = ports.otlpEndpoint ?? savedEndpoint(definitions.settings);
+  const telemetrySetting = new TelemetrySetting(definitions, { endpoint: otlpEndpoint, overridden: ports.otlpEndpoint !== undefined });
   const telemetry = startTelemetry({
-    endpoint: ports.otlpEndpoint ?? definitions.settings.telemetry?.otlpEndpoint,
+    endpoint: otlpEndpoint,
     version: ports.version,
     mode: ports.mode,
     ...(ports.otlpDelayMs !== undefined ? { scheduledDelayMs: ports.otlpDelayMs } : {}),
@@ -369,6 +372,7 @@ export function createCore(ports: CorePorts): Host {
       configs: () => definitions.configs(),
       config: (id) => definitions.config(id),
       isLaunchApproved: (config) => gate.isApproved(config),
+      launchRefusal: (config) => gate.refusal(config),
       notify,
     },
     {
@@ -498,5 +502,6 @@ export function createCore(ports: CorePorts): Host {
     registry,
     skills,
     doctor,
+    telemetrySetting,
   });
 }

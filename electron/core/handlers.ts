@@ -27,6 +27,8 @@ export function createHandlers(host: Host): Handlers {
     'app.listening': async () => undefined,
     'app.leftovers': async () => host.processes.leftovers(),
     'app.endLeftovers': ({ pgids }) => host.endLeftovers(pgids),
+    'app.telemetry': async () => host.telemetrySetting.state(),
+    'app.setTelemetry': async ({ endpoint, enabled }) => host.telemetrySetting.set(endpoint, enabled),
     // A link the person clicked goes through the one URL policy (https, plain http only to this machine, no user info,
     // no control or bidi characters) before the opener sees it.
     'app.openLink': ({ url }) => host.interaction.urlOpener.open(openableUrl(url)),

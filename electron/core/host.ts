@@ -42,6 +42,7 @@ import type { ServerDirectory } from './servers/server-directory.js';
 import type { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import type { SessionEvents } from './sessions/session-events.js';
+import type { TelemetrySetting } from './settings/telemetry-setting.js';
 
 export { SHUTDOWN_TIMEOUT_MS } from './lifecycle/core-lifetime.js';
 
@@ -89,6 +90,7 @@ export interface HostParts {
   registry: RegistryService;
   skills: SkillsService;
   doctor: DoctorOptions;
+  telemetrySetting: TelemetrySetting;
 }
 
 /** Core of the app: the services, and the methods the contract calls on them. No Electron. */
@@ -130,6 +132,8 @@ export class Host {
   readonly doctor: DoctorOptions;
   /** The definitions as the contract sees them. */
   readonly servers: ServerDirectory;
+  /** The OTLP tracing setting (saved now, applied at the next start). */
+  readonly telemetrySetting: TelemetrySetting;
   readonly #p: HostParts;
 
   constructor(parts: HostParts) {
@@ -154,6 +158,7 @@ export class Host {
     this.skills = parts.skills;
     this.doctor = parts.doctor;
     this.servers = parts.servers;
+    this.telemetrySetting = parts.telemetrySetting;
   }
 
   /** Ends leftover process groups of an earlier run; the notice goes once none is left. */

@@ -16,6 +16,24 @@ export interface AppInvokeMap {
   'app.leftovers': (args: Record<string, never>) => Promise<LeftoverProcess[]>;
   /** Ends listed leftover groups (SIGTERM, then SIGKILL); `not_found` for a pgid that is not listed. */
   'app.endLeftovers': (args: { pgids: number[] }) => Promise<{ ended: LeftoverProcess[]; remaining: LeftoverProcess[] }>;
+  /** The saved OTLP tracing setting and what the running core does. */
+  'app.telemetry': (args: Record<string, never>) => Promise<TelemetryState>;
+  /** Saves the OTLP tracing setting; `config_invalid` for an endpoint that is not http(s) or is missing when turned on. */
+  'app.setTelemetry': (args: { endpoint: string | null; enabled: boolean }) => Promise<TelemetryState>;
+}
+
+/** The OTLP tracing setting as saved, and what the running core is doing. */
+export interface TelemetryState {
+  /** The saved OTLP/HTTP endpoint (null: none saved). */
+  endpoint: string | null;
+  /** Whether the saved setting asks for traces to be sent. */
+  enabled: boolean;
+  /** Whether the running core is sending traces now. */
+  active: boolean;
+  /** True when the command line's --otlp sets the endpoint for this run, overriding the saved one. */
+  overridden: boolean;
+  /** True when the saved setting differs from what runs: it applies at the next start. */
+  restartNeeded: boolean;
 }
 
 /** Where the core process stands, as the shell that supervises it sees it. */
@@ -47,6 +65,8 @@ export const appArgSchemas = {
   'app.openLink': z.object({ url: z.string().min(1).max(8192) }).strict(),
   'app.leftovers': empty,
   // Positive group ids only: 0 or a negative number would signal the host's own group or every process.
+  'app.telemetry': empty,
+  'app.setTelemetry': z.object({ endpoint: z.string().max(2048).nullable(), enabled: z.boolean() }).strict(),
   'app.endLeftovers': z
     .object({
       pgids: z

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processStartToken } from '../../electron/core/storage/data-lock';
 import { expect, test } from './support/fixture';
+import { shots } from './support/shots';
 
 test('shows the data folder, the log file and the credential store, accessibly', async ({ switchboard, page }) => {
   const dataDir = switchboard.dataDir;
@@ -101,3 +102,43 @@ withLeftover(
     expect(leftover.child.signalCode).toBe('SIGTERM');
   },
 );
+
+test('saves an OTLP endpoint, refuses one that is not http(s), and says when it applies', async ({ switchboard, page }) => {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const tracing = page.getByTestId('tracing-settings');
+  await expect(tracing.getByText('never tool arguments, results or secrets', { exact: false })).toBeVisible();
+  await expect(tracing.getByTestId('tracing-status')).toHaveText('Traces are off in this run.');
+  const field = tracing.getByRole('textbox', { name: 'OTLP/HTTP endpoint' });
+
+  await field.fill('ftp://127.0.0.1:4318');
+  await tracing.getByRole('switch', { name: 'Send traces' }).check();
+  await tracing.getByRole('button', { name: 'Save tracing' }).click();
+  await expect(field).toHaveAccessibleDescription(/must be http or https, not ftp/);
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  // Scrolled to the section for the screenshots.
+  await tracing.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shots(page, 'settings-tracing-refused');
+  // The refusal's text is readable in both schemes.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).include('[data-testid="tracing-settings"]').analyze();
+    expect(axe.violations.map((v) => `${colorScheme} ${v.id}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null });
+
+  await field.fill('http://127.0.0.1:4318');
+  await tracing.getByRole('button', { name: 'Save tracing' }).click();
+  await expect(tracing.getByTestId('tracing-status')).toHaveText('Saved. It applies at the next start of Switchboard.');
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true');
+  const file = JSON.parse(readFileSync(join(switchboard.dataDir, 'config.json'), 'utf8')) as { telemetry?: unknown };
+  expect(file.telemetry).toEqual({ otlpEndpoint: 'http://127.0.0.1:4318' });
+  await tracing.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shots(page, 'settings-tracing-saved');
+
+  // A reload reads the saved setting back from the core.
+  await page.reload();
+  await expect(page.getByTestId('tracing-settings').getByRole('textbox', { name: 'OTLP/HTTP endpoint' })).toHaveValue(
+    'http://127.0.0.1:4318',
+  );
+  await expect(page.getByTestId('tracing-settings').getByRole('switch', { name: 'Send traces' })).toBeChecked();
+});

@@ -47,6 +47,8 @@ export interface GatewayCallDeps {
     result(callId: string): { result: unknown };
   };
   config(serverId: string): ServerConfig;
+  /** Secrets a server's approved launch had that are no longer stored (its launch is refused until they are entered). */
+  missingSecrets?(config: ServerConfig): readonly string[];
   asks: AskBroker;
   /** Whether the person allowed this tool, as defined now, for this client (a changed definition is not). */
   trusted(clientId: string, route: ToolRoute): boolean;
@@ -376,8 +378,12 @@ export class GatewayCalls {
     } catch {
       raw = undefined;
     }
+    // The launch gate, not the message text, says whether a refused launch lacks secrets.
+    const refused = outcome.error?.code === 'approval_required' || outcome.error?.code === 'secret_missing';
+    const missingSecrets = refused ? (this.#deps.missingSecrets?.(config) ?? []) : [];
     const result = toCallToolResult(outcome, raw, {
       serverName: sanitizeText(config.name),
+      missingSecrets,
       outputSchema: route.tool.outputSchema !== undefined,
       structuredBudget: STRUCTURED_BYTES,
     });

@@ -19,6 +19,7 @@ import type {
   GatewayStatus,
 } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
+import { missingSecretsMessage } from './result-convert.js';
 import type { CallService } from '../calls/call-service.js';
 import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
@@ -66,6 +67,8 @@ export interface GatewayHost {
   configs(): readonly ServerConfig[];
   config(id: string): ServerConfig;
   isLaunchApproved(config: ServerConfig): boolean;
+  /** Why a stdio launch may not start now (a refusal for lost secrets lists them in its evidence); absent: not asked. */
+  launchRefusal?(config: ServerConfig): AppError | undefined;
   /** Raises a notice for the person. */
   notify(notice: AppNotice): void;
   /** Where the gateway's store and file failures go. */
@@ -122,6 +125,7 @@ export class Gateway {
       catalog: host.catalog,
       calls: host.calls,
       config: (id) => host.config(id),
+      missingSecrets: (config) => this.#missingSecrets(config),
       asks: this.asks,
       trusted: (clientId, route) => this.#trusted(clientId, route),
       trust: (clientId, route) =>
@@ -571,6 +575,11 @@ export class Gateway {
     }
   }
 
+  /** The secrets the launch gate says this server's approved launch lost (empty when none or not asked). */
+  #missingSecrets(config: ServerConfig): readonly string[] {
+    return this.#host.launchRefusal?.(config)?.evidence?.missingSecrets ?? [];
+  }
+
   #serverNote(id: string): string | undefined {
     let config: ServerConfig;
     try {
@@ -580,7 +589,11 @@ export class Gateway {
     }
     const name = this.#serverName(id);
     if (!config.enabled) return `${name} is turned off in Switchboard.`;
-    if (!this.#host.isLaunchApproved(config)) return `${name} is waiting for its launch to be approved: open Switchboard and approve it.`;
+    if (!this.#host.isLaunchApproved(config)) {
+      const missing = this.#missingSecrets(config);
+      if (missing.length > 0) return missingSecretsMessage(name, missing);
+      return `${name} is waiting for its launch to be approved: open Switchboard and approve it.`;
+    }
     const status = this.#host.sessions.status(id);
     if (status.state === 'needs-auth') return `${name} needs sign-in: open Switchboard and sign in to ${name}.`;
     if (status.state === 'failed')

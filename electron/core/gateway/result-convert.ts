@@ -5,7 +5,7 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { CallOutcome } from '../../../shared/domains/calls.js';
 import { isObject, type JsonObject } from '../json.js';
-import { sanitizeText } from '../text.js';
+import { sanitizeText, truncate } from '../text.js';
 
 /** Nesting accepted in structured content. */
 export const STRUCTURED_DEPTH = 64;
@@ -28,13 +28,34 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** The message a gateway client sees for a failure of a call that did not produce a server result. */
-export function failureMessage(outcome: CallOutcome, serverName: string): string {
+/** Names of secrets listed in a message: control characters removed, each and the list bounded. */
+function secretList(names: readonly string[]): string {
+  const shown = names.slice(0, 10).map((n) => truncate(sanitizeText(n), 100));
+  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+  return `${shown.join(', ')}${more}`;
+}
+
+/** What a client is told when a launch cannot start because secrets it was approved with are no longer stored. */
+export function missingSecretsMessage(serverName: string, names: readonly string[]): string {
+  const one = names.length === 1;
+  return (
+    `${serverName} cannot start: the secret${one ? '' : 's'} ${secretList(names)} ${one ? 'is' : 'are'} no longer stored in Switchboard. ` +
+    `Open Switchboard and enter ${one ? 'it' : 'them'} again on ${serverName}'s page, then try again.`
+  );
+}
+
+/**
+ * The message a gateway client sees for a failure of a call that did not produce a server result. `missingSecrets`
+ * are the secrets the launch gate says are gone, when a launch was refused for that reason.
+ */
+export function failureMessage(outcome: CallOutcome, serverName: string, missingSecrets: readonly string[] = []): string {
   const code = outcome.error?.code;
   if (code === 'authorization_required' || code === 'auth_required')
     return `${serverName} needs you to sign in. Open Switchboard and sign in to ${serverName}, then try again.`;
-  if (code === 'approval_required')
+  if (code === 'approval_required' || code === 'secret_missing') {
+    if (missingSecrets.length > 0) return missingSecretsMessage(serverName, missingSecrets);
     return `${serverName} is waiting for its launch to be approved. Open Switchboard and approve it, then try again.`;
+  }
   return outcome.error?.message ?? 'The call failed.';
 }
 
@@ -42,12 +63,12 @@ export function failureMessage(outcome: CallOutcome, serverName: string): string
 export function toCallToolResult(
   outcome: CallOutcome,
   raw: unknown,
-  opts: { serverName: string; outputSchema: boolean; structuredBudget: number },
+  opts: { serverName: string; outputSchema: boolean; structuredBudget: number; missingSecrets?: readonly string[] },
 ): CallToolResult {
   const p = outcome.presentation;
   const serverResult = isObject(raw) && Array.isArray(raw.content);
   if (outcome.status !== 'ok' && !(outcome.status === 'error' && outcome.error?.code === 'tool_error' && serverResult)) {
-    return toolError(failureMessage(outcome, opts.serverName));
+    return toolError(failureMessage(outcome, opts.serverName, opts.missingSecrets));
   }
   const content: ContentBlock[] = [];
   if (p.text.length > 0) content.push({ type: 'text', text: p.text });

@@ -14,6 +14,10 @@ export const appService = {
   leftovers: () => bridge().api['app.leftovers']({}),
   /** Ends the listed leftover process groups. */
   endLeftovers: (pgids: number[]) => bridge().api['app.endLeftovers']({ pgids }),
+  /** The saved OTLP tracing setting and what this run does. */
+  telemetry: () => bridge().api['app.telemetry']({}),
+  /** Saves the OTLP tracing setting (applies at the next start). */
+  setTelemetry: (endpoint: string | null, enabled: boolean) => bridge().api['app.setTelemetry']({ endpoint, enabled }),
   on: <E extends EventKey>(event: E, listener: (payload: EventMap[E]) => void) => bridge().on(event, listener),
   onDisconnect: (listener: () => void) => bridge().onDisconnect(listener),
 };

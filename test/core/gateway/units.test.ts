@@ -16,7 +16,7 @@ import { BoundedEventStore, EVENT_STORE_MAX_EVENTS } from '../../../electron/cor
 import { screen } from '../../../electron/core/gateway/http-front.js';
 import { parsePromptName, promptCandidates, promptName, unwrapUri, wrapUri } from '../../../electron/core/gateway/namespacing.js';
 import { normalizeProfile, ProfileView } from '../../../electron/core/gateway/profile.js';
-import { sanitizeJson } from '../../../electron/core/gateway/result-convert.js';
+import { failureMessage, sanitizeJson } from '../../../electron/core/gateway/result-convert.js';
 import { SESSION_MAX_BYTES, SESSION_MAX_DEFINITIONS, SessionScope } from '../../../electron/core/gateway/session-scope.js';
 
 const cfg = (id: string) => ServerConfigSchema.parse({ id, name: id, transport: { type: 'stdio', command: 'node' } });
@@ -173,5 +173,25 @@ describe('structured content', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100; i++) deep = [deep];
     expect(() => sanitizeJson(deep)).toThrow();
+  });
+});
+
+describe('a refused launch', () => {
+  const refused = (code: 'approval_required' | 'secret_missing') =>
+    ({ callId: 'c', status: 'error', durationMs: 1, presentation: {} as never, error: { code, message: 'x' } }) as Parameters<
+      typeof failureMessage
+    >[0];
+  it('names every lost secret with its fix, bounded and without control characters', () => {
+    const names = ['A_KEY', 'B\u0007_KEY', ...Array.from({ length: 11 }, (_, i) => `K${i}`)];
+    const text = failureMessage(refused('approval_required'), 'Srv', names);
+    expect(text).toBe(
+      'Srv cannot start: the secrets A_KEY, B_KEY, K0, K1, K2, K3, K4, K5, K6, K7 and 3 more are no longer stored in Switchboard. ' +
+        "Open Switchboard and enter them again on Srv's page, then try again.",
+    );
+  });
+  it('says to approve when no secret is lost', () => {
+    expect(failureMessage(refused('approval_required'), 'Srv')).toBe(
+      'Srv is waiting for its launch to be approved. Open Switchboard and approve it, then try again.',
+    );
   });
 });

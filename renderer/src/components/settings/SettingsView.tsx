@@ -9,6 +9,7 @@ import type { AppInfo } from '../../../../shared/contract';
 import { useStore } from '../../store';
 import { selectAppInfo, selectLeftovers } from '../../store/app-slice';
 import { AppDialog } from '../../ui/AppDialog';
+import { TracingSettings } from './TracingSettings';
 
 const STORES: Record<AppInfo['credentialStore']['kind'], { label: string; detail: string }> = {
   keychain: { label: 'OS keychain', detail: 'Secrets and sign-ins are kept in the operating system’s keychain.' },
@@ -190,6 +191,7 @@ export function SettingsView() {
           </Table.Tbody>
         </Table>
       </Paper>
+      <TracingSettings />
       <LeftoverProcesses />
       {!info.credentialStore.persistent && (
         <Alert color="orange" title="Secrets will not survive a restart" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
