@@ -83,6 +83,8 @@ export class SkillsService {
   readonly #held = new Map<string, Map<string, AdmittedSkill>>();
   /** Manifests (by fingerprint) that failed a read or a verification, per (server, uri): never served on. */
   readonly #failed = new Map<string, string>();
+  /** Roots of the entries the last listing skipped, per server: their files are a skill's, never ordinary resources. */
+  readonly #refusedRoots = new Map<string, string[]>();
   /** The extension settings each server declared when last asked. */
   readonly #declared = new Map<string, { directoryRead: boolean }>();
 
@@ -102,6 +104,7 @@ export class SkillsService {
     const skipped: SkippedSkill[] = [];
     const seenUris = new Set<string>();
     const seenCursors = new Set<string>();
+    const refusedRoots: string[] = [];
     let cursor: string | undefined;
     let partial: string | undefined;
     const skip = (s: SkippedSkill): void => {
@@ -129,8 +132,11 @@ export class SkillsService {
           break;
         }
         const a = admitSkill(raw, l);
-        if ('reason' in a) skip(a);
-        else if (seenUris.has(a.uri))
+        if ('reason' in a) {
+          skip(a);
+          const root = rootOf(raw);
+          if (root !== undefined && refusedRoots.length < l.catalogItems) refusedRoots.push(root);
+        } else if (seenUris.has(a.uri))
           skip({ uri: truncate(a.uri, 200), reason: `Skill ${truncate(a.uri, 200)} was listed twice; the first is kept` });
         else {
           seenUris.add(a.uri);
@@ -148,6 +154,7 @@ export class SkillsService {
       cursor = next;
     }
     this.#held.set(id, new Map(admitted.map((s) => [s.uri, s])));
+    this.#refusedRoots.set(id, refusedRoots);
     const labels = disambiguate(admitted);
     return {
       serverId: id,
@@ -284,6 +291,21 @@ export class SkillsService {
     return this.#approval(id, s) === 'approved' && this.#failed.get(pinKey(id, s.uri)) !== s.fingerprint;
   }
 
+  /**
+   * Every admitted skill of the server, listed afresh (so a changed manifest counts at once), or undefined when the
+   * server does not declare the extension (then nothing is asked of it).
+   */
+  async current(id: string): Promise<AdmittedSkill[] | undefined> {
+    const listed = await this.list(id);
+    if (!listed.supported) return undefined;
+    return [...(this.#held.get(id)?.values() ?? [])];
+  }
+
+  /** Roots of the skills the last listing skipped (malformed, oversized): their files are served to no one. */
+  refusedRoots(id: string): string[] {
+    return this.#refusedRoots.get(id) ?? [];
+  }
+
   /** The held skills a file lies within (listing the server first when nothing is held for it). */
   async skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]> {
     if (!this.#held.has(id)) await this.list(id);
@@ -378,6 +400,7 @@ export class SkillsService {
   /** Forgets a removed server's held entries and approvals (a re-added server starts unapproved). */
   forget(id: string): void {
     this.#held.delete(id);
+    this.#refusedRoots.delete(id);
     this.#declared.delete(id);
     for (const key of [...this.#failed.keys()]) if (key.startsWith(`${id}\u0000`)) this.#failed.delete(key);
     let changed = false;
@@ -513,4 +536,11 @@ export class SkillsService {
         : {}),
     };
   }
+}
+
+/** The root of a skipped entry's SKILL.md uri, when it has a usable one. */
+function rootOf(raw: unknown): string | undefined {
+  const uri = isObject(raw) ? raw['uri'] : undefined;
+  if (typeof uri !== 'string' || uri.length > 8192 || !uri.endsWith('/SKILL.md')) return undefined;
+  return uri.slice(0, -'/SKILL.md'.length);
 }
