@@ -160,6 +160,7 @@ export class SkillsService {
       serverId: id,
       supported: true,
       directoryRead: cap.directoryRead,
+      ...(config.resources ? {} : { resourcesOff: true }),
       skills: admitted.map((s) => this.#view(id, s, labels.get(s.uri) ?? s.name)),
       skipped,
       ...(partial === undefined ? {} : { partial }),
@@ -174,6 +175,7 @@ export class SkillsService {
 
   /** Reads every listed file and checks it; the first failing file is named. Dynamic skills are not content-checked. */
   async verify(id: string, uri: string): Promise<SkillVerification> {
+    this.#resourcesOn(id);
     const skill = await this.#fetch(id, uri);
     const view = this.#view(id, skill, this.#label(id, skill));
     if (skill.files === 'dynamic') {
@@ -212,6 +214,7 @@ export class SkillsService {
 
   /** One listed file, returned only when it verifies; an unlisted file or a mismatch throws skill_unverified. */
   async readFile(id: string, uri: string, fileUri: string): Promise<SkillFileContent> {
+    this.#resourcesOn(id);
     const skill = await this.#held1(id, uri);
     const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
     if (skill.files !== 'dynamic' && listed === undefined) {
@@ -317,6 +320,7 @@ export class SkillsService {
    * checks the same digests). A mismatch marks the manifest failed, so the skill is not served again until it changes.
    */
   async readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile> {
+    this.#resourcesOn(id);
     const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
     if (listed === undefined)
       throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest`, { serverId: id });
@@ -337,6 +341,7 @@ export class SkillsService {
    * server did not declare `directoryRead` (the spec forbids calling it then).
    */
   async readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }> {
+    this.#resourcesOn(id);
     const config = this.#deps.config(id);
     const client = await this.#deps.client(id);
     const cap = this.#capability(id, client);
@@ -411,6 +416,17 @@ export class SkillsService {
       }
     }
     if (changed) this.#deps.approvals.save(this.#approvals);
+  }
+
+  /** Skill files are resources: with the server's resources turned off, none is read (as the gateway serves none). */
+  #resourcesOn(id: string): void {
+    const config = this.#deps.config(id);
+    if (!config.resources)
+      throw new AppError(
+        'invalid_request',
+        `Resources are turned off for ${truncate(sanitizeText(config.name), 200)}, so its skill files are not read (turn resources on in its settings)`,
+        { serverId: id },
+      );
   }
 
   #capability(id: string, client: Client): { directoryRead: boolean } | undefined {

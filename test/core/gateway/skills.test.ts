@@ -76,7 +76,8 @@ describe('skills through the gateway', () => {
     for (const uri of [GIT, 'skill://acme/billing/refunds/SKILL.md', 'skill://acme/support/refunds/SKILL.md', 'skill://changing/SKILL.md'])
       await w.host.skills.approve('alpha', uri);
     await w.host.skills.approve('beta', GIT);
-    await w.host.skills.approve('gamma', GIT);
+    // Resources off: its skill files are not read in the core either, so nothing can be approved there.
+    await expect(w.host.skills.approve('gamma', GIT)).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(w.host.skills.approve('alpha', 'skill://tampered/SKILL.md')).rejects.toMatchObject({ code: 'skill_unverified' });
   }, 60_000);
 
