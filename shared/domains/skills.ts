@@ -73,6 +73,8 @@ export interface SkillsListResult {
   supported: boolean;
   /** Whether it declares `directoryRead: true`. */
   directoryRead: boolean;
+  /** Whether the person turned this server's resources off: skill files are resources, so none is read or served. */
+  resourcesOff?: boolean;
   /** Admitted skills, in listing order. */
   skills: SkillView[];
   /** Entries skipped with a reason (malformed, oversized, duplicate). */

@@ -8,12 +8,15 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixture';
-import { fixture } from './support/seed';
+import type { Page } from '@playwright/test';
+import { fixture, root } from './support/seed';
 import { serverRow } from './support/ui';
 import * as z from 'zod';
 
 // The fixture serves the `changing` skill from this file's contents (v1 while it is absent).
 const versionFile = join(tmpdir(), `sb-skills-e2e-${process.pid}`);
+
+const SHOTS = join(root, 'test-results', 'skills');
 
 test.use({ seed: { servers: [fixture('skills-stdio.ts', 'skills', 'Skill Fixture', { SKILLS_FIXTURE_VERSION_FILE: versionFile })] } });
 
@@ -112,4 +115,81 @@ test('a gateway client lists and reads skills: only the approved one, under its 
   } finally {
     await client.close();
   }
+});
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    for (const [width, height] of [
+      [1400, 900],
+      [1024, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: join(SHOTS, `${name}-${colorScheme}-${width}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test.describe('directory and resources switch', () => {
+  test.use({
+    seed: {
+      servers: [
+        // 60 unlisted files under many/ besides two elsewhere: more than the tab lists, so the bound shows.
+        fixture('skills-stdio.ts', 'skillsdir', 'Skill Directory', {
+          SKILLS_FIXTURE_DIRECTORY_READ: '1',
+          SKILLS_FIXTURE_UNLISTED: '1',
+          SKILLS_FIXTURE_UNLISTED_COUNT: '60',
+        }),
+        { ...fixture('skills-stdio.ts', 'skillsoff', 'Skill Resources Off'), extra: { resources: false } },
+      ],
+    },
+  });
+
+  test('files on the server but not in the manifest are listed, marked, bounded and never verified', async ({ page }) => {
+    await serverRow(page, 'Skill Directory').click();
+    await expect(serverRow(page, 'Skill Directory')).toContainText('Connected', { timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Skills' }).click();
+    await page.getByRole('list', { name: 'Skills' }).getByRole('listitem').filter({ hasText: 'git-workflow' }).click();
+    const detail = page.getByTestId('skill-detail');
+    // The manifest's files verify; the extra files do not change that, and are not part of it.
+    await expect(detail.getByTestId('skill-verification')).toContainText('Verified');
+    const extras = detail.getByTestId('skill-extra-file');
+    await expect(extras.filter({ hasText: 'references/EXTRA.md' })).toBeVisible();
+    await expect(extras.filter({ hasText: 'scripts/unlisted.sh' })).toBeVisible();
+    await expect(extras).toHaveCount(10);
+    await detail.getByRole('button', { name: 'Show all 50 files not in the manifest' }).click();
+    await expect(extras).toHaveCount(50);
+    for (const row of [extras.first(), extras.last()]) {
+      await expect(row).toContainText('not in the manifest (not verified, not served)');
+      await expect(row.getByRole('cell').nth(2)).toHaveText('unlisted');
+      await expect(row.getByRole('button')).toHaveCount(0);
+    }
+    await expect(detail.getByTestId('skill-extras-note')).toContainText('There may be more');
+    // The manifest's own rows stay verified and readable.
+    const rows = detail.getByRole('table', { name: 'Skill files' }).getByRole('row');
+    await expect(rows.filter({ hasText: 'references/CHECKLIST.md' })).toContainText('verified');
+    await detail.getByRole('button', { name: 'Read references/CHECKLIST.md' }).click();
+    await expect(detail.getByTestId('skill-file')).toContainText('CHECKLIST.md (verified)');
+    await detail.getByRole('button', { name: 'Show fewer files not in the manifest' }).click();
+    await expect(extras).toHaveCount(10);
+    await detail.getByRole('table', { name: 'Skill files' }).scrollIntoViewIfNeeded();
+    await shots(page, 'directory');
+  });
+
+  test('a server with resources turned off: the tab says so and reads no file', async ({ page }) => {
+    await serverRow(page, 'Skill Resources Off').click();
+    await expect(serverRow(page, 'Skill Resources Off')).toContainText('Connected', { timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Skills' }).click();
+    await expect(page.getByTestId('skills-resources-off')).toContainText('Resources are turned off for this server');
+    await page.getByRole('list', { name: 'Skills' }).getByRole('listitem').filter({ hasText: 'git-workflow' }).click();
+    const detail = page.getByTestId('skill-detail');
+    await expect(detail.getByRole('button', { name: 'Verify again' })).toBeDisabled();
+    await expect(detail.getByRole('button', { name: 'Approve' })).toBeDisabled();
+    await expect(detail.getByRole('button', { name: 'Read SKILL.md' })).toBeDisabled();
+    await expect(detail.getByRole('button', { name: 'Read references/CHECKLIST.md' })).toBeDisabled();
+    await expect(detail.getByTestId('skill-verification')).toHaveCount(0);
+    await shots(page, 'resources-off');
+  });
 });

@@ -204,7 +204,12 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
   );
   server.setRequestHandler(
     'resources/list',
-    guarded(async () => (await deps.forwarding.listResources(viewNow())) as never),
+    guarded(async () => {
+      const view = viewNow();
+      const listed = (await deps.forwarding.listResources(view)) as { resources: { uri: string }[] };
+      // Files of skills that are not served to this client are not listed (reading them would be refused).
+      return (deps.skills === undefined ? listed : await deps.skills.filterResources(view, listed)) as never;
+    }),
   );
   server.setRequestHandler(
     'resources/templates/list',

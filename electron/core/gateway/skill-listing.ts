@@ -24,6 +24,8 @@ export interface GatewaySkills {
   servedOne(id: string, uri: string): Promise<AdmittedSkill | undefined>;
   isServed(id: string, s: AdmittedSkill): boolean;
   skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]>;
+  current(id: string): Promise<AdmittedSkill[] | undefined>;
+  refusedRoots(id: string): string[];
   readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile>;
   declared(id: string): { directoryRead: boolean } | undefined;
   readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }>;
@@ -153,7 +155,12 @@ export class SkillListing {
         throw invalid(`${shown(uri)} could not be checked against the server's skills, so it is not served`);
       return undefined;
     }
-    if (owners.length === 0) return undefined;
+    if (owners.length === 0) {
+      // A skipped entry's files are still a skill's: never forwarded as ordinary resources.
+      if (this.#skills.refusedRoots(target.serverId).some((root) => target.uri.startsWith(`${root}/`)))
+        throw invalid(`${shown(uri)} belongs to a skill that was skipped (malformed or over budget), so it is not served`);
+      return undefined;
+    }
     const served = owners.filter((s) => this.#skills.isServed(target.serverId, s));
     if (served.length === 0) throw invalid(`${shown(uri)} belongs to a skill that is not approved in Switchboard`);
     const skill = served.find((s) => s.files !== 'dynamic' && s.files.some((f) => f.uri === target.uri));
@@ -167,6 +174,48 @@ export class SkillListing {
       throw invalid(`${shown(uri)} did not verify against its skill's manifest, so it is not served (${errText(err)})`);
     }
     return { contents: [{ ...file, uri }] };
+  }
+
+  /**
+   * A forwarded `resources/list` with the files of skills that are not served left out: a file lies within a skill
+   * when it is under its root (admitted or skipped), and is listed only when a served skill's manifest lists it (the same
+   * rule `read` applies, so nothing is listed that would be refused). A server that declares skills but cannot be
+   * listed now has none of its resources listed, as `read` refuses them all.
+   */
+  async filterResources(view: ProfileView, listed: { resources: { uri: string }[] }): Promise<{ resources: { uri: string }[] }> {
+    const servers = view.servers().filter((id) => this.#reachable(id));
+    const byServer = new Map<string, { serverId: string; uri: string }[]>();
+    const targets = listed.resources.map((r) => {
+      const t = unwrapUri(r.uri, servers, view.original);
+      if (t !== undefined) byServer.set(t.serverId, [...(byServer.get(t.serverId) ?? []), t]);
+      return t;
+    });
+    // Per server: absent when it declares no skills (everything passes), 'none' when it cannot be checked now.
+    const allowed = new Map<string, { roots: string[]; listable: Set<string> } | 'none'>();
+    for (const id of byServer.keys()) {
+      let skills: AdmittedSkill[] | undefined;
+      try {
+        skills = await this.#skills.current(id);
+      } catch {
+        allowed.set(id, 'none');
+        continue;
+      }
+      if (skills === undefined) continue;
+      const listable = new Set<string>();
+      for (const s of skills) if (s.files !== 'dynamic' && this.#skills.isServed(id, s)) for (const f of s.files) listable.add(f.uri);
+      const roots = [...skills.map((s) => s.root), ...this.#skills.refusedRoots(id)];
+      allowed.set(id, { roots, listable });
+    }
+    const resources = listed.resources.filter((_, i) => {
+      const t = targets[i];
+      if (t === undefined) return true;
+      const rule = allowed.get(t.serverId);
+      if (rule === undefined) return true;
+      if (rule === 'none') return false;
+      const within = rule.roots.some((root) => t.uri.startsWith(`${root}/`));
+      return !within || rule.listable.has(t.uri);
+    });
+    return { ...listed, resources };
   }
 
   /**

@@ -83,6 +83,8 @@ export class SkillsService {
   readonly #held = new Map<string, Map<string, AdmittedSkill>>();
   /** Manifests (by fingerprint) that failed a read or a verification, per (server, uri): never served on. */
   readonly #failed = new Map<string, string>();
+  /** Roots of the entries the last listing skipped, per server: their files are a skill's, never ordinary resources. */
+  readonly #refusedRoots = new Map<string, string[]>();
   /** The extension settings each server declared when last asked. */
   readonly #declared = new Map<string, { directoryRead: boolean }>();
 
@@ -102,6 +104,7 @@ export class SkillsService {
     const skipped: SkippedSkill[] = [];
     const seenUris = new Set<string>();
     const seenCursors = new Set<string>();
+    const refusedRoots: string[] = [];
     let cursor: string | undefined;
     let partial: string | undefined;
     const skip = (s: SkippedSkill): void => {
@@ -129,8 +132,11 @@ export class SkillsService {
           break;
         }
         const a = admitSkill(raw, l);
-        if ('reason' in a) skip(a);
-        else if (seenUris.has(a.uri))
+        if ('reason' in a) {
+          skip(a);
+          const root = rootOf(raw);
+          if (root !== undefined && refusedRoots.length < l.catalogItems) refusedRoots.push(root);
+        } else if (seenUris.has(a.uri))
           skip({ uri: truncate(a.uri, 200), reason: `Skill ${truncate(a.uri, 200)} was listed twice; the first is kept` });
         else {
           seenUris.add(a.uri);
@@ -148,11 +154,13 @@ export class SkillsService {
       cursor = next;
     }
     this.#held.set(id, new Map(admitted.map((s) => [s.uri, s])));
+    this.#refusedRoots.set(id, refusedRoots);
     const labels = disambiguate(admitted);
     return {
       serverId: id,
       supported: true,
       directoryRead: cap.directoryRead,
+      ...(config.resources ? {} : { resourcesOff: true }),
       skills: admitted.map((s) => this.#view(id, s, labels.get(s.uri) ?? s.name)),
       skipped,
       ...(partial === undefined ? {} : { partial }),
@@ -167,6 +175,7 @@ export class SkillsService {
 
   /** Reads every listed file and checks it; the first failing file is named. Dynamic skills are not content-checked. */
   async verify(id: string, uri: string): Promise<SkillVerification> {
+    this.#resourcesOn(id);
     const skill = await this.#fetch(id, uri);
     const view = this.#view(id, skill, this.#label(id, skill));
     if (skill.files === 'dynamic') {
@@ -205,6 +214,7 @@ export class SkillsService {
 
   /** One listed file, returned only when it verifies; an unlisted file or a mismatch throws skill_unverified. */
   async readFile(id: string, uri: string, fileUri: string): Promise<SkillFileContent> {
+    this.#resourcesOn(id);
     const skill = await this.#held1(id, uri);
     const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
     if (skill.files !== 'dynamic' && listed === undefined) {
@@ -284,6 +294,21 @@ export class SkillsService {
     return this.#approval(id, s) === 'approved' && this.#failed.get(pinKey(id, s.uri)) !== s.fingerprint;
   }
 
+  /**
+   * Every admitted skill of the server, listed afresh (so a changed manifest counts at once), or undefined when the
+   * server does not declare the extension (then nothing is asked of it).
+   */
+  async current(id: string): Promise<AdmittedSkill[] | undefined> {
+    const listed = await this.list(id);
+    if (!listed.supported) return undefined;
+    return [...(this.#held.get(id)?.values() ?? [])];
+  }
+
+  /** Roots of the skills the last listing skipped (malformed, oversized): their files are served to no one. */
+  refusedRoots(id: string): string[] {
+    return this.#refusedRoots.get(id) ?? [];
+  }
+
   /** The held skills a file lies within (listing the server first when nothing is held for it). */
   async skillsHolding(id: string, fileUri: string): Promise<AdmittedSkill[]> {
     if (!this.#held.has(id)) await this.list(id);
@@ -295,6 +320,7 @@ export class SkillsService {
    * checks the same digests). A mismatch marks the manifest failed, so the skill is not served again until it changes.
    */
   async readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile> {
+    this.#resourcesOn(id);
     const listed = skill.files === 'dynamic' ? undefined : skill.files.find((f) => f.uri === fileUri);
     if (listed === undefined)
       throw new AppError('skill_unverified', `${truncate(fileUri, 200)} is not in the skill's manifest`, { serverId: id });
@@ -315,6 +341,7 @@ export class SkillsService {
    * server did not declare `directoryRead` (the spec forbids calling it then).
    */
   async readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }> {
+    this.#resourcesOn(id);
     const config = this.#deps.config(id);
     const client = await this.#deps.client(id);
     const cap = this.#capability(id, client);
@@ -378,6 +405,7 @@ export class SkillsService {
   /** Forgets a removed server's held entries and approvals (a re-added server starts unapproved). */
   forget(id: string): void {
     this.#held.delete(id);
+    this.#refusedRoots.delete(id);
     this.#declared.delete(id);
     for (const key of [...this.#failed.keys()]) if (key.startsWith(`${id}\u0000`)) this.#failed.delete(key);
     let changed = false;
@@ -388,6 +416,17 @@ export class SkillsService {
       }
     }
     if (changed) this.#deps.approvals.save(this.#approvals);
+  }
+
+  /** Skill files are resources: with the server's resources turned off, none is read (as the gateway serves none). */
+  #resourcesOn(id: string): void {
+    const config = this.#deps.config(id);
+    if (!config.resources)
+      throw new AppError(
+        'invalid_request',
+        `Resources are turned off for ${truncate(sanitizeText(config.name), 200)}, so its skill files are not read (turn resources on in its settings)`,
+        { serverId: id },
+      );
   }
 
   #capability(id: string, client: Client): { directoryRead: boolean } | undefined {
@@ -513,4 +552,11 @@ export class SkillsService {
         : {}),
     };
   }
+}
+
+/** The root of a skipped entry's SKILL.md uri, when it has a usable one. */
+function rootOf(raw: unknown): string | undefined {
+  const uri = isObject(raw) ? raw['uri'] : undefined;
+  if (typeof uri !== 'string' || uri.length > 8192 || !uri.endsWith('/SKILL.md')) return undefined;
+  return uri.slice(0, -'/SKILL.md'.length);
 }

@@ -7,4 +7,6 @@ export const skillsService = {
   verify: (id: string, uri: string) => bridge().api['skills.verify']({ id, uri }),
   readFile: (id: string, uri: string, fileUri: string) => bridge().api['skills.readFile']({ id, uri, fileUri }),
   approve: (id: string, uri: string) => bridge().api['skills.approve']({ id, uri }),
+  readDirectory: (id: string, uri: string, dirUri: string, cursor?: string) =>
+    bridge().api['skills.readDirectory']({ id, uri, dirUri, ...(cursor === undefined ? {} : { cursor }) }),
 };

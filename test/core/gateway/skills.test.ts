@@ -76,7 +76,8 @@ describe('skills through the gateway', () => {
     for (const uri of [GIT, 'skill://acme/billing/refunds/SKILL.md', 'skill://acme/support/refunds/SKILL.md', 'skill://changing/SKILL.md'])
       await w.host.skills.approve('alpha', uri);
     await w.host.skills.approve('beta', GIT);
-    await w.host.skills.approve('gamma', GIT);
+    // Resources off: its skill files are not read in the core either, so nothing can be approved there.
+    await expect(w.host.skills.approve('gamma', GIT)).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(w.host.skills.approve('alpha', 'skill://tampered/SKILL.md')).rejects.toMatchObject({ code: 'skill_unverified' });
   }, 60_000);
 
@@ -145,6 +146,31 @@ describe('skills through the gateway', () => {
     });
   });
 
+  it('lists as resources only the files of served skills, under their prefixed uris', async () => {
+    const c = await w.http(token, 'modern');
+    const uris = (await c.listResources()).resources.map((r) => r.uri);
+    for (const served of [GIT, CHECKLIST, 'skill://acme/billing/refunds/SKILL.md', 'skill://changing/SKILL.md'])
+      expect(uris).toContain(wrap('alpha', served));
+    expect(uris).toContain(wrap('beta', CHECKLIST));
+    // Unapproved (outer, its nested inner), unverifiable (tampered), dynamic (daily), skipped (huge, broken): not listed.
+    for (const hidden of [
+      'skill://tampered/SKILL.md',
+      'skill://tampered/scripts/run.sh',
+      'skill://outer/SKILL.md',
+      'skill://outer/inner/SKILL.md',
+      'skill://daily/SKILL.md',
+      'skill://huge/SKILL.md',
+      'skill://broken/SKILL.md',
+    ])
+      expect(uris).not.toContain(wrap('alpha', hidden));
+    expect(uris).not.toContain(wrap('beta', 'skill://acme/billing/refunds/SKILL.md'));
+    // Resources off: nothing of gamma at all; the raw uri never appears.
+    expect(uris.filter((u) => u.startsWith('switchboard://gamma/'))).toEqual([]);
+    expect(uris).not.toContain(GIT);
+    // What a skipped entry's server lists is still a skill's file: never forwarded unverified.
+    await expect(c.readResource({ uri: wrap('alpha', 'skill://huge/SKILL.md') })).rejects.toThrow(/skipped/);
+  });
+
   it('reads a directory of a served skill: forwarded where declared, from the manifest where not', async () => {
     const c = await w.http(token, 'modern');
     for (const server of ['alpha', 'beta']) {
@@ -198,5 +224,8 @@ describe('skills through the gateway', () => {
     const uris = (await list(c)).map((s) => s.uri);
     expect(uris).not.toContain(wrap('alpha', 'skill://changing/SKILL.md'));
     expect(uris).toContain(wrap('alpha', GIT));
+    const listed = (await c.listResources()).resources.map((r) => r.uri);
+    expect(listed).not.toContain(wrap('alpha', 'skill://changing/SKILL.md'));
+    expect(listed).toContain(wrap('alpha', GIT));
   }, 60_000);
 });

@@ -8,6 +8,8 @@ import { AppError } from '../../../shared/errors.js';
 import { cleanup, tempDir } from '../../shared/support/harness.js';
 import { addApproved, fixture, makeSessionHost, stdioServer, type SessionHarness } from '../sessions/helpers.js';
 
+const GIT_MD = 'skill://git-workflow/SKILL.md';
+
 let dir: string;
 let h: SessionHarness;
 let versionFile: string;
@@ -20,6 +22,16 @@ beforeAll(async () => {
   await addApproved(h.host, stdioServer('skills', script, {}, { SKILLS_FIXTURE_VERSION_FILE: versionFile }));
   await addApproved(h.host, stdioServer('skillsdir', script, {}, { SKILLS_FIXTURE_DIRECTORY_READ: '1', SKILLS_FIXTURE_PAGE_SIZE: '100' }));
   await addApproved(h.host, stdioServer('plain', fixture('echo-stdio.ts')));
+  await addApproved(
+    h.host,
+    stdioServer(
+      'skillsextra',
+      script,
+      {},
+      { SKILLS_FIXTURE_DIRECTORY_READ: '1', SKILLS_FIXTURE_UNLISTED: '1', SKILLS_FIXTURE_PAGE_SIZE: '100' },
+    ),
+  );
+  await addApproved(h.host, stdioServer('skillsoff', script, { resources: false }, { SKILLS_FIXTURE_DIRECTORY_READ: '1' }));
 }, 60_000);
 
 afterAll(async () => {
@@ -165,6 +177,41 @@ describe('skills', () => {
     expect(daily.children.map((c) => [c.name, c.inManifest])).toEqual([['SKILL.md', false]]);
     const outside = await rejection(h.host.skills.listDirectory('skillsdir', git, 'skill://outer'));
     expect(outside.code).toBe('invalid_request');
+  }, 30_000);
+
+  it('marks what the server has in a skill directory that the manifest does not list', async () => {
+    const root = await h.host.skills.listDirectory('skillsextra', GIT_MD, 'skill://git-workflow');
+    const top = new Map(root.children.map((c) => [c.name, c]));
+    expect(top.get('SKILL.md')).toMatchObject({ directory: false, inManifest: true });
+    expect(top.get('references')).toMatchObject({ directory: true, inManifest: true });
+    expect(top.get('scripts')).toMatchObject({ directory: true, inManifest: false });
+    const refs = await h.host.skills.listDirectory('skillsextra', GIT_MD, 'skill://git-workflow/references');
+    expect(refs.children.map((c) => [c.name, c.inManifest]).sort()).toEqual([
+      ['CHECKLIST.md', true],
+      ['EXTRA.md', false],
+    ]);
+    // Being on the server's directory does not make a file the skill's: it is still refused.
+    const err = await rejection(h.host.skills.readFile('skillsextra', GIT_MD, 'skill://git-workflow/references/EXTRA.md'));
+    expect(err.code).toBe('skill_unverified');
+    // The manifest alone decides verification: the unlisted files do not change it.
+    expect((await h.host.skills.verify('skillsextra', GIT_MD)).state).toBe('verified');
+  }, 30_000);
+
+  it('reads no skill file of a server whose resources are turned off, and says so', async () => {
+    const r = await h.host.skills.list('skillsoff');
+    expect(r.resourcesOff).toBe(true);
+    expect(r.skills.map((s) => s.uri)).toContain(GIT_MD);
+    expect((await h.host.skills.list('skills')).resourcesOff).toBeUndefined();
+    for (const p of [
+      h.host.skills.verify('skillsoff', GIT_MD),
+      h.host.skills.readFile('skillsoff', GIT_MD, GIT_MD),
+      h.host.skills.approve('skillsoff', GIT_MD),
+      h.host.skills.listDirectory('skillsoff', GIT_MD, 'skill://git-workflow'),
+    ]) {
+      const err = await rejection(p);
+      expect(err.code).toBe('invalid_request');
+      expect(err.message).toMatch(/Resources are turned off for skillsoff/);
+    }
   }, 30_000);
 
   it('gets a skill by uri and rejects one the server does not serve', async () => {

@@ -6,7 +6,7 @@ import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title, 
 import { IconAlertTriangle, IconCircleCheck, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
 import type { SkillApproval, SkillFileCheck, SkillView } from '../../../../shared/domains/skills';
 import { useStore } from '../../store';
-import { selectSkillDetail, selectSkillList } from '../../store/skills-slice';
+import { EXTRAS_LIMITS, selectSkillDetail, selectSkillList } from '../../store/skills-slice';
 import { CodeBlock } from '../../ui/CodeBlock';
 import { Lazy, lazyNamed } from '../../ui/lazy';
 import { cleanText, oneLine, sizeLabel } from '../../ui/text';
@@ -19,6 +19,9 @@ const APPROVAL: Record<SkillApproval, { label: string; color: string }> = {
   changed: { label: 'Changed since approved', color: 'orange' },
   unbindable: { label: 'Dynamic: cannot be approved', color: 'gray' },
 };
+
+/** Files not in the manifest shown before "show all" (the walk itself is bounded by EXTRAS_LIMITS). */
+const EXTRAS_FIRST = 10;
 
 const STATE_COLOR: Record<SkillFileCheck['state'], string> = { verified: 'green', mismatch: 'red', dynamic: 'gray', unread: 'orange' };
 
@@ -33,14 +36,15 @@ function withoutFrontmatter(text: string): string {
   return text.replace(/^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/, '');
 }
 
-function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }) {
+function SkillDetail({ serverId, skill, resourcesOff }: { serverId: string; skill: SkillView; resourcesOff: boolean }) {
   const detail = useStore(selectSkillDetail(serverId, skill.uri));
   const verify = useStore((s) => s.verifySkill);
   const readFile = useStore((s) => s.readSkillFile);
   const approve = useStore((s) => s.approveSkill);
   useEffect(() => {
-    void verify(serverId, skill.uri);
-  }, [serverId, skill.uri, verify]);
+    // Skill files are resources: with resources off nothing is read (the tab says so instead).
+    if (!resourcesOff) void verify(serverId, skill.uri);
+  }, [serverId, skill.uri, verify, resourcesOff]);
   const v = detail?.verification;
   const checks = new Map((v?.files ?? []).map((f) => [f.uri, f]));
   const files =
@@ -48,6 +52,11 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
       ? (v?.files ?? []).map((f) => ({ uri: f.uri, path: f.path, size: f.readBytes ?? 0, nestedSkill: false }))
       : skill.files;
   const ownShown = detail?.file?.uri === skill.uri;
+  const shownUris = new Set(files.map((f) => f.uri));
+  const extras = resourcesOff ? [] : (detail?.extras?.files ?? []).filter((f) => !shownUris.has(f.uri));
+  const extraLabel = skill.files === 'dynamic' ? 'no manifest' : 'not in the manifest';
+  const [allExtras, setAllExtras] = useState(false);
+  const extrasShown = allExtras ? extras : extras.slice(0, EXTRAS_FIRST);
   return (
     <Stack gap="sm" data-testid="skill-detail">
       <Group justify="space-between" wrap="wrap">
@@ -67,6 +76,7 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
             leftSection={<IconRefresh size={14} />}
             onClick={() => void verify(serverId, skill.uri)}
             loading={detail?.verifying}
+            disabled={resourcesOff}
           >
             Verify again
           </Button>
@@ -74,7 +84,7 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
             <Button
               size="xs"
               leftSection={<IconShieldCheck size={14} />}
-              disabled={v?.state !== 'verified'}
+              disabled={resourcesOff || v?.state !== 'verified'}
               loading={detail?.approving}
               onClick={() => void approve(serverId, skill.uri)}
             >
@@ -140,70 +150,104 @@ function SkillDetail({ serverId, skill }: { serverId: string; skill: SkillView }
       </Paper>
 
       <Title order={5}>Files</Title>
-      <Table withTableBorder striped aria-label="Skill files">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Path</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Size</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {files.map((f) => {
-            const c = checks.get(f.uri);
-            return (
-              <Table.Tr key={f.uri}>
-                <Table.Td>
-                  {cleanText(f.path)}
-                  {f.nestedSkill && (
-                    <Badge
-                      ml="xs"
-                      size="xs"
-                      variant="outline"
-                      color="gray"
-                      title="A nested skill's SKILL.md: a supporting file here, never activated from this skill"
-                    >
-                      nested skill
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>{fileType(f.path, c?.mimeType)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{sizeLabel(f.size)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {c ? (
-                    // Plain text, not a Badge: a Badge cuts its label in a narrow column ("VERI…").
-                    <Text
-                      span
-                      size="xs"
-                      fw={700}
-                      tt="uppercase"
-                      style={{ color: `var(--mantine-color-${STATE_COLOR[c.state]}-text)` }}
-                      title={c.reason ? cleanText(c.reason) : undefined}
-                    >
-                      {c.state}
+      <Table.ScrollContainer minWidth={360} type="native">
+        <Table withTableBorder striped aria-label="Skill files">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Path and type</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {files.map((f) => {
+              const c = checks.get(f.uri);
+              return (
+                <Table.Tr key={f.uri}>
+                  <Table.Td style={{ overflowWrap: 'break-word' }}>
+                    {cleanText(f.path)}
+                    {f.nestedSkill && (
+                      <Badge
+                        ml="xs"
+                        size="xs"
+                        variant="outline"
+                        color="gray"
+                        title="A nested skill's SKILL.md: a supporting file here, never activated from this skill"
+                      >
+                        nested skill
+                      </Badge>
+                    )}
+                    {/* Under the path, not a column of its own: a mime type is wide and the detail pane narrow. */}
+                    <Text size="xs" c="dimmed">
+                      {fileType(f.path, c?.mimeType)}
                     </Text>
-                  ) : (
-                    '—'
-                  )}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{sizeLabel(f.size)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {c ? (
+                      // Plain text, not a Badge: a Badge cuts its label in a narrow column ("VERI…").
+                      <Text
+                        span
+                        size="xs"
+                        fw={700}
+                        tt="uppercase"
+                        style={{ color: `var(--mantine-color-${STATE_COLOR[c.state]}-text)` }}
+                        title={c.reason ? cleanText(c.reason) : undefined}
+                      >
+                        {c.state}
+                      </Text>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      disabled={resourcesOff || c?.state === 'mismatch'}
+                      onClick={() => void readFile(serverId, skill.uri, f.uri)}
+                      aria-label={`Read ${cleanText(f.path)}`}
+                    >
+                      Read
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+            {extrasShown.map((f) => (
+              <Table.Tr key={f.uri} data-testid="skill-extra-file">
+                <Table.Td style={{ overflowWrap: 'break-word' }}>
+                  {cleanText(f.path)}
+                  <Text size="xs" c="dimmed">
+                    {fileType(f.path, f.mimeType)} · {extraLabel} (not verified, not served)
+                  </Text>
                 </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    disabled={c?.state === 'mismatch'}
-                    onClick={() => void readFile(serverId, skill.uri, f.uri)}
-                    aria-label={`Read ${cleanText(f.path)}`}
-                  >
-                    Read
-                  </Button>
+                <Table.Td>—</Table.Td>
+                <Table.Td colSpan={2} style={{ whiteSpace: 'nowrap' }}>
+                  <Text span size="xs" fw={700} tt="uppercase" style={{ color: 'var(--mantine-color-orange-text)' }}>
+                    unlisted
+                  </Text>
                 </Table.Td>
               </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {extras.length > EXTRAS_FIRST && (
+        <Button size="compact-xs" variant="subtle" onClick={() => setAllExtras(!allExtras)} style={{ alignSelf: 'flex-start' }}>
+          {allExtras ? 'Show fewer files not in the manifest' : `Show all ${extras.length} files not in the manifest`}
+        </Button>
+      )}
+      {extras.length > 0 && (
+        <Text size="xs" c="dimmed" data-testid="skill-extras-note">
+          The server's directory has {extras.length === 1 ? 'a file' : 'files'} the skill's manifest does not list. They are not part of the
+          skill you see verified: Switchboard does not read them here and never serves them to gateway clients.
+          {detail?.extras?.capped &&
+            ` There may be more: Switchboard looks into at most ${EXTRAS_LIMITS.dirs} of its directories and shows at most ${EXTRAS_LIMITS.files} such files.`}
+        </Text>
+      )}
+      {!resourcesOff && detail?.extrasError && <Alert color="orange">{cleanText(detail.extrasError)}</Alert>}
       {detail?.fileError && <Alert color="red">{cleanText(detail.fileError)}</Alert>}
       {detail?.file && (
         <Paper withBorder p="sm" data-testid="skill-file">
@@ -253,6 +297,17 @@ export function SkillsTab({ serverId }: { serverId: string }) {
       </Group>
       {list?.error && <Alert color="red">{cleanText(list.error)}</Alert>}
       {result?.partial && <Alert color="orange">{cleanText(result.partial)}</Alert>}
+      {result?.resourcesOff && (
+        <Alert
+          color="gray"
+          icon={<IconAlertTriangle size={16} />}
+          title="Resources are turned off for this server"
+          data-testid="skills-resources-off"
+        >
+          A skill's files are resources, so Switchboard reads none of them here: skills are listed but not verified, read or approved, and
+          gateway clients get none of this server's skills. Turn resources on in the server's settings to check a skill.
+        </Alert>
+      )}
       {result && result.skills.length === 0 && <Text size="sm">This server lists no skills.</Text>}
       <Group align="flex-start" wrap="wrap" gap="md">
         <Stack gap={4} miw={220} style={{ flex: '0 1 260px' }} role="list" aria-label="Skills">
@@ -294,7 +349,7 @@ export function SkillsTab({ serverId }: { serverId: string }) {
         </Stack>
         <div style={{ flex: '1 1 420px', minWidth: 0 }}>
           {skill ? (
-            <SkillDetail serverId={serverId} skill={skill} />
+            <SkillDetail serverId={serverId} skill={skill} resourcesOff={result?.resourcesOff === true} />
           ) : (
             result && result.skills.length > 0 && <Text size="sm">Choose a skill to see it.</Text>
           )}
