@@ -45,28 +45,6 @@ const hostCall = async (i: number): Promise<void> => {
   if (o.status !== 'ok') throw new Error(o.error?.message ?? o.status);
 };
 
-// Through the WebSocket bridge (dispatcher + zod validation + JSON over ws + events).
-const token = randomBytes(32).toString('base64url');
-const dispatch = createDispatcher(createHandlers(host));
-const server = await startBridgeServer({ dispatch, events: host.events, staticDir: tempDir(), token, port: 0 });
-const ws = new WebSocket(`ws://127.0.0.1:${server.port}/bridge?token=${token}`, { headers: { Origin: server.origin } });
-await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
-let nextId = 1;
-const pending = new Map<number, (msg: Record<string, unknown>) => void>();
-ws.on('message', (data: Buffer) => {
-  const msg = JSON.parse(data.toString()) as Record<string, unknown>;
-  if (typeof msg.id === 'number') pending.get(msg.id)?.(msg);
-});
-const bridgeCall = async (i: number): Promise<void> => {
-  const id = nextId++;
-  const msg = await new Promise<Record<string, unknown>>((resolve) => {
-    pending.set(id, resolve);
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools.call', params: { name: TOOL, arguments: { text: `hi ${i}` } } }));
-  });
-  pending.delete(id);
-  if (!msg.result) throw new Error(JSON.stringify(msg.error));
-};
-
 /** One round of one path: its p50 (ms), and its CPU per call in this process (ms) kept aside. */
 const cpuPerCall = new Map<string, number[]>();
 const side = (name: string, once: (i: number) => Promise<void>) => ({
@@ -88,6 +66,36 @@ const host1 = await interleave(
   bareSide,
   side('call service', hostCall),
 );
+// Through the WebSocket bridge (dispatcher + zod validation + JSON over ws + events). Opened only now: its viewer
+// receives every event of every call (progress, finished, protocol traffic) and this process decodes them too, so
+// the call service alone is measured before it, and again with the viewer attached.
+const token = randomBytes(32).toString('base64url');
+const dispatch = createDispatcher(createHandlers(host));
+const server = await startBridgeServer({ dispatch, events: host.events, staticDir: tempDir(), token, port: 0 });
+const ws = new WebSocket(`ws://127.0.0.1:${server.port}/bridge?token=${token}`, { headers: { Origin: server.origin } });
+await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
+let nextId = 1;
+const pending = new Map<number, (msg: Record<string, unknown>) => void>();
+ws.on('message', (data: Buffer) => {
+  const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+  if (typeof msg.id === 'number') pending.get(msg.id)?.(msg);
+});
+const bridgeCall = async (i: number): Promise<void> => {
+  const id = nextId++;
+  const msg = await new Promise<Record<string, unknown>>((resolve) => {
+    pending.set(id, resolve);
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools.call', params: { name: TOOL, arguments: { text: `hi ${i}` } } }));
+  });
+  pending.delete(id);
+  if (!msg.result) throw new Error(JSON.stringify(msg.error));
+};
+
+const viewed1 = await interleave(
+  'stdio tools/call p50, call service with a bridge viewer attached vs bare SDK',
+  ROUNDS,
+  bareSide,
+  side('call service, viewed', hostCall),
+);
 const bridge1 = await interleave(
   'stdio tools/call p50, WebSocket bridge vs bare SDK (target ≤ 1.5×)',
   ROUNDS,
@@ -99,8 +107,8 @@ const cpuMedian = (name: string): number => {
   return xs[Math.floor(xs.length / 2)] ?? NaN;
 };
 console.log(
-  `\ncall service ${host1.ratio.toFixed(2)}×, bridge ${bridge1.ratio.toFixed(2)}× the bare SDK's p50; CPU per call in this process (median of rounds): ` +
-    `bare ${cpuMedian('bare SDK').toFixed(3)} ms, call service ${cpuMedian('call service').toFixed(3)} ms, bridge ${cpuMedian('bridge').toFixed(3)} ms (the bridge's host CPU only)`,
+  `\ncall service ${host1.ratio.toFixed(2)}× (${viewed1.ratio.toFixed(2)}× with a bridge viewer), bridge ${bridge1.ratio.toFixed(2)}× the bare SDK's p50; CPU per call in this process (median of rounds): ` +
+    `bare ${cpuMedian('bare SDK').toFixed(3)} ms, call service ${cpuMedian('call service').toFixed(3)} ms (${cpuMedian('call service, viewed').toFixed(3)} ms viewed), bridge ${cpuMedian('bridge').toFixed(3)} ms (the bridge's host CPU only)`,
 );
 await bare.close();
 ws.close();

@@ -88,7 +88,12 @@ export interface CallOptions {
 export interface CallFeatureHooks {
   /** Whether the person refused questions from this server. */
   consentDenied(serverId: string): boolean;
-  /** Plain-words notes for requests the server made since `since` that a setting refused ("Turn on ..."). */
+  /**
+   * Where the refusals stand now; a mark taken as a call starts tells its refusals from the previous call's (a
+   * millisecond clock cannot: two short calls often share one).
+   */
+  refusalMark(): number;
+  /** Plain-words notes for requests the server made after `since` (a refusalMark) that a setting refused ("Turn on ..."). */
   refusals(serverId: string, since: number): string[];
   /** Answers a sampling request by hand (MRTR rounds). */
   sample(serverId: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
@@ -142,6 +147,7 @@ export class CallService {
     if (this.#running.has(callId)) throw new AppError('invalid_request', `A call with id ${callId} is already running`);
     const config = this.#deps.config(route.serverId);
     const started = Date.now();
+    const refusalMark = this.#features?.refusalMark() ?? 0;
     const controller = new AbortController();
     this.#running.set(callId, { controller, serverId: route.serverId, ...(opts.relay ? { relay: opts.relay } : {}) });
     const onCallerAbort = (): void => controller.abort(new AppError('cancelled', 'The call was cancelled.', { serverId: route.serverId }));
@@ -229,7 +235,7 @@ export class CallService {
 
     if (status === 'error' && this.#features) {
       // The server asked for something a setting refuses (sampling, roots, questions): say which setting.
-      const notes = this.#features.refusals(route.serverId, started);
+      const notes = this.#features.refusals(route.serverId, refusalMark);
       if (notes.length > 0) {
         error = { code: 'feature_not_enabled', message: notes.join(' ') };
         presentation = { ...presentation, notices: [...notes, ...presentation.notices] };

@@ -102,6 +102,9 @@ export class HistoryStore {
   /** Each entry's JSON text, made once when it is recorded (dropped when the entry changes). */
   readonly #text = new WeakMap<HistoryEntry, string>();
   #entries: HistoryEntry[] | undefined;
+  /** Unsaved app-made entries, and the JSON text length of all entries (one separator each), kept as entries come and go. */
+  #apps = 0;
+  #bytes = 0;
   #loadNotice: string | undefined;
   #memoryOnly = false;
 
@@ -137,6 +140,7 @@ export class HistoryStore {
     const all = this.#all();
     const entry = this.#fit(recorded);
     all.unshift(entry);
+    this.#count(entry);
     this.#trim(all);
     this.#persist();
   }
@@ -173,8 +177,10 @@ export class HistoryStore {
   save(callId: string, name: string): HistoryEntry {
     const entry = this.get(callId);
     if (!entry) throw new AppError('not_found', `No call ${callId} in the history`);
+    this.#uncount(entry);
     entry.savedAs = name;
     this.#text.delete(entry);
+    this.#count(entry);
     this.#persist();
     return entry;
   }
@@ -182,6 +188,7 @@ export class HistoryStore {
   /** Clears unsaved entries, or everything. */
   clear(includeSaved: boolean): void {
     this.#entries = includeSaved ? [] : this.#all().filter((e) => e.savedAs !== undefined);
+    this.#recount(this.#entries);
     this.#persist();
   }
 
@@ -206,16 +213,29 @@ export class HistoryStore {
    * budget trims the same way (the newest entry always stays: it fits the per-entry budget, far below the total).
    */
   #trim(all: HistoryEntry[]): void {
-    const unsavedApp = (e: HistoryEntry): boolean => e.savedAs === undefined && e.origin?.kind === 'app';
-    let apps = all.reduce((n, e) => (unsavedApp(e) ? n + 1 : n), 0);
-    let bytes = all.reduce((n, e) => n + this.#serialise(e).length + 1, 0);
-    while (all.length > this.#limit || apps > this.#appLimit || (bytes > this.#totalBytes && all.length > 1)) {
-      let idx = oldestIndex(all, unsavedApp);
-      if (idx >= 0) apps -= 1;
-      else idx = oldestIndex(all, (e) => e.savedAs === undefined);
+    // The counters follow `all` (it is always #entries), so an add costs the entries it drops, not the whole history.
+    while (all.length > this.#limit || this.#apps > this.#appLimit || (this.#bytes > this.#totalBytes && all.length > 1)) {
+      let idx = this.#apps > 0 ? oldestIndex(all, unsavedApp) : -1;
+      if (idx < 0) idx = oldestIndex(all, (e) => e.savedAs === undefined);
       const [gone] = all.splice(idx >= 0 ? idx : all.length - 1, 1);
-      if (gone) bytes -= this.#serialise(gone).length + 1;
+      if (gone) this.#uncount(gone);
     }
+  }
+
+  #count(entry: HistoryEntry): void {
+    if (unsavedApp(entry)) this.#apps += 1;
+    this.#bytes += this.#serialise(entry).length + 1;
+  }
+
+  #uncount(entry: HistoryEntry): void {
+    if (unsavedApp(entry)) this.#apps -= 1;
+    this.#bytes -= this.#serialise(entry).length + 1;
+  }
+
+  #recount(all: HistoryEntry[]): void {
+    this.#apps = 0;
+    this.#bytes = 0;
+    for (const e of all) this.#count(e);
   }
 
   /** The entry within the per-entry budget (the input itself when it already fits). Never throws. */
@@ -226,6 +246,18 @@ export class HistoryStore {
     if (bounded.cut) {
       fitted = { ...fitted, arguments: bounded.value };
       notices.push(`The arguments are nested deeper than ${ARGUMENTS_MAX_DEPTH} levels; the history keeps them cut there.`);
+    }
+    if (fitted === entry) {
+      // The usual call: the whole entry is well within both budgets, so its text (needed anyway) is all that is made.
+      const text = jsonText(entry);
+      // Its arguments are part of its text, so a text within the arguments' budget is within both.
+      if (
+        text !== undefined &&
+        (text.length * 3 <= HISTORY_ARGUMENTS_BYTES || Buffer.byteLength(text, 'utf8') <= HISTORY_ARGUMENTS_BYTES)
+      ) {
+        this.#text.set(entry, text);
+        return entry;
+      }
     }
     const argBytes = jsonBytes(fitted.arguments);
     const args = argBytes !== undefined && argBytes > HISTORY_ARGUMENTS_BYTES ? digestOf(fitted.arguments) : undefined;
@@ -270,6 +302,7 @@ export class HistoryStore {
     } else if (read.kind === 'ok') {
       // Fitted as it loads: a file from an older version may hold entries no bridge can send (issue 22, item 3).
       this.#entries = read.value.map((e) => this.#fit(e));
+      this.#recount(this.#entries);
       this.#trim(this.#entries);
       if (unreadable > 0) {
         // The next write leaves these entries out: keep the file as it was first.
@@ -335,13 +368,24 @@ export class HistoryStore {
   }
 }
 
-/** Size of a value's JSON text in bytes, or undefined when it cannot be serialised. */
-function jsonBytes(value: unknown): number | undefined {
+/** A value's JSON text, or undefined when it cannot be serialised. */
+function jsonText(value: unknown): string | undefined {
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+    return JSON.stringify(value) ?? '';
   } catch {
     return undefined;
   }
+}
+
+/** Size of a value's JSON text in bytes, or undefined when it cannot be serialised. */
+function jsonBytes(value: unknown): number | undefined {
+  const text = jsonText(value);
+  return text === undefined ? undefined : Buffer.byteLength(text, 'utf8');
+}
+
+/** An unsaved entry of a call an MCP App made (these have a quota of their own). */
+function unsavedApp(e: HistoryEntry): boolean {
+  return e.savedAs === undefined && e.origin?.kind === 'app';
 }
 
 /** Size and SHA-256 of a value's JSON text, or undefined when it cannot be serialised. */

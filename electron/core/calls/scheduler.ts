@@ -29,21 +29,24 @@ export class CallScheduler {
    */
   acquire(serverId: string, policy: ConcurrencyPolicy, readOnly: boolean, signal?: AbortSignal): Promise<() => void> {
     if (policy === 'parallel') return Promise.resolve(() => undefined);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     const shared = policy === 'readOnlyParallel' && readOnly;
     const lane = this.#lane(serverId);
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      lane.running -= 1;
+      if (lane.running === 0) lane.runningExclusive = false;
+      this.#pump(serverId, lane);
+    };
+    // Nobody waiting and room now (the usual call): admitted at once, without queueing or an abort listener.
+    if (lane.queue.length === 0 && (shared ? !lane.runningExclusive : lane.running === 0)) {
+      lane.running += 1;
+      if (!shared) lane.runningExclusive = true;
+      return Promise.resolve(release);
+    }
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason instanceof Error ? signal.reason : new AppError('cancelled', 'The call was cancelled'));
-        return;
-      }
-      let released = false;
-      const release = (): void => {
-        if (released) return;
-        released = true;
-        lane.running -= 1;
-        if (lane.running === 0) lane.runningExclusive = false;
-        this.#pump(serverId, lane);
-      };
       const waiter: Waiter = {
         shared,
         grant: () => {
@@ -55,7 +58,7 @@ export class CallScheduler {
         const i = lane.queue.indexOf(waiter);
         if (i >= 0) lane.queue.splice(i, 1);
         this.#pump(serverId, lane);
-        reject(signal?.reason instanceof Error ? signal.reason : new AppError('cancelled', 'The call was cancelled'));
+        reject(signal ? abortReason(signal) : new AppError('cancelled', 'The call was cancelled'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       lane.queue.push(waiter);
@@ -90,4 +93,9 @@ export class CallScheduler {
     }
     if (lane.running === 0 && lane.queue.length === 0) this.#lanes.delete(serverId);
   }
+}
+
+/** Why a wait was aborted: the signal's own error, or a plain cancellation. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new AppError('cancelled', 'The call was cancelled');
 }

@@ -47,7 +47,9 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
   readonly #host: ClientFeaturesHost;
   readonly #clients = new Map<string, Client>();
   readonly #receivers = new Map<Client, TaskReceiverBinding>();
-  readonly #refused = new Map<string, { feature: ClientFeature | 'consent'; at: number }[]>();
+  /** Refused requests per server, each with its place in the order of all refusals (see refusalMark). */
+  readonly #refused = new Map<string, { feature: ClientFeature | 'consent'; seq: number }[]>();
+  #refusalSeq = 0;
 
   constructor(host: ClientFeaturesHost, store: FeatureStore) {
     this.#host = host;
@@ -105,7 +107,7 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     const refusedBy = this.#refusal(serverId, feature);
     if (!refusedBy) return;
     const list = this.#refused.get(serverId) ?? [];
-    list.push({ feature: refusedBy, at: time });
+    list.push({ feature: refusedBy, seq: ++this.#refusalSeq });
     if (list.length > MAX_REFUSALS) list.splice(0, list.length - MAX_REFUSALS);
     this.#refused.set(serverId, list);
   }
@@ -116,10 +118,14 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
     return this.store.consent(serverId) === 'deny';
   }
 
+  refusalMark(): number {
+    return this.#refusalSeq;
+  }
+
   refusals(serverId: string, since: number): string[] {
     const seen = new Set<string>();
     for (const r of this.#refused.get(serverId) ?? [])
-      if (r.at >= since) seen.add(r.feature === 'consent' ? CONSENT_DENIED_MESSAGE : needsSettingMessage(r.feature));
+      if (r.seq > since) seen.add(r.feature === 'consent' ? CONSENT_DENIED_MESSAGE : needsSettingMessage(r.feature));
     return [...seen];
   }
 

@@ -14,7 +14,7 @@ import { isObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import { jsonByteLength } from '../calls/result-size.js';
 import { wireBytes } from '../transports/wire-size.js';
-import { previewValue } from './payload-preview.js';
+import { PREVIEW_ITEMS, previewValue } from './payload-preview.js';
 import { redactValue } from './redact.js';
 import type { TrafficSink } from './traffic-tap.js';
 
@@ -37,6 +37,9 @@ export const TRAFFIC_BATCH_MS = 100;
 /** Messages up to this size are kept whole until their payload text is made; larger ones as a bounded preview. */
 const KEEP_WHOLE_BYTES = 16 * 1024;
 
+/** Messages up to this size are never cut by a preview (PREVIEW_ITEMS items take twice as many bytes). */
+const UNCUT_BYTES = Math.min(PAYLOAD_CHARS, 2 * PREVIEW_ITEMS);
+
 /** What an entry's payload text is made from: the message, or already its bounded preview. */
 interface PayloadSource {
   value: unknown;
@@ -53,7 +56,10 @@ function keepChars(secrets: readonly string[]): number {
 
 /** The payload text: strings cut past what is shown, then redacted, printed and sanitised, then cut to PAYLOAD_CHARS. */
 function payloadText({ value, cut, secrets, bytes }: PayloadSource): { payload: string; truncated: boolean } {
-  const preview = cut === undefined ? previewValue(value, keepChars(secrets)) : { value, cut };
+  // A message this small can hold no string or array the preview would cut (each character and each item takes at
+  // least a byte on the wire), so the redacting copy is the only copy made.
+  const preview =
+    cut !== undefined ? { value, cut } : bytes <= UNCUT_BYTES ? { value, cut: false } : previewValue(value, keepChars(secrets));
   let text: string;
   try {
     text = JSON.stringify(redactValue(preview.value, secrets), null, bytes > PRETTY_LIMIT ? undefined : 2) ?? '';
@@ -150,11 +156,11 @@ export class TrafficLog implements TrafficSink {
     const ring = this.#rings.get(serverId) ?? [];
     ring.push(entry);
     if (kind === 'notification' && method === EVENT_NOTIFICATION_METHOD) this.#capEvents(ring);
-    if (ring.length > TRAFFIC_PER_SERVER) {
-      for (const gone of ring.splice(0, ring.length - TRAFFIC_PER_SERVER)) {
-        this.#unformatted.delete(gone);
-        this.#evicted.add(gone);
-      }
+    // shift, not splice: V8 drops an array's head in place, where a splice moves the whole ring on every message.
+    while (ring.length > TRAFFIC_PER_SERVER) {
+      const gone = ring.shift()!;
+      this.#unformatted.delete(gone);
+      this.#evicted.add(gone);
     }
     this.#rings.set(serverId, ring);
     this.#queue(entry);
@@ -248,7 +254,7 @@ export class TrafficLog implements TrafficSink {
   #queue(entry: TrafficEntry): void {
     if (this.#deps.events.size === 0) return;
     this.#batch.push(entry);
-    if (this.#batch.length > TRAFFIC_PER_SERVER * 4) this.#batch.splice(0, this.#batch.length - TRAFFIC_PER_SERVER * 4);
+    while (this.#batch.length > TRAFFIC_PER_SERVER * 4) this.#batch.shift();
     if (this.#timer) return;
     this.#timer = setTimeout(() => this.flush(), TRAFFIC_BATCH_MS);
     this.#timer.unref?.();

@@ -100,6 +100,25 @@ describe('scheduler', () => {
     expect(order).toEqual(['w', 'r2']);
   });
 
+  it('admits a call on an idle server at once; the next serial call waits for its release, released once', async () => {
+    const s = new CallScheduler();
+    const first = await s.acquire('a', 'serial', false);
+    expect(s.load('a')).toEqual({ running: 1, queued: 0 });
+    let admitted = false;
+    const second = s.acquire('a', 'serial', false).then((rel) => ((admitted = true), rel));
+    await new Promise((r) => setImmediate(r));
+    expect(admitted).toBe(false);
+    first();
+    first();
+    const release = await second;
+    expect(s.load('a')).toEqual({ running: 1, queued: 0 });
+    release();
+    expect(s.load('a')).toEqual({ running: 0, queued: 0 });
+    const ac = new AbortController();
+    ac.abort(new Error('gone'));
+    await expect(s.acquire('a', 'serial', false, ac.signal)).rejects.toThrow('gone');
+  });
+
   it('drops a queued call whose signal aborts', async () => {
     const s = new CallScheduler();
     const first = await s.acquire('a', 'serial', false);

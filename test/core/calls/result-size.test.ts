@@ -9,6 +9,7 @@ describe('jsonByteLength', () => {
     ['a plain result', { content: [{ type: 'text', text: 'hello' }], isError: false }],
     ['escapes and control characters', { text: 'quote " backslash \\ tab \t nl \n bell \u0007 nul \u0000' }],
     ['non-ASCII', { text: 'café ☕ 𝄞 中文', ключ: 'значение' }],
+    ['strings either side of the short-string count', { a: `${'x'.repeat(124)}"é☕\u007f`, b: `${'y'.repeat(200)}\n\u0001𝄞` }],
     ['numbers and literals', { a: 1, b: -2.5e-7, c: 1e21, d: NaN, e: Infinity, f: true, g: false, h: null }],
     ['values JSON leaves out', { a: undefined, b: () => 1, c: [undefined, () => 1, 1], d: { e: undefined } }],
     [
