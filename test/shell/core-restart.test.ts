@@ -3,99 +3,17 @@
 // core that ends the dead one's server process and says so, the definitions written before are all there, and a new
 // call works, round after round, through the same bridge connection (no reload). A core that cannot start five times
 // in a row makes the shell stop trying and say why, while the bridge keeps answering.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import WebSocket from 'ws';
-import { listProcesses } from '../../testing/process-tree.js';
 import { alive, childrenOf, until } from './support/processes.js';
-import { cleanup, tempDir } from '../shared/support/harness.js';
+import { corePid, launch, ROUNDS, stopLaunched } from './support/headless.js';
 import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/servers/calls-stdio.ts', import.meta.url));
-/** Kill rounds (the issue's 20 by default; SWITCHBOARD_TEST_KILL_ROUNDS lowers it for a quick local run). */
-const ROUNDS = Number(process.env['SWITCHBOARD_TEST_KILL_ROUNDS'] ?? 20);
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-const sockets: WebSocket[] = [];
-
-afterEach(async () => {
-  for (const ws of sockets.splice(0)) ws.terminate();
-  for (const child of children.splice(0)) {
-    const tree = [child.pid!, ...childrenOf(child.pid!), ...childrenOf(child.pid!).flatMap(childrenOf)];
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-    }
-    // Everything this test started is gone: the shell, its core and their servers.
-    await until('every process of the run to end', () => tree.every((pid) => !alive(pid)));
-  }
-  dirs.splice(0).forEach(cleanup);
-});
-
-interface Bridge {
-  rpc<T = unknown>(method: string, params: unknown): Promise<T>;
-  events: { method: string; params: unknown }[];
-}
-
-async function launch(env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; bridge: Bridge; stderr: () => string }> {
-  const dataDir = tempDir('sb-core-restart-');
-  dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/headless.ts', '--data-dir', dataDir, '--json'], {
-    cwd: root,
-    env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const { port, token } = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { port: number; token: string }));
-    child.once('exit', (code) => reject(new Error(`headless exited with ${String(code)}: ${err}`)));
-  });
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge?token=${token}`, { headers: { Origin: `http://127.0.0.1:${port}` } });
-  sockets.push(ws);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'bridge/visibility', params: { visible: true } }));
-  let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { code?: string }) => void }>();
-  const events: Bridge['events'] = [];
-  ws.on('message', (data: Buffer) => {
-    const msg = JSON.parse(data.toString()) as {
-      id?: number;
-      method?: string;
-      params?: unknown;
-      result?: unknown;
-      error?: { message: string; data?: { code?: string } };
-    };
-    if (typeof msg.id === 'number') {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) p?.reject(Object.assign(new Error(msg.error.message), { code: msg.error.data?.code }));
-      else p?.resolve(msg.result);
-    } else if (msg.method) events.push({ method: msg.method, params: msg.params });
-  });
-  const rpc = <T>(method: string, params: unknown): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
-  return { child, bridge: { rpc, events }, stderr: () => err };
-}
-
-/** The shell's core process (its one child running the core entry). */
-function corePid(shell: number): number | undefined {
-  return listProcesses().find((p) => p.ppid === shell && p.state !== 'Z' && p.command.includes('entry.ts'))?.pid;
-}
+// Everything this test started is gone: the shell, its core and their servers.
+afterEach(stopLaunched);
 
 describe('the core in its own process', () => {
   it(`kill -9 of the core mid-call, ${ROUNDS} times: the call ends core_restarted, a new core serves, its predecessor's server is ended, a settings change acknowledged just before is kept`, async () => {
