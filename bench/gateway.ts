@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { nodeHttpHandler } from '../electron/core/sdk/node-handler.js';
 import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { addStdio, benchHost, bundleFixture, interleave, loadLine, tempDir, timed } from './support.js';
@@ -51,7 +51,7 @@ async function proxyMode(script: string): Promise<void> {
   };
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const modern = createMcpHandler(() => surface(), { legacy: 'reject' });
-  const handler = toNodeHandler({
+  const handler = nodeHttpHandler({
     fetch: async (request: Request) => {
       const open = sessions.get(request.headers.get('mcp-session-id') ?? '');
       if (open) return open.handleRequest(request);

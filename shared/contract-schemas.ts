@@ -25,8 +25,21 @@ export type ValidatedArgs<K extends InvokeKey> = K extends 'servers.test'
   ? Omit<InvokeArgs<K>, 'config'> & { config?: Record<string, unknown> }
   : InvokeArgs<K>;
 
+/**
+ * A type as a validator produces it: zod's `.optional()` parses to `field?: T | undefined`, so with
+ * exactOptionalPropertyTypes an optional field must also accept `undefined` here. Required fields stay required, so
+ * a validator that loosens one still fails the check.
+ */
+export type AsParsed<T> = T extends readonly (infer U)[]
+  ? AsParsed<U>[]
+  : T extends object
+    ? { [K in keyof T as object extends Pick<T, K> ? K : never]?: AsParsed<T[K]> | undefined } & {
+        [K in keyof T as object extends Pick<T, K> ? never : K]: AsParsed<T[K]>;
+      }
+    : T;
+
 /** A validator per method whose parsed output has that method's argument shape (input is untrusted, so unknown). */
-export type ArgSchemas = { [K in InvokeKey]: z.ZodType<ValidatedArgs<K>, unknown> };
+export type ArgSchemas = { [K in InvokeKey]: z.ZodType<AsParsed<ValidatedArgs<K>>, unknown> };
 
 /** Argument validators, one per contract method; run before any handler. */
 export const invokeArgSchemas = {

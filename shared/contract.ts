@@ -128,7 +128,7 @@ export type ServerConfigView = Omit<ServerConfigInput, 'transport'> & {
         type: 'stdio';
         command: string;
         args: string[];
-        cwd?: string;
+        cwd?: string | undefined;
         env: Record<string, string | SecretRef>;
         inheritEnv: boolean;
       }

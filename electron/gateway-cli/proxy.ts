@@ -111,7 +111,7 @@ export function proxyServer(upstream: Client, version: string): Server {
           allowInputRequired: true,
           ...(token !== undefined
             ? {
-                onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                onprogress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
                   void ctx.mcpReq
                     .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
                     .catch(() => undefined),

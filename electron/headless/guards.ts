@@ -20,7 +20,7 @@ export function tokenMatches(presented: string | null | undefined, expected: str
 
 /** Runs every bridge check; returns the first refusal or null when the request may proceed. */
 export function checkBridgeRequest(
-  headers: { host?: string; origin?: string },
+  headers: { host?: string | undefined; origin?: string | undefined },
   token: string | null,
   port: number,
   expectedToken: string,

@@ -1,6 +1,7 @@
 // What a person allowed each server's apps (browser permissions, pop-ups, asking for model replies), kept in one JSON file next to the
 // settings. Everything is denied until granted; a corrupt file is moved aside (so nothing is granted by accident)
 // and the person is told, since grants they made are gone; a failed write is reported too.
+import { parseJsonValue } from '../../../shared/optional-fields.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppGrants } from '../../../shared/domains/apps.js';
@@ -36,7 +37,7 @@ export class GrantsStore {
           message: `App permissions could not be saved (${err instanceof Error ? err.message : String(err)}); a change made now may be lost at restart.`,
         }),
     });
-    const read = readJsonFile(file, (raw) => FileSchema.parse(raw));
+    const read = readJsonFile(file, (raw) => parseJsonValue(FileSchema, raw));
     if (read.kind === 'ok') for (const [id, g] of Object.entries(read.value.servers)) this.#grants.set(id, g);
     if (read.kind === 'quarantined') {
       this.loadProblem = `App permissions were unreadable (${read.reason}); moved to ${read.backup}. Every app permission is denied until granted again.`;

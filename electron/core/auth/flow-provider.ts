@@ -35,6 +35,8 @@ export function newState(): string {
 export class FlowProvider implements OAuthClientProvider {
   /** The `state` sent with the authorization request (checked by the owner, not by the SDK). */
   readonly stateValue = newState();
+  /** The Client ID Metadata Document URL, only when no client id is pre-registered (fixed by the settings). */
+  readonly clientMetadataUrl?: string;
   readonly #redirectUri: string;
   readonly #settings: StoredClientSettings | undefined;
   readonly #hooks: FlowHooks;
@@ -61,15 +63,12 @@ export class FlowProvider implements OAuthClientProvider {
     this.#hooks = opts.hooks;
     this.#reusable = opts.reusableClient;
     this.#dpop = opts.dpop;
+    const metadataUrl = this.#preRegistered() ? undefined : opts.settings?.metadataUrl;
+    if (metadataUrl !== undefined) this.clientMetadataUrl = metadataUrl;
   }
 
   get redirectUrl(): string {
     return this.#redirectUri;
-  }
-
-  /** The Client ID Metadata Document URL, only when no client id is pre-registered. */
-  get clientMetadataUrl(): string | undefined {
-    return this.#preRegistered() ? undefined : this.#settings?.metadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {

@@ -19,7 +19,8 @@ import { taskParams, useLegacyTaskForm, type TaskSupport } from './legacy-tasks.
 /** What an elicitation round is answered with. */
 export interface ElicitationAnswer {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
+  // The SDK types its elicit result with zod, whose optional fields may be undefined.
+  content?: Record<string, unknown> | undefined;
 }
 
 /** Answers an elicitation request embedded in an MRTR round (the elicitation broker implements it). */
@@ -108,7 +109,7 @@ export function readTask(raw: JsonObject): TaskView | undefined {
     ...(typeof t.statusMessage === 'string' ? { statusMessage: sanitizeText(t.statusMessage).slice(0, 500) } : {}),
     ...(interval !== undefined ? { pollIntervalMs: interval } : {}),
     ...(isObject(t.result) ? { result: t.result } : {}),
-    ...(isObject(t.error) ? { error: t.error as TaskView['error'] } : {}),
+    ...(isObject(t.error) ? { error: t.error as NonNullable<TaskView['error']> } : {}),
     ...(isObject(t.inputRequests) ? { inputRequests: t.inputRequests } : {}),
   };
 }
@@ -204,7 +205,7 @@ function missingCapabilities(err: unknown): string[] | undefined {
   return req.length > 0 ? req : ['a capability it did not name'];
 }
 
-function progressOf(opts: RunOptions): (p: { progress: number; total?: number; message?: string }) => void {
+function progressOf(opts: RunOptions): (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void {
   return (p) =>
     opts.onProgress({
       phase: 'running',

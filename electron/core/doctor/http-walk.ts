@@ -227,7 +227,8 @@ export async function walkHttp(input: HttpWalkInput): Promise<DoctorWalk> {
           facts.challenge?.resourceMetadataUrl ? { resourceMetadataUrl: facts.challenge.resourceMetadataUrl } : {},
           recording,
         );
-        facts.authServer = prm.authorization_servers?.[0];
+        const named = prm.authorization_servers?.[0];
+        if (named !== undefined) facts.authServer = named;
         return {
           summary: `The server names ${prm.authorization_servers?.length ?? 0} authorization server(s)`,
           evidence: [

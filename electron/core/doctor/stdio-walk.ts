@@ -285,7 +285,7 @@ function watch(o: OpenedTransport, observed: Observed, first: boolean): void {
   transport.start = async () => {
     try {
       await start();
-      observed.pid ??= transport.pid ?? undefined;
+      if (transport.pid !== null && transport.pid !== undefined) observed.pid ??= transport.pid;
       observed.spawnedAt ??= Date.now();
     } catch (err) {
       if (err instanceof AppError && (err.code === 'command_not_found' || err.code === 'spawn_failed')) observed.spawnError ??= err;

@@ -1,6 +1,7 @@
 // What a delivery loop (poll, push, webhook) gets from the subscription manager for one running subscription.
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import type { Patch } from '../../../shared/optional-fields.js';
 import type { HostActivity, SubscriptionStatus } from '../../../shared/domains/events.js';
 import type { EventFailure } from './event-errors.js';
 import type { EventTap } from './event-tap.js';
@@ -39,7 +40,7 @@ export interface RunContext {
   /** Adds an activity entry about this subscription (e.g. its polling slowed down). */
   activity(activity: HostActivity, message: string): void;
   /** Updates the live status. */
-  status(patch: Partial<SubscriptionStatus>): void;
+  status(patch: Patch<SubscriptionStatus>): void;
   /** Shows the failure and waits the backoff for `failures` consecutive failures (returns early when stopped). */
   retry(failure: EventFailure, failures: number): Promise<void>;
   /** Ends the subscription with the failure's reason (kept until the person resumes or removes it). */

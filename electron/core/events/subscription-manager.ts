@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import { applyPatch, type Patch } from '../../../shared/optional-fields.js';
 import { checkServerUrl } from '../../../shared/config.js';
 import type { ServerStatus } from '../../../shared/contract.js';
 import type {
@@ -316,7 +317,7 @@ class Run implements RunContext {
     this.#deps.persistence.schedule();
   }
 
-  status(patch: Partial<SubscriptionStatus>): void {
+  status(patch: Patch<SubscriptionStatus>): void {
     this.#m.patchStatus(this.sub.id, patch);
   }
 
@@ -383,7 +384,7 @@ class Run implements RunContext {
 export class SubscriptionManager {
   readonly #deps: ManagerDeps;
   readonly #runs = new Map<string, Run>();
-  readonly #runtime = new Map<string, Partial<SubscriptionStatus>>();
+  readonly #runtime = new Map<string, Patch<SubscriptionStatus>>();
   readonly #throttled = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #schema = new SchemaChangeTracker();
   #stopped = false;
@@ -429,9 +430,7 @@ export class SubscriptionManager {
     if (record.lastEventAt !== undefined) base.lastEventAt = record.lastEventAt;
     if (sub.ended) return { ...base, state: 'ended', reason: sub.ended.reason, ...(sub.ended.signIn ? { signIn: true } : {}) };
     if (sub.paused) return { ...base, state: 'paused' };
-    const out: SubscriptionStatus = { ...base, ...rt, received: base.received };
-    for (const k of Object.keys(out) as (keyof SubscriptionStatus)[]) if (out[k] === undefined) delete out[k];
-    return out;
+    return applyPatch(base, { ...rt, received: base.received });
   }
 
   /** Creates a subscription to `type` of a server and starts it. */
@@ -608,7 +607,7 @@ export class SubscriptionManager {
   }
 
   /** Merges a runtime status patch; a state change is pushed at once, counter changes at most twice a second. */
-  patchStatus(id: string, patch: Partial<SubscriptionStatus>): void {
+  patchStatus(id: string, patch: Patch<SubscriptionStatus>): void {
     const current = this.#runtime.get(id) ?? {};
     const next = { ...current, ...patch };
     this.#runtime.set(id, next);

@@ -200,7 +200,7 @@ export class Gateway {
       const front = await startFront({
         port,
         authenticate: (token) => this.#traced(this.#authenticate(token)),
-        onRefused: this.#opts.onRefused,
+        ...(this.#opts.onRefused ? { onRefused: this.#opts.onRefused } : {}),
         ...(this.#opts.admission ? { admission: this.#opts.admission } : {}),
       });
       this.#front = front;

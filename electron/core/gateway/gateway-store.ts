@@ -1,6 +1,7 @@
 // The gateway's settings file (`gateway.json` in the data folder): whether it is on, its port, and the clients
 // with their profiles and last activity. Token digests live in the credential store, never here. Written with
 // the one atomic JSON helper; a corrupt file is moved aside and reported, never silently dropped.
+import { parseJsonValue } from '../../../shared/optional-fields.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { GatewayClientNameSchema, GatewayProfileSchema } from '../../../shared/domains/gateway.js';
@@ -70,7 +71,7 @@ export class GatewayStore {
   constructor(dataDir: string) {
     this.file = join(dataDir, GATEWAY_FILE);
     this.#writer = new JsonFileWriter(this.file, { delayMs: 500 });
-    const read = readJsonFile(this.file, (raw) => FileSchema.parse(raw));
+    const read = readJsonFile(this.file, (raw) => parseJsonValue(FileSchema, raw));
     if (read.kind === 'ok') {
       const { enabled, port, clients } = read.value;
       this.#settings = { enabled, ...(port !== undefined ? { port } : {}), clients };

@@ -5,7 +5,7 @@
 // connection-admission.ts (idle and header deadlines, caps, the person's clients first). It never redirects.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { nodeHttpHandler } from '../sdk/node-handler.js';
 import { AppError } from '../../../shared/errors.js';
 import { hostAllowed, originAllowed } from '../net/loopback-guards.js';
 import { bearerOf } from './client-tokens.js';
@@ -115,7 +115,7 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
       }
       admission.started(req.socket);
       res.once('close', () => admission.ended(req.socket));
-      void toNodeHandler(checked.target, { maxRequestBodySize: MAX_BODY_BYTES })(req, res).catch(() => {
+      void nodeHttpHandler(checked.target, { maxRequestBodySize: MAX_BODY_BYTES })(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });

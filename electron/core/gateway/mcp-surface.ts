@@ -186,7 +186,7 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
       const r = result as JsonObject;
       if (r.resultType === 'input_required') {
         return inputRequired({
-          inputRequests: r.inputRequests as Parameters<typeof inputRequired>[0]['inputRequests'],
+          inputRequests: r.inputRequests as NonNullable<Parameters<typeof inputRequired>[0]['inputRequests']>,
           requestState: r.requestState as string,
         }) as unknown as CallToolResult;
       }

@@ -1,6 +1,7 @@
 // The per-server choices that are not part of a server's definition, so changing them never reconnects it:
 // the consent to be asked questions (elicitation) and the folders shared as roots. One JSON file in the data
 // folder, written atomically; a corrupt file is moved aside (the caller raises a notice).
+import { parseJsonValue, type FromJson } from '../../../shared/optional-fields.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ElicitationConsent } from '../../../shared/domains/protocol.js';
@@ -19,7 +20,7 @@ const FileSchema = z
       .default({}),
   })
   .strict();
-type FileShape = z.infer<typeof FileSchema>;
+type FileShape = FromJson<z.infer<typeof FileSchema>>;
 
 /** Consent and roots per server, persisted. */
 export class FeatureStore {
@@ -32,7 +33,7 @@ export class FeatureStore {
     if (dir === undefined) return;
     const file = join(dir, FEATURES_FILE);
     this.#writer = new JsonFileWriter(file, { delayMs: 50 });
-    const read = readJsonFile(file, (raw) => FileSchema.parse(raw));
+    const read = readJsonFile(file, (raw) => parseJsonValue(FileSchema, raw));
     if (read.kind === 'ok') this.#data = read.value;
     else if (read.kind === 'quarantined') this.quarantined = { backup: read.backup, reason: read.reason };
   }

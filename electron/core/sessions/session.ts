@@ -2,6 +2,7 @@
 // repeated failures, the live client, and what happens when the session closes underneath us.
 import type { Client, Implementation, ResponseCacheStore } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
+import { applyPatch, type Patch } from '../../../shared/optional-fields.js';
 import type { LogEntry, ServerIdentity, ServerStatus } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { NOTIFICATION_BUDGET, notificationBudgetStage, TokenBucket } from '../ingress/notification-budget.js';
@@ -436,12 +437,8 @@ export class ServerSession {
     });
   }
 
-  #set(patch: Partial<ServerStatus>): void {
-    const next: ServerStatus = { ...this.#status };
-    for (const [key, value] of Object.entries(patch) as [keyof ServerStatus, ServerStatus[keyof ServerStatus]][]) {
-      if (value === undefined) delete next[key];
-      else (next as unknown as Record<string, unknown>)[key] = value;
-    }
+  #set(patch: Patch<ServerStatus>): void {
+    const next = applyPatch(this.#status, patch);
     if (next.state !== this.#status.state) next.since = this.#now();
     if (JSON.stringify(next) === JSON.stringify(this.#status)) return;
     this.#status = next;

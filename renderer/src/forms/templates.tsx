@@ -21,6 +21,7 @@ import {
   type WrapIfAdditionalTemplateProps,
 } from '@rjsf/utils';
 import type { ReactNode } from 'react';
+import { definedFields } from '../../../shared/optional-fields';
 import { BaseInputTemplate } from './widgets';
 
 /** Path words for button labels: "root_tags_2" → "tags item 3". */
@@ -113,7 +114,7 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
             disabled={disabled || readonly}
             onClick={onAddProperty}
             registry={registry}
-            uiSchema={uiSchema}
+            {...definedFields({ uiSchema })}
             title={`Add a value to ${pathWords(fieldPathId.$id) || 'the arguments'}`}
           />
         </Group>
@@ -153,7 +154,7 @@ function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
               disabled={disabled || readonly}
               onClick={onAddClick}
               registry={registry}
-              uiSchema={uiSchema}
+              {...definedFields({ uiSchema })}
               title={`Add ${words} item`}
             />
           </Group>
@@ -192,7 +193,7 @@ function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
         disabled={disabled || readonly}
         onClick={onRemoveProperty}
         registry={registry}
-        uiSchema={uiSchema}
+        {...definedFields({ uiSchema })}
         title={`Remove ${label}`}
       />
     </Group>
@@ -205,10 +206,7 @@ function iconButton(icon: ReactNode, words: (props: IconButtonProps) => string, 
     const name = props.title ?? words(props);
     return (
       <ActionIcon
-        id={id}
-        className={className}
-        disabled={disabled}
-        onClick={onClick}
+        {...definedFields({ id, className, disabled, onClick })}
         aria-label={name}
         title={name}
         size="lg"
@@ -225,10 +223,7 @@ function AddButton(props: IconButtonProps) {
   const name = props.title ?? 'Add item';
   return (
     <Button
-      id={props.id}
-      className={props.className}
-      disabled={props.disabled}
-      onClick={props.onClick}
+      {...definedFields({ id: props.id, className: props.className, disabled: props.disabled, onClick: props.onClick })}
       size="xs"
       variant="default"
       leftSection={<IconPlus size={14} aria-hidden />}

@@ -14,6 +14,7 @@ import {
   type WidgetProps,
 } from '@rjsf/utils';
 import type { ChangeEvent } from 'react';
+import { definedFields } from '../../../shared/optional-fields';
 
 /** The error text a widget shows (rjsf collects the field's messages in rawErrors). */
 export function errorText(rawErrors: string[] | undefined): string | undefined {
@@ -41,17 +42,19 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
     <TextInput
       id={id}
       name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
-      description={description(props)}
-      placeholder={placeholder}
-      required={required}
-      disabled={disabled}
-      readOnly={readonly}
-      autoFocus={autofocus}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined),
+        description: description(props),
+        placeholder,
+        required,
+        disabled,
+        readOnly: readonly,
+        autoFocus: autofocus,
+        error: errorText(props.rawErrors),
+      })}
       {...inputProps}
       type={numeric ? 'number' : inputProps.type}
       value={shown}
-      error={errorText(props.rawErrors)}
       onChange={onChange}
       onBlur={(e) => props.onBlur(id, e.target.value)}
       onFocus={(e) => props.onFocus(id, e.target.value)}
@@ -68,17 +71,19 @@ function TextareaWidget(props: WidgetProps) {
     <Textarea
       id={id}
       name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
-      description={description(props)}
-      placeholder={placeholder}
-      required={required}
-      disabled={disabled}
-      readOnly={readonly}
-      autoFocus={autofocus}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined),
+        description: description(props),
+        placeholder,
+        required,
+        disabled,
+        readOnly: readonly,
+        autoFocus: autofocus,
+        error: errorText(props.rawErrors),
+      })}
       rows={typeof options.rows === 'number' ? options.rows : 3}
       resize="vertical"
       value={value == null ? '' : String(value)}
-      error={errorText(props.rawErrors)}
       onChange={(e) => props.onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
       onBlur={(e) => props.onBlur(id, e.target.value)}
       onFocus={(e) => props.onFocus(id, e.target.value)}
@@ -93,13 +98,15 @@ function CheckboxWidget(props: WidgetProps) {
     <Checkbox
       id={id}
       name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, undefined) ?? ''}
-      description={description(props)}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined) ?? '',
+        description: description(props),
+        required,
+        disabled: disabled || readonly,
+        autoFocus: autofocus,
+        error: errorText(props.rawErrors),
+      })}
       checked={value === true}
-      required={required}
-      disabled={disabled || readonly}
-      autoFocus={autofocus}
-      error={errorText(props.rawErrors)}
       onChange={(e) => props.onChange(e.currentTarget.checked)}
       onBlur={() => props.onBlur(id, value)}
       onFocus={() => props.onFocus(id, value)}
@@ -116,11 +123,13 @@ function CheckboxesWidget(props: WidgetProps) {
   return (
     <Checkbox.Group
       id={id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
-      description={description(props)}
-      required={required}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined),
+        description: description(props),
+        required,
+        error: errorText(props.rawErrors),
+      })}
       value={selected}
-      error={errorText(props.rawErrors)}
       onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
     >
       <Group gap="md" mt={4}>
@@ -147,11 +156,13 @@ function RadioWidget(props: WidgetProps) {
   return (
     <Radio.Group
       id={id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
-      description={description(props)}
-      required={required}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined),
+        description: description(props),
+        required,
+        error: errorText(props.rawErrors),
+      })}
       value={selected}
-      error={errorText(props.rawErrors)}
       onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
     >
       <Stack gap={6} mt={4}>
@@ -188,14 +199,16 @@ function SelectWidget(props: WidgetProps) {
     <NativeSelect
       id={id}
       name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
-      description={description(props)}
-      required={required}
-      disabled={disabled || readonly}
-      autoFocus={autofocus}
+      {...definedFields({
+        label: labelValue(label || undefined, hideLabel, undefined),
+        description: description(props),
+        required,
+        disabled: disabled || readonly,
+        autoFocus: autofocus,
+        error: errorText(props.rawErrors),
+      })}
       data={data}
       value={selected ?? ''}
-      error={errorText(props.rawErrors)}
       onChange={(e) => props.onChange(enumOptionValueDecoder(e.currentTarget.value, enumOptions, format, options.emptyValue))}
       onBlur={(e) => props.onBlur(id, enumOptionValueDecoder(e.currentTarget.value, enumOptions, format, options.emptyValue))}
       onFocus={(e) => props.onFocus(id, enumOptionValueDecoder(e.currentTarget.value, enumOptions, format, options.emptyValue))}

@@ -2,6 +2,7 @@
 import type { ServerConfigInput } from '../../../shared/config';
 import type { DoctorWalk } from '../../../shared/domains/doctor';
 import { AppError } from '../../../shared/errors';
+import { applyPatch } from '../../../shared/optional-fields';
 import { doctorService } from '../services/doctor';
 import type { SliceCreator, Store } from './types';
 
@@ -33,7 +34,7 @@ export const createDoctorSlice: SliceCreator<DoctorSlice> = (set, get) => {
       const seq = ++walkSeq;
       latest.set(key, seq);
       const put = (state: WalkState) => set({ walks: { ...get().walks, [key]: state } });
-      put({ ...get().walks[key], running: true, error: undefined });
+      put(applyPatch(get().walks[key] ?? { running: false }, { running: true, error: undefined }));
       try {
         const walk = await doctorService.walk(request);
         if (latest.get(key) === seq) put({ walk, running: false });

@@ -2,6 +2,7 @@
 // never by the uri alone, since two servers may serve the same skill uri.
 import type { SkillDirectoryChild, SkillFileContent, SkillsListResult, SkillVerification } from '../../../shared/domains/skills';
 import { AppError } from '../../../shared/errors';
+import { applyPatch, type Patch } from '../../../shared/optional-fields';
 import { skillsService } from '../services/skills';
 import type { SliceCreator, Store } from './types';
 
@@ -60,19 +61,21 @@ const message = (err: unknown, fallback: string): string => (err instanceof AppE
 
 export const createSkillsSlice: SliceCreator<SkillsSlice> = (set, get) => {
   const putList = (id: string, s: SkillListState): void => set({ skillLists: { ...get().skillLists, [id]: s } });
-  const putDetail = (key: string, patch: Partial<SkillDetailState>): void => {
+  const patchList = (id: string, patch: Patch<SkillListState>): void =>
+    putList(id, applyPatch(get().skillLists[id] ?? { loading: false }, patch));
+  const putDetail = (key: string, patch: Patch<SkillDetailState>): void => {
     const prev = get().skillDetails[key] ?? { verifying: false, approving: false };
-    set({ skillDetails: { ...get().skillDetails, [key]: { ...prev, ...patch } } });
+    set({ skillDetails: { ...get().skillDetails, [key]: applyPatch(prev, patch) } });
   };
   return {
     skillLists: {},
     skillDetails: {},
     loadSkills: async (serverId) => {
-      putList(serverId, { ...get().skillLists[serverId], loading: true, error: undefined });
+      patchList(serverId, { loading: true, error: undefined });
       try {
         putList(serverId, { result: await skillsService.list(serverId), loading: false });
       } catch (err) {
-        putList(serverId, { ...get().skillLists[serverId], loading: false, error: message(err, 'The skills could not be listed') });
+        patchList(serverId, { loading: false, error: message(err, 'The skills could not be listed') });
       }
     },
     verifySkill: async (serverId, uri) => {

@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { nodeHttpHandler } from '../../../electron/core/sdk/node-handler.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -52,7 +52,7 @@ async function listen(server: Server): Promise<number> {
 
 /** A healthy SDK v2 Streamable HTTP server (tool: echo). */
 function mcpHandler() {
-  return toNodeHandler(
+  return nodeHttpHandler(
     createMcpHandler(() => {
       const server = new McpServer({ name: 'doctor-http', version: '1.2.3' }, { capabilities: { tools: {} } });
       server.registerTool('echo', { description: 'Echo', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({

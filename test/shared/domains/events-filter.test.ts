@@ -6,17 +6,13 @@ import { feedMatcher, type FilterableFeedEntry } from '../../../shared/domains/e
 import { FeedStore } from '../../../electron/core/events/feed-store.js';
 import { checkOccurrence, isRefused } from '../../../electron/core/events/payload.js';
 import { cleanup, tempDir } from '../support/harness.js';
+import { applyPatch, type Patch } from '../../../shared/optional-fields.js';
 
-const entry = (over: Partial<FilterableFeedEntry> = {}): FilterableFeedEntry => ({
-  serverId: 'a',
-  kind: 'event',
-  time: 1000,
-  subscriptionId: 's1',
-  name: 'tick',
-  eventId: 'e1',
-  data: '{"word":"Hay"}',
-  ...over,
-});
+const entry = (over: Patch<FilterableFeedEntry> = {}): FilterableFeedEntry =>
+  applyPatch<FilterableFeedEntry>(
+    { serverId: 'a', kind: 'event', time: 1000, subscriptionId: 's1', name: 'tick', eventId: 'e1', data: '{"word":"Hay"}' },
+    over,
+  );
 
 describe('feedMatcher', () => {
   it('an empty filter passes everything', () => {

@@ -72,7 +72,7 @@ export async function launch(env: NodeJS.ProcessEnv = {}): Promise<Launched> {
   });
   ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'bridge/visibility', params: { visible: true } }));
   let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { code?: string }) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { code?: string | undefined }) => void }>();
   const events: Bridge['events'] = [];
   ws.on('message', (data: Buffer) => {
     const msg = JSON.parse(data.toString()) as {

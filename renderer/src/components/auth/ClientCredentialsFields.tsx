@@ -11,7 +11,7 @@ export function ClientCredentialsFields({ client, onChange }: GrantFieldsProps) 
       <NativeSelect
         label="Client authentication"
         value={client.authMethod ?? 'client_secret_basic'}
-        onChange={(e) => onChange({ ...client, authMethod: e.currentTarget.value as ClientSettingsInput['authMethod'] })}
+        onChange={(e) => onChange({ ...client, authMethod: e.currentTarget.value as NonNullable<ClientSettingsInput['authMethod']> })}
         data={['client_secret_basic', 'client_secret_post', 'private_key_jwt']}
       />
       <TextInput

@@ -53,7 +53,7 @@ export function SignInSteps({ status }: { status: AuthStatus }) {
               </ThemeIcon>
             }
           >
-            <Text span size="sm" fw={state === 'current' ? 600 : 400} c={state === 'failed' ? 'red' : undefined}>
+            <Text span size="sm" fw={state === 'current' ? 600 : 400} {...(state === 'failed' ? { c: 'red' } : {})}>
               {s.label}
             </Text>
             <Text span size="xs" c="dimmed">

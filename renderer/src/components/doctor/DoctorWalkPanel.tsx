@@ -130,7 +130,7 @@ export function DoctorWalkPanel({
         <Button
           leftSection={<IconStethoscope size={16} aria-hidden />}
           onClick={() => start()}
-          loading={state?.running}
+          loading={state?.running === true}
           disabled={problem !== null}
         >
           {label}
@@ -186,7 +186,7 @@ export function DoctorWalkPanel({
                   variant="filled"
                   leftSection={<IconPlayerPlay size={16} aria-hidden />}
                   onClick={() => start(walk.trial?.fingerprint)}
-                  loading={state?.running}
+                  loading={state?.running === true}
                 >
                   Run this command once
                 </Button>

@@ -38,8 +38,10 @@ function FormField(props: {
   }
   if (f.kind === 'multiEnum') {
     const chosen = Array.isArray(props.value) ? props.value : [];
+    // The id goes to the focusable stack inside, not the group's wrapper.
+    const { id: _focusId, ...group } = common;
     return (
-      <Checkbox.Group {...common} id={undefined} value={chosen} onChange={(v) => props.onChange(v)}>
+      <Checkbox.Group {...group} value={chosen} onChange={(v) => props.onChange(v)}>
         <Stack gap={6} mt={6} id={props.id} tabIndex={-1}>
           {f.options.map((o) => (
             <Checkbox key={o.value} value={o.value} label={o.label} />

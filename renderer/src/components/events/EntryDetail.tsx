@@ -83,7 +83,7 @@ export function EntryDetail({
                       size="xs"
                       leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
                       onClick={copy}
-                      color={copied ? 'teal' : undefined}
+                      {...(copied ? { color: 'teal' } : {})}
                     >
                       {copied ? 'Copied' : 'Copy payload'}
                     </Button>

@@ -58,7 +58,7 @@ function Row({ entry, now, selected, onOpen }: { entry: FeedEntry; now: number; 
               </Text>
             )}
           </Group>
-          <Text size="xs" className="sb-muted" ff={entry.kind === 'event' ? 'monospace' : undefined} truncate="end">
+          <Text size="xs" className="sb-muted" {...(entry.kind === 'event' ? { ff: 'monospace' } : {})} truncate="end">
             {visible(preview(entry))}
           </Text>
         </Box>

@@ -524,7 +524,7 @@ export function HistoryView() {
       {exporting && (
         <ExportTestDialog
           entries={exporting.entries}
-          title={exporting.title}
+          {...(exporting.title !== undefined ? { title: exporting.title } : {})}
           {...(exporting.format ? { format: exporting.format } : {})}
           onClose={() => setExporting(null)}
         />

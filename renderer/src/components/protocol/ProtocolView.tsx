@@ -153,7 +153,7 @@ function EntryDetail({
             {facts(entry, serverName)}
           </Text>
           {entry.kind === 'request' && entry.id !== undefined && (
-            <Text fz="xs" data-testid="traffic-pair" c={response?.kind === 'error' ? 'var(--mantine-color-red-text)' : undefined}>
+            <Text fz="xs" data-testid="traffic-pair" {...(response?.kind === 'error' ? { c: 'var(--mantine-color-red-text)' } : {})}>
               {response
                 ? `${response.kind === 'error' ? 'Answered with an error' : 'Answered'}${response.durationMs !== undefined ? ` in ${formatDuration(response.durationMs)}` : ''}`
                 : 'No answer recorded (still running, or the transport failed before one came)'}

@@ -158,8 +158,7 @@ export function TrafficList({ entries, selected, onSelect, serverNames, order = 
                 fz="xs"
                 ta="right"
                 w={96}
-                className={answer?.kind === 'error' ? undefined : 'sb-quiet'}
-                c={answer?.kind === 'error' ? 'var(--mantine-color-red-text)' : undefined}
+                {...(answer?.kind === 'error' ? { c: 'var(--mantine-color-red-text)' } : { className: 'sb-quiet' })}
                 data-testid="traffic-duration"
               >
                 {answer

@@ -137,7 +137,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
           )}
           <Stack gap={6} data-testid="sampling-messages">
             {request.messages.map((m, i) => (
-              <Paper key={i} withBorder p="xs" bg={m.role === 'assistant' ? 'var(--mantine-color-default-hover)' : undefined}>
+              <Paper key={i} withBorder p="xs" {...(m.role === 'assistant' ? { bg: 'var(--mantine-color-default-hover)' } : {})}>
                 <Text fz="xs" fw={600} className="sb-quiet" tt="uppercase" mb={2}>
                   {m.role}
                 </Text>
@@ -146,7 +146,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
                     key={j}
                     fz="sm"
                     style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                    c={c.type === 'text' ? undefined : 'dimmed'}
+                    {...(c.type === 'text' ? {} : { c: 'dimmed' })}
                   >
                     {c.text}
                   </Text>

@@ -75,7 +75,7 @@ function SkillDetail({ serverId, skill, resourcesOff }: { serverId: string; skil
             variant="default"
             leftSection={<IconRefresh size={14} />}
             onClick={() => void verify(serverId, skill.uri)}
-            loading={detail?.verifying}
+            loading={detail?.verifying === true}
             disabled={resourcesOff}
           >
             Verify again
@@ -85,7 +85,7 @@ function SkillDetail({ serverId, skill, resourcesOff }: { serverId: string; skil
               size="xs"
               leftSection={<IconShieldCheck size={14} />}
               disabled={resourcesOff || v?.state !== 'verified'}
-              loading={detail?.approving}
+              loading={detail?.approving === true}
               onClick={() => void approve(serverId, skill.uri)}
             >
               {skill.approval === 'changed' ? 'Approve again' : 'Approve'}
@@ -289,7 +289,7 @@ export function SkillsTab({ serverId }: { serverId: string }) {
           size="xs"
           variant="default"
           leftSection={<IconRefresh size={14} />}
-          loading={list?.loading}
+          loading={list?.loading === true}
           onClick={() => void load(serverId)}
         >
           Refresh
