@@ -352,6 +352,7 @@ export function createCore(ports: CorePorts): Host {
     elicitation,
     features: clientFeatures,
     running,
+    closing: () => lifetime.closing,
   });
   instrumentCalls(calls, telemetry);
   // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
