@@ -336,6 +336,7 @@ export function createCore(ports: CorePorts): Host {
       sessions,
       configs: () => definitions.configs(),
       eventTypeNames: (id) => mcpEvents.knownTypes(id)?.map((t) => t.name),
+      launchRefusal: (config) => gate.refusal(config),
     },
     dataDir,
     pins,

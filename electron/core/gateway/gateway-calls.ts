@@ -20,7 +20,7 @@ import { isObject, type JsonObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { AskBroker, AskOutcome } from './ask-broker.js';
 import type { ProfileView } from './profile.js';
-import { toCallToolResult, toolError } from './result-convert.js';
+import { missingSecretsMessage, toCallToolResult, toolError } from './result-convert.js';
 import type { GatewayCatalog, VisibleTools } from './tool-listing.js';
 
 /** Bytes of structured content a gateway result may carry (the discovery output budget). */
@@ -213,6 +213,12 @@ export class GatewayCalls {
       } catch {
         serverId = undefined;
       }
+    }
+    if (serverId === undefined) {
+      // Not listed since a restart lost the server's secrets: say which secret and how to fix it, not "Unknown tool".
+      const lost = this.#deps.catalog.lostSecretTool?.(local);
+      if (lost?.serverId !== undefined && round.view.sees(lost.serverId))
+        return toolError(missingSecretsMessage(sanitizeText(this.#deps.config(lost.serverId).name), lost.evidence?.missingSecrets ?? []));
     }
     if (serverId === undefined || !round.view.sees(serverId)) return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
     let route: ToolRoute;
