@@ -203,7 +203,14 @@ export class GatewayCalls {
     if (round.requestState !== undefined) return this.#resume(round);
     const visible = round.visible();
     const local = visible.byName.get(name)?.localName ?? (round.view.original ? undefined : name);
-    if (local === undefined) return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
+    if (local === undefined) {
+      // An original-names profile sees one server: while its secrets are lost it lists nothing, so any name is its.
+      const [only] = round.view.original ? round.view.servers() : [];
+      const missing = only === undefined ? [] : (this.#deps.missingSecrets?.(this.#deps.config(only)) ?? []);
+      if (only !== undefined && missing.length > 0)
+        return toolError(missingSecretsMessage(sanitizeText(this.#deps.config(only).name), missing));
+      return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
+    }
     // Resolve the route only for servers the profile sees; anything else is as unknown as a missing tool.
     let serverId: string | undefined = visible.byLocal.get(local)?.serverId;
     if (serverId === undefined) {

@@ -113,6 +113,11 @@ describe('a server whose secret was lost', () => {
     expect(textOf(result)).toBe(NAMED);
     expect(textOf(result)).not.toMatch(/Unknown tool/);
     expect(JSON.stringify(result)).not.toContain(SECRET);
+    // A client served under the server's own names calls `read`.
+    const own = await second.gateway.addClient('own-names', { mode: 'all', servers: ['weather'], names: 'original', writes: 'allow' });
+    const byOriginal = await (await open(url, own.token)).callTool({ name: 'read', arguments: { ms: 1, label: 'x' } });
+    expect(byOriginal.isError).toBe(true);
+    expect(textOf(byOriginal)).toBe(NAMED);
   });
 
   it('is named with its fix when a call’s launch is refused because the secret is gone from the store', async () => {
