@@ -198,7 +198,7 @@ export interface LaunchApproval {
   warnings: LaunchWarning[];
 }
 
-/** Kinds of launch warning: a package runner or shell running a string or another package, a container with host access, code-loading env. */
+/** Kinds of launch warning: a package runner or shell running a string or another package, an interpreter given inline code, a container with host access, code-loading env. */
 export type LaunchWarningCode =
   | 'npx_shell_command'
   | 'npx_other_package'
@@ -206,6 +206,7 @@ export type LaunchWarningCode =
   | 'runner_other_package'
   | 'runner_other_registry'
   | 'shell_command'
+  | 'inline_code'
   | 'container_privileged'
   | 'container_host_root'
   | 'container_engine_socket'

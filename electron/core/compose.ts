@@ -54,7 +54,7 @@ import { ProcessRecord } from './sessions/process-record.js';
 import type { SessionController } from './sessions/session-controller.js';
 import { SessionEvents } from './sessions/session-events.js';
 import { SkillsService } from './skills/skills-service.js';
-import { removeServerFolder, serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
+import { defaultServerFolder, removeServerFolder, serverWorkDir, withLaunchWorkDir } from './servers/server-folders.js';
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 import { startTelemetry } from './telemetry/start.js';
@@ -336,6 +336,7 @@ export function createCore(ports: CorePorts): Host {
       sessions,
       configs: () => definitions.configs(),
       eventTypeNames: (id) => mcpEvents.knownTypes(id)?.map((t) => t.name),
+      launchRefusal: (config) => gate.refusal(config),
     },
     dataDir,
     pins,
@@ -352,6 +353,7 @@ export function createCore(ports: CorePorts): Host {
     elicitation,
     features: clientFeatures,
     running,
+    closing: () => lifetime.closing,
   });
   instrumentCalls(calls, telemetry);
   // Calls first: tasks the app walks away from are cancelled best-effort while sessions are still up.
@@ -412,7 +414,15 @@ export function createCore(ports: CorePorts): Host {
     workDir: (config) => serverWorkDir(dataDir, config),
     removed: (config) =>
       removeServerFolder(dataDir, config.id).then(
-        () => undefined,
+        (outcome) => {
+          // Not provably Switchboard's (no mark) and not empty: it stays, and the person hears where it is.
+          if (outcome === 'kept')
+            notify({
+              id: `server-folder-${config.id}`,
+              level: 'info',
+              message: `The folder ${defaultServerFolder(dataDir, config.id)} was kept: Switchboard cannot tell it made it (it has no mark, or is a link) and it is not an empty folder. Remove it by hand if you no longer need it.`,
+            });
+        },
         (err: unknown) =>
           notify({ id: `server-folder-${config.id}`, level: 'warning', message: err instanceof Error ? err.message : String(err) }),
       ),

@@ -51,6 +51,11 @@ export interface CallServiceDeps {
   features?: CallFeatureHooks;
   /** Where running calls are kept (shared with the per-Client hooks that relay a call's requests). */
   running?: RunningCalls;
+  /**
+   * Why no call may start now (the core is shutting down), asked as a call arrives and again as it would reach the
+   * server: a session still up during shutdown serves no new call, whoever asks (the person, a gateway client, an app).
+   */
+  refuse?(serverId: string): AppError | undefined;
 }
 
 /** Envelopes kept for calls.result (most recent calls). */
@@ -180,6 +185,7 @@ export class CallService {
     let error: CallOutcome['error'];
     let presentation: Presentation;
     try {
+      this.#refuseIfClosing(route.serverId);
       progress({ phase: 'queued' });
       const readOnly = route.tool.annotations?.readOnlyHint === true;
       release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
@@ -189,6 +195,8 @@ export class CallService {
       releaseCatalog = catalog?.beginCall(route.serverId);
       catalog?.validate(route);
       const client = await abortable(this.#deps.client(route.serverId), controller.signal);
+      // Shutdown may have begun while the call queued or connected: it still does not reach the server.
+      this.#refuseIfClosing(route.serverId);
       const run = await runToolCall({
         client,
         serverId: route.serverId,
@@ -320,6 +328,11 @@ export class CallService {
   /** Writes pending history changes (when the history was opened at all). */
   async flushHistory(): Promise<void> {
     await this.#history?.flush();
+  }
+
+  #refuseIfClosing(serverId: string): void {
+    const refusal = this.#deps.refuse?.(serverId);
+    if (refusal) throw refusal;
   }
 
   /** Walks away from every running call (tasks are cancelled best-effort) and writes the history. */

@@ -2,6 +2,7 @@
 // elicitation broker for MRTR rounds and the client features' part in calls.
 import { join } from 'node:path';
 import type { AppNotice } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
 import type { CatalogPort } from '../catalog/catalog-port.js';
 import { parseElicitParams } from '../elicitation/elicit-params.js';
 import type { ElicitationBroker } from '../elicitation/elicitation-broker.js';
@@ -26,6 +27,8 @@ export interface CoreCallsDeps {
   elicitation: ElicitationBroker;
   features: CallFeatureHooks;
   running: RunningCalls;
+  /** True once the core's shutdown has begun: from then on no call starts. */
+  closing(): boolean;
 }
 
 /** The core's call service. */
@@ -46,5 +49,9 @@ export function createHostCalls(deps: CoreCallsDeps): CallService {
     },
     features: deps.features,
     running: deps.running,
+    refuse: (id) =>
+      deps.closing()
+        ? new AppError('shutting_down', 'Switchboard is shutting down, so it starts no new tool call.', { serverId: id })
+        : undefined,
   });
 }

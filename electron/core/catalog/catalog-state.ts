@@ -24,6 +24,11 @@ export interface CatalogDeps {
   pins: PinStore;
   /** Names of the event types a server offers (MCP Events extension), when listed; shown on its group card. */
   eventTypes?: (id: string) => readonly string[] | undefined;
+  /**
+   * Why a server's launch may not start now (the launch gate); a refusal naming lost secrets (evidence
+   * `missingSecrets`) turns a call to one of its tools into `secret_missing` instead of "No tool named …".
+   */
+  launchRefusal?: (config: ServerConfig) => AppError | undefined;
   /** Clock (tests). */
   now?: () => number;
   /** Delay before a list_changed-driven refresh, so a burst coalesces (ms, default 50). */

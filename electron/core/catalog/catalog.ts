@@ -21,6 +21,7 @@ import { Discovery } from './discovery.js';
 import { Entry, type CatalogStats } from './entry.js';
 import { Publisher } from './publication.js';
 import { Refresher } from './refresh.js';
+import { lostSecretTool } from './lost-secret-tools.js';
 import { CatalogRoutes } from './routes.js';
 import { captureMeta } from './server-meta.js';
 
@@ -60,6 +61,11 @@ export class Catalog implements CatalogPort {
   /** Current catalog revision. */
   get revision(): number {
     return this.#state.revision;
+  }
+
+  /** The `secret_missing` error for a tool name of a server whose launch lost its secrets (not listed since), or undefined. */
+  lostSecretTool(localName: string): AppError | undefined {
+    return lostSecretTool(this.#state, localName);
   }
 
   /** Counters of one server (tests). */

@@ -1,5 +1,6 @@
 // Builds the Host's catalog from its parts: events, session events, definitions, the session controller's client
 // (when the controller offers one) and a pin file next to the settings.
+import type { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { SessionController } from '../sessions/session-controller.js';
@@ -15,6 +16,8 @@ export interface CatalogHost {
   configs(): readonly ServerConfig[];
   /** Names of the event types a server offers, when listed. */
   eventTypeNames?(id: string): readonly string[] | undefined;
+  /** Why a server's launch may not start now (the launch gate): lost secrets are named on calls to its tools. */
+  launchRefusal?(config: ServerConfig): AppError | undefined;
 }
 
 /** The catalog of a Host; tool approvals are kept in `pins` (default: `<settingsDir>/tool-pins.json`). */
@@ -28,5 +31,6 @@ export function createHostCatalog(host: CatalogHost, settingsDir: string, pins: 
     clearResponseCache: (id: string) => sessions.clearResponseCache(id),
     pins,
     eventTypes: (id: string) => host.eventTypeNames?.(id),
+    ...(host.launchRefusal ? { launchRefusal: (config: ServerConfig) => host.launchRefusal!(config) } : {}),
   });
 }

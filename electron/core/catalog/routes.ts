@@ -4,6 +4,7 @@ import { isAppVisible } from '../apps/tool-ui.js';
 import type { Entry } from './entry.js';
 import type { CatalogState } from './catalog-state.js';
 import type { CatalogPort, ToolRoute } from './catalog-port.js';
+import { lostSecretTool } from './lost-secret-tools.js';
 import { normalizeSegment } from './naming.js';
 import type { Publisher } from './publication.js';
 import type { Refresher } from './refresh.js';
@@ -35,7 +36,7 @@ export class CatalogRoutes implements CatalogPort {
       if (cancelled) throw cancelled.error ?? new AppError('cancelled', 'Cancelled');
       entry = this.#state.entryForName(localName);
     }
-    if (!entry) throw new AppError('not_found', `No tool named "${localName}"`);
+    if (!entry) throw lostSecretTool(this.#state, localName) ?? new AppError('not_found', `No tool named "${localName}"`);
     if (entry.dirty) {
       const outcome = await this.#refresher.awaitRefresh(entry, signal);
       if (outcome.cancelled) throw outcome.error ?? new AppError('cancelled', 'Cancelled', { serverId: entry.id });
@@ -48,7 +49,7 @@ export class CatalogRoutes implements CatalogPort {
           serverId: entry.id,
         });
       }
-      throw new AppError('not_found', `No tool named "${localName}"`, { serverId: entry.id });
+      throw lostSecretTool(this.#state, localName) ?? new AppError('not_found', `No tool named "${localName}"`, { serverId: entry.id });
     }
     return approvedRoute(entry, published.route);
   }

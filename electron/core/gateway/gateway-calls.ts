@@ -20,7 +20,7 @@ import { isObject, type JsonObject } from '../json.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { AskBroker, AskOutcome } from './ask-broker.js';
 import type { ProfileView } from './profile.js';
-import { toCallToolResult, toolError } from './result-convert.js';
+import { missingSecretsMessage, toCallToolResult, toolError } from './result-convert.js';
 import type { GatewayCatalog, VisibleTools } from './tool-listing.js';
 
 /** Bytes of structured content a gateway result may carry (the discovery output budget). */
@@ -203,7 +203,14 @@ export class GatewayCalls {
     if (round.requestState !== undefined) return this.#resume(round);
     const visible = round.visible();
     const local = visible.byName.get(name)?.localName ?? (round.view.original ? undefined : name);
-    if (local === undefined) return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
+    if (local === undefined) {
+      // An original-names profile sees one server: while its secrets are lost it lists nothing, so any name is its.
+      const [only] = round.view.original ? round.view.servers() : [];
+      const missing = only === undefined ? [] : (this.#deps.missingSecrets?.(this.#deps.config(only)) ?? []);
+      if (only !== undefined && missing.length > 0)
+        return toolError(missingSecretsMessage(sanitizeText(this.#deps.config(only).name), missing));
+      return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
+    }
     // Resolve the route only for servers the profile sees; anything else is as unknown as a missing tool.
     let serverId: string | undefined = visible.byLocal.get(local)?.serverId;
     if (serverId === undefined) {
@@ -213,6 +220,12 @@ export class GatewayCalls {
       } catch {
         serverId = undefined;
       }
+    }
+    if (serverId === undefined) {
+      // Not listed since a restart lost the server's secrets: say which secret and how to fix it, not "Unknown tool".
+      const lost = this.#deps.catalog.lostSecretTool?.(local);
+      if (lost?.serverId !== undefined && round.view.sees(lost.serverId))
+        return toolError(missingSecretsMessage(sanitizeText(this.#deps.config(lost.serverId).name), lost.evidence?.missingSecrets ?? []));
     }
     if (serverId === undefined || !round.view.sees(serverId)) return toolError(`Unknown tool: ${truncate(sanitizeText(name), 200)}`);
     let route: ToolRoute;

@@ -1,6 +1,7 @@
 // The tools a profile sees, as MCP tool definitions: every callable member of its visible capability groups
 // (published, model-visible, approved), under the local name `mcp__<server>__<tool>` or, for an original-names
 // profile, the server's own name. Built from the catalog's published snapshot and cached per catalog revision.
+import type { AppError } from '../../../shared/errors.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { CatalogQuery, CatalogSearchResult, CatalogSelection, GroupCard, ToolDetail } from '../../../shared/domains/catalog.js';
 import type { ToolRoute } from '../catalog/catalog-port.js';
@@ -14,6 +15,8 @@ export interface GatewayCatalog {
   groups(withMembers?: boolean): GroupCard[];
   /** One published tool. */
   tool(localName: string): ToolDetail;
+  /** Why a name not in the catalog is still a tool of a server that lost its secrets (`secret_missing`), or undefined. */
+  lostSecretTool?(localName: string): AppError | undefined;
   /** Budgeted schema selection. */
   select(args: { group?: string; tools?: string[] }): CatalogSelection;
   /** Ranked search. */

@@ -1,6 +1,6 @@
 // Plain words for the parts of a stdio launch that change what it does beyond "run this package": a package runner
 // told to run a shell string, a different package than the one named or packages from another registry; a shell
-// given a command string; a container with the host's privileges, devices, root file system, network or processes;
+// given a command string; an interpreter given inline code; a container with the host's privileges, devices, root file system, network or processes;
 // environment variables that load code into the process before it starts. Nothing runs without the person's approval
 // anyway; these are said next to the launch so an approval is not given on a name alone. Pure: the launch in, typed
 // warnings out. Env values are never read (they may be secrets): the variable's name is enough.
@@ -30,7 +30,7 @@ function warningsOf(command: string, args: readonly string[], envNames: readonly
   const inner = depth < MAX_WRAPPERS ? wrapped(program, args) : undefined;
   if (inner) out.push(...inner.warnings, ...warningsOf(inner.command, inner.args, [...envNames, ...inner.envNames], depth + 1));
   else {
-    out.push(...runnerWarnings(program, args), ...shellWarnings(program, args));
+    out.push(...runnerWarnings(program, args), ...shellWarnings(program, args), ...inlineCodeWarnings(program, args));
     if (program === 'docker' || program === 'podman') out.push(...containerWarnings(program, args));
     out.push(...envWarnings(envNames));
   }
@@ -287,6 +287,92 @@ function decodeEncodedCommand(value: string): string | undefined {
   if (!/^[A-Za-z0-9+/=\s]+$/.test(value)) return undefined;
   const text = Buffer.from(value.slice(0, 4 * QUOTED_CHARS), 'base64').toString('utf16le');
   return text.trim() === '' ? undefined : text;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Interpreters given code in their arguments (`node -e`, `python -c`, `perl -e`, `deno eval`): what runs is the text
+// on the command line, not a program file or a package someone published, so the approval shows that text.
+
+/** How one interpreter reads its options before the script: which take code, which take another value. */
+interface Interpreter {
+  /** Program names (lower case, without .cmd/.exe); a pattern for versioned names such as python3.12. */
+  programs: RegExp;
+  /** A word that must come first (`deno eval`): the first operand after it is the code. */
+  sub?: string;
+  /** Long or single-letter options whose value is code (`--eval`, `-e`). */
+  code: readonly string[];
+  /** Options that take the next word as a value that is not code (so it is not read as the script). */
+  values: readonly string[];
+  /** Single-letter flags may be clustered (`perl -ne`, `python -Ic`): a code letter in a cluster takes the rest or the next word. */
+  clusters: boolean;
+  /** An option after which the rest belongs to something else (`python -m mod`): reading stops there. */
+  stops: readonly string[];
+}
+
+// prettier-ignore
+const INTERPRETERS: readonly Interpreter[] = [
+  { programs: /^(node|nodejs)$/, code: ['-e', '--eval', '-p', '--print', '-pe'], values: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--title', '--inspect-port', '--stack-size', '--env-file'], clusters: false, stops: [] },
+  { programs: /^bun$/, code: ['-e', '--eval', '-p', '--print'], values: ['-r', '--preload', '--require', '--import', '--cwd', '--config', '-c', '--env-file', '--tsconfig-override'], clusters: false, stops: [] },
+  { programs: /^deno$/, sub: 'eval', code: [], values: ['--ext', '--config', '-c', '--import-map', '--location', '--seed', '--v8-flags', '--cert', '--lock', '--env-file'], clusters: false, stops: [] },
+  { programs: /^(python|pythonw|py|pypy)(\d+(\.\d+)*)?$/, code: ['-c'], values: ['-W', '-X', '-Q'], clusters: true, stops: ['-m'] },
+  { programs: /^perl(\d+(\.\d+)*)?$/, code: ['-e', '-E'], values: ['-I', '-M', '-m'], clusters: true, stops: [] },
+  { programs: /^ruby(\d+(\.\d+)*)?$/, code: ['-e'], values: ['-I', '-r', '-C', '-E', '--encoding'], clusters: true, stops: [] },
+];
+
+function inlineCodeWarnings(program: string, args: readonly string[]): LaunchWarning[] {
+  const interpreter = INTERPRETERS.find((i) => i.programs.test(program));
+  if (!interpreter) return [];
+  const code = interpreter.sub === undefined ? inlineCode(interpreter, args) : subcommandCode(interpreter, args);
+  return code === undefined ? [] : [inlineCodeWarning(program, code)];
+}
+
+const inlineCodeWarning = (program: string, code: string): LaunchWarning =>
+  warn(
+    'inline_code',
+    `${program} runs the inline code ${quote(code)} given in its arguments, not a program file or a published package: it can do anything on your computer.`,
+  );
+
+/** The code an interpreter is given by an option before its script (the script's own arguments are its own). */
+function inlineCode(interpreter: Interpreter, args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || arg === '-' || !arg.startsWith('-')) return undefined;
+    const { name, inline } = splitOption(arg);
+    if (interpreter.stops.includes(name)) return undefined;
+    if (interpreter.code.includes(name)) return inline ?? args[i + 1] ?? '';
+    if (interpreter.values.includes(name)) {
+      if (inline === undefined) i++;
+      continue;
+    }
+    if (interpreter.clusters && /^-[A-Za-z]/.test(arg) && !arg.startsWith('--')) {
+      // `-Ic "code"`, `-ne 'code'`, `-c"code"`: letters up to the first that takes a value; the rest, or the next word, is it.
+      for (let k = 1; k < arg.length; k++) {
+        const letter = `-${arg[k]}`;
+        const rest = arg.slice(k + 1);
+        if (interpreter.stops.includes(letter)) return undefined;
+        if (interpreter.code.includes(letter)) return rest !== '' ? rest : (args[i + 1] ?? '');
+        if (interpreter.values.includes(letter)) {
+          if (rest === '') i++;
+          break;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `deno eval [options] "code"`: the first operand after the subcommand. */
+function subcommandCode(interpreter: Interpreter, args: readonly string[]): string | undefined {
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) if (interpreter.values.includes(args[i]!)) i++;
+  if (args[i] !== interpreter.sub) return undefined;
+  for (i++; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('-')) return arg;
+    if (interpreter.values.includes(arg)) i++;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Where a stdio server runs when the person gave it no working directory: a folder of its own in the data folder,
 // so files a server writes next to itself (caches, screenshots, logs) never land in Switchboard's install or in the
 // directory Switchboard was started from.
-import { chmod, lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, realpath, rm, rmdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
@@ -62,15 +62,19 @@ export async function withLaunchWorkDir(dataDir: string, config: ServerConfig): 
 /** What became of a removed server's folder. */
 export type FolderRemoval = 'removed' | 'none' | 'kept';
 
+const isCode = (error: unknown, code: string): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+
 function inside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /**
- * Removes a removed server's default folder: only one Switchboard created (marked), only a real directory (never a
- * symlink: it is not followed), only inside the data folder once every link is resolved. `none`: there was nothing
- * of ours to remove; `kept`: a folder is there but is not provably ours, so it stays. A failed removal throws
+ * Removes a removed server's default folder: one Switchboard created (marked) with what is in it, or an unmarked one
+ * (made before folders were marked) only when it is empty; only a real directory (never a symlink: it is not
+ * followed), only inside the data folder once every link is resolved. `none`: there was nothing of ours to remove;
+ * `kept`: a folder is there but is not provably ours and is not empty, so it stays. A failed removal throws
  * `storage_failed` naming the folder, for the person to hear of.
  */
 export async function removeServerFolder(dataDir: string, id: string): Promise<FolderRemoval> {
@@ -84,9 +88,20 @@ export async function removeServerFolder(dataDir: string, id: string): Promise<F
       return 'none';
     }
     const marked = (await lstat(mark).catch(() => undefined))?.isFile() === true;
-    if (!marked || !rootStat?.isDirectory() || !dirStat.isDirectory()) return 'kept';
+    if (!rootStat?.isDirectory() || !dirStat.isDirectory()) return 'kept';
     const [realData, realDir] = await Promise.all([realpath(dataDir), realpath(dir)]);
     if (!inside(realData, realDir)) return 'kept';
+    if (!marked) {
+      // Made before folders were marked, or by the person: only an empty one goes (rmdir refuses a folder with anything
+      // in it, atomically, so nothing written there meanwhile is lost).
+      try {
+        await rmdir(dir);
+        return 'removed';
+      } catch (error) {
+        if (isCode(error, 'ENOTEMPTY') || isCode(error, 'EEXIST')) return 'kept';
+        throw error;
+      }
+    }
     // rm does not follow symlinks inside the folder: a link is removed, never what it points at.
     await rm(dir, { recursive: true, force: false, maxRetries: 2 });
     await rm(mark, { force: true });

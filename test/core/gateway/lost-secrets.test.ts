@@ -80,6 +80,46 @@ describe('a server whose secret was lost', () => {
     expect(JSON.stringify(groups)).not.toContain(SECRET);
   });
 
+  it('after a restart without a keychain, a call to one of its tools names the secret, never "Unknown tool"', async () => {
+    const first = startCore().host;
+    await first.start();
+    await addWeather(first);
+    expect(first.catalog.tool('mcp__weather__read').serverId).toBe('weather');
+    await first.shutdown();
+
+    const second = startCore().host;
+    await second.start();
+    // The server never listed in this run: its tools are not in the catalog.
+    expect(() => second.catalog.tool('mcp__weather__read')).toThrow();
+    // The person's call (tools.call): the typed error, naming the secret and the fix.
+    const call = second.calls.call({ name: 'mcp__weather__read', arguments: { ms: 1, label: 'x' } });
+    await expect(call).rejects.toMatchObject({
+      code: 'secret_missing',
+      serverId: 'weather',
+      evidence: { missingSecrets: ['WEATHER_API_KEY'] },
+    });
+    await expect(call).rejects.toThrow(/secret missing: the secret WEATHER_API_KEY is no longer stored\. Enter it again/);
+    // A name the server never had, with its prefix, is still its tool as far as anyone can tell: the same answer.
+    await expect(second.calls.call({ name: 'mcp__weather__nope', arguments: {} })).rejects.toMatchObject({ code: 'secret_missing' });
+    // Another server's unknown tool is still unknown.
+    await expect(second.calls.call({ name: 'mcp__other__read', arguments: {} })).rejects.toMatchObject({ code: 'not_found' });
+
+    // A gateway client (issued in this run: its earlier token was lost too).
+    const url = (await second.gateway.enable(0)).url!;
+    const { token } = await second.gateway.addClient('apps', { mode: 'all', writes: 'allow' });
+    const c = await open(url, token);
+    const result = await c.callTool({ name: 'mcp__weather__read', arguments: { ms: 1, label: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(NAMED);
+    expect(textOf(result)).not.toMatch(/Unknown tool/);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    // A client served under the server's own names calls `read`.
+    const own = await second.gateway.addClient('own-names', { mode: 'all', servers: ['weather'], names: 'original', writes: 'allow' });
+    const byOriginal = await (await open(url, own.token)).callTool({ name: 'read', arguments: { ms: 1, label: 'x' } });
+    expect(byOriginal.isError).toBe(true);
+    expect(textOf(byOriginal)).toBe(NAMED);
+  });
+
   it('is named with its fix when a call’s launch is refused because the secret is gone from the store', async () => {
     const { host, credentials } = startCore();
     await host.start();

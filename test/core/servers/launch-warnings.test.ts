@@ -180,6 +180,92 @@ describe('shells', () => {
   });
 });
 
+describe('interpreters given inline code', () => {
+  const first = (command: string, args: string[]) => launchWarnings({ command, args, envNames: [] })[0];
+
+  it('each form says plainly that inline code from the arguments runs, and shows it', () => {
+    const forms: [string, string[], string][] = [
+      ['node', ['-e', 'E'], 'E'],
+      ['node', ['--eval', 'E'], 'E'],
+      ['node', ['--eval=E'], 'E'],
+      ['node', ['-p', 'P'], 'P'],
+      ['node', ['--print', 'P'], 'P'],
+      ['node', ['-pe', 'P'], 'P'],
+      ['node', ['--require', './x.js', '-e', 'E'], 'E'],
+      ['nodejs', ['-e', 'E'], 'E'],
+      ['python', ['-c', 'C'], 'C'],
+      ['python3', ['-c', 'C'], 'C'],
+      ['python3.12', ['-u', '-W', 'ignore', '-c', 'C'], 'C'],
+      ['python3', ['-Ic', 'C'], 'C'],
+      ['python3', ['-cC'], 'C'],
+      ['py', ['-3', '-c', 'C'], 'C'],
+      ['C:\\Python312\\python.exe', ['-c', 'C'], 'C'],
+      ['deno', ['eval', 'D'], 'D'],
+      ['deno', ['eval', '--ext', 'ts', 'D'], 'D'],
+      ['bun', ['-e', 'B'], 'B'],
+      ['bun', ['--eval', 'B'], 'B'],
+      ['bun', ['--print', 'B'], 'B'],
+      ['perl', ['-e', 'L'], 'L'],
+      ['perl', ['-E', 'L'], 'L'],
+      ['perl', ['-Mstrict', '-ne', 'L'], 'L'],
+      ['ruby', ['-e', 'R'], 'R'],
+      ['ruby', ['-rjson', '-e', 'R'], 'R'],
+    ];
+    for (const [command, args, code] of forms) {
+      const w = first(command, args);
+      expect(w, `${command} ${args.join(' ')}`).toEqual({
+        code: 'inline_code',
+        text: expect.stringContaining(`runs the inline code “${code}” given in its arguments`),
+      });
+    }
+  });
+
+  it('shells, PowerShell and cmd given a command string say it runs, quoted', () => {
+    const forms: [string, string[], string][] = [
+      ['bash', ['-c', 'S'], 'S'],
+      ['sh', ['-c', 'S'], 'S'],
+      ['zsh', ['-c', 'S'], 'S'],
+      ['pwsh', ['-Command', 'S'], 'S'],
+      ['powershell', ['-c', 'S'], 'S'],
+      ['cmd', ['/c', 'S & T'], 'S & T'],
+    ];
+    for (const [command, args, code] of forms)
+      expect(first(command, args), `${command} ${args.join(' ')}`).toEqual({
+        code: 'shell_command',
+        text: expect.stringContaining(`runs “${code}” as a command line`),
+      });
+    // Through npx -c the whole string is shown, inline code and all.
+    expect(first('npx', ['-y', '-c', 'node -e "x"'])).toEqual({
+      code: 'npx_shell_command',
+      text: expect.stringContaining('“node -e "x"”'),
+    });
+    // Through cmd /c with a plain line, the interpreter it starts is read.
+    expect(codes('cmd', ['/c', 'python', '-c', 'x'])).toEqual(['inline_code']);
+  });
+
+  it('says nothing for a script, a module, or the same letters after the script', () => {
+    expect(codes('node', ['server.js'])).toEqual([]);
+    expect(codes('node', ['server.js', '-e', 'x'])).toEqual([]);
+    expect(codes('node', ['-c', 'x'])).toEqual([]);
+    expect(codes('node', ['--require', '-e', 'server.js'])).toEqual([]);
+    expect(codes('python3', ['-m', 'mcp_server_time', '-c', 'x'])).toEqual([]);
+    expect(codes('python3', ['-u', 'server.py', '-c', 'x'])).toEqual([]);
+    expect(codes('python3', ['-W', '-c', 'server.py'])).toEqual([]);
+    expect(codes('deno', ['run', '-A', 'server.ts'])).toEqual([]);
+    expect(codes('deno', ['run', 'server.ts', 'eval', 'x'])).toEqual([]);
+    expect(codes('bun', ['run', 'server.ts'])).toEqual([]);
+    expect(codes('perl', ['server.pl', '-e', 'x'])).toEqual([]);
+    expect(codes('ruby', ['server.rb', '-e', 'x'])).toEqual([]);
+    expect(codes('nodemon', ['-e', 'ts'])).toEqual([]);
+  });
+
+  it('bounds and escapes what it quotes', () => {
+    const w = first('node', ['-e', `x\u202e${'y'.repeat(10_000)}`]);
+    expect(w!.text.length).toBeLessThan(400);
+    expect(w!.text).toContain('\\u202e');
+  });
+});
+
 describe('wrappers', () => {
   it('env NAME=… counts as the entry setting NAME, and what env starts is read as the launch', () => {
     expect(codes('env', ['LD_PRELOAD=/tmp/x.so', 'node', 'server.js'])).toEqual(['env_library_preload']);

@@ -2,7 +2,7 @@
 // 0700 at launch and shown in the server's details); the person's own cwd wins. A real stdio fixture writes a file
 // into its working directory at start.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -126,6 +126,43 @@ describe('server working folders', () => {
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
     expect(existsSync(join(dir, 'server-folders', 'linked'))).toBe(true);
     expect(readFileSync(join(dir, 'server-folders', 'own', 'mine.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('an unmarked folder (made before folders were marked) goes when empty, stays with a notice when not; a link is never followed', async () => {
+    const root = join(dir, 'server-folders');
+    mkdirSync(root, { recursive: true });
+    // Empty, no mark: what an earlier version left for a server that never wrote anything.
+    mkdirSync(join(root, 'old'));
+    // No mark, with a file in it: it may be the person's, so it stays.
+    mkdirSync(join(root, 'busy'));
+    writeFileSync(join(root, 'busy', 'cache.bin'), 'data');
+    // No mark, a link to an empty folder outside the data folder: neither the link nor its target is touched.
+    const outside = join(dir, 'outside-empty');
+    mkdirSync(outside);
+    symlinkSync(outside, join(root, 'lnk'));
+    for (const id of ['old', 'busy', 'lnk']) await addApproved(host, whereServer(id));
+    await host.remove('old');
+    await host.remove('busy');
+    await host.remove('lnk');
+    expect(existsSync(join(root, 'old'))).toBe(false);
+    expect(readFileSync(join(root, 'busy', 'cache.bin'), 'utf8')).toBe('data');
+    const kept = host.info().notices.find((n) => n.id === 'server-folder-busy');
+    expect(kept?.message).toContain(join(root, 'busy'));
+    expect(kept?.message).toMatch(/was kept/);
+    expect(lstatSync(join(root, 'lnk')).isSymbolicLink()).toBe(true);
+    expect(statSync(outside).isDirectory()).toBe(true);
+    expect(host.info().notices.some((n) => n.id === 'server-folder-old')).toBe(false);
+  });
+
+  it('an old folder the server wrote into before it was marked stays, named to the person', async () => {
+    await addApproved(host, whereServer('wd'));
+    expect((await host.sessions.connect('wd')).state).toBe('connected');
+    await host.sessions.disconnect('wd');
+    // As an earlier version left it: the folder with what the server wrote, and no mark.
+    rmSync(join(dir, 'server-folders', '.wd.created'));
+    await host.remove('wd');
+    expect(existsSync(join(dir, 'server-folders', 'wd', 'where-am-i.txt'))).toBe(true);
+    expect(host.info().notices.find((n) => n.id === 'server-folder-wd')?.message).toMatch(/Remove it by hand/);
   });
 
   // Needs a way to make a removal fail for any user (root passes permission checks): an immutable folder.

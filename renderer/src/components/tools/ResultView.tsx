@@ -1,9 +1,11 @@
 // Shows a call's bounded presentation: text, structured data, checked media, links, embedded resources, notices;
 // errors look like errors (a cancel the person asked for says so); the full envelope is fetched only on demand.
-import { Alert, Badge, Box, Button, Group, Image, List, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Box, Button, CopyButton, Group, Image, List, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconCheck,
   IconCircleCheck,
+  IconCopy,
   IconCircleX,
   IconClockExclamation,
   IconDownload,
@@ -234,6 +236,21 @@ export function ResultView({
       {hasApp && <AppView key={outcome.callId} callId={outcome.callId} />}
       {!(outcome.status === 'cancelled' && cancelledByYou) && <PresentationView p={outcome.presentation} status={outcome.status} />}
       <Group gap="xs">
+        {outcome.presentation.text && (
+          // The text as shown (control and bidi characters cleaned), so what lands on the clipboard is what was read.
+          <CopyButton value={cleanText(outcome.presentation.text)}>
+            {({ copied, copy }) => (
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+                onClick={copy}
+              >
+                {copied ? 'Copied' : 'Copy text'}
+              </Button>
+            )}
+          </CopyButton>
+        )}
         <Button size="xs" leftSection={<IconFileCode size={14} aria-hidden />} onClick={() => void openFull(false)}>
           Open full result
         </Button>

@@ -81,7 +81,7 @@ export function ToolsTab({ serverId }: { serverId: string }) {
         <Group gap="xs" wrap="nowrap">
           <TextInput
             aria-label="Filter tools"
-            placeholder="Filter this server's tools"
+            placeholder="Filter tools"
             leftSection={<IconSearch size={16} aria-hidden />}
             value={query}
             onChange={(e) => setQuery(e.currentTarget.value)}
