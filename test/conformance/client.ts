@@ -111,7 +111,11 @@ async function main(): Promise<void> {
         privateKeyPem: ctx.private_key_pem ?? '',
         authMethod: 'private_key_jwt',
       });
-    } else if (scenario === 'auth/cross-app-access-complete-flow' && ctx !== undefined) {
+    } else if (
+      (scenario === 'auth/enterprise-managed-authorization' || scenario === 'auth/cross-app-access-complete-flow') &&
+      ctx !== undefined
+    ) {
+      // Enterprise-managed authorization (0.2 names the 0.1 cross-app-access scenario so): the same ID-JAG flow.
       // The user signed in at their enterprise IdP elsewhere and pasted the ID token it issued.
       await auth.setClient('conf', {
         grant: 'cross_app_access',
