@@ -29,6 +29,7 @@ interface Context {
   idp_id_token?: string;
   idp_issuer?: string;
   idp_token_endpoint?: string;
+  valid_jwt?: string;
   /** Calls the scenario wants made, with their arguments (http-custom-headers). */
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
         idpClientId: ctx.idp_client_id ?? '',
         idToken: ctx.idp_id_token ?? '',
       });
+    } else if (scenario === 'auth/wif-jwt-bearer' && ctx !== undefined) {
+      // A workload: its platform issued it an identity token for this authorization server.
+      await auth.setClient('conf', { grant: 'workload_identity', clientId: ctx.client_id ?? '', workloadToken: ctx.valid_jwt ?? '' });
     } else if (ctx?.name === 'auth/pre-registration') {
       await auth.setClient('conf', { grant: 'authorization_code', clientId: ctx.client_id ?? '', clientSecret: ctx.client_secret ?? '' });
     } else if (scenario.startsWith('auth/')) {
@@ -160,8 +164,25 @@ async function main(): Promise<void> {
         }
         const client = await host.sessions.client('conf');
         const { tools } = await client.listTools();
-        for (const tool of tools) {
+        // The $ref scenario's server answers tools/list only: this user looks at the tool and does not run it.
+        const calls = scenario === 'json-schema-ref-no-deref' ? [] : tools;
+        for (const tool of calls) {
           for (const args of await argumentsFor(tool.name)) await client.callTool({ name: tool.name, arguments: args });
+        }
+        if (scenario.startsWith('sep-2640-client-')) {
+          // The user opens the server's Skills tab (a listing, which reads no file), then, except in the no-prefetch
+          // scenario, loads each skill: its SKILL.md is read and checked, and one that fails is refused, not used.
+          const listing = await host.skills.list('conf');
+          if (scenario !== 'sep-2640-client-no-prefetch') {
+            for (const skill of listing.skills) {
+              try {
+                await host.skills.readFile('conf', skill.uri, skill.uri);
+              } catch (err) {
+                if (!(err instanceof AppError && err.code === 'skill_unverified')) throw err;
+                console.error(`skill refused: ${err.message}`);
+              }
+            }
+          }
         }
         if (scenario === 'http-standard-headers') {
           // This user also opens the server's resources and prompts (the scenario checks their request headers);
