@@ -23,7 +23,7 @@ export interface AuthStatus {
   /** Server id. */
   id: string;
   /** Which kind of credential is configured. */
-  kind: 'none' | 'bearer' | 'oauth' | 'client_credentials' | 'cross_app_access';
+  kind: 'none' | 'bearer' | 'oauth' | 'client_credentials' | 'cross_app_access' | 'workload_identity';
   /** Current state. */
   state: 'signed-out' | 'signed-in' | 'needs-auth' | 'in-progress';
   /** Who is signed in, when known. */
@@ -67,9 +67,10 @@ export interface AuthStatus {
  * How a client obtains tokens: in the browser (authorization code), as a machine (client credentials), from the
  * user's enterprise sign-in (Cross-App Access, SEP-990: the IdP's ID token is exchanged for an ID-JAG, which the MCP
  * server's authorization server accepts as an RFC 7523 JWT bearer grant), or with a code entered on another device
- * (device authorization grant, RFC 8628).
+ * (device authorization grant, RFC 8628), or as a workload presenting the identity token its platform issued
+ * (workload identity federation, SEP-1933: that JWT is the assertion of an RFC 7523 JWT bearer grant).
  */
-export type ClientGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access' | 'device_code';
+export type ClientGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access' | 'device_code' | 'workload_identity';
 
 /** A configured client as the renderer may see it: never the secret or the private key. */
 export interface ClientSettingsView {
@@ -99,6 +100,8 @@ export interface ClientSettingsView {
   hasIdpSecret?: boolean;
   /** Whether an ID token from the identity provider is stored. */
   hasIdToken?: boolean;
+  /** Whether the workload's identity token is stored (workload identity federation). */
+  hasWorkloadToken?: boolean;
 }
 
 /** A pre-registered, client-credentials or Cross-App Access client, as entered by the user. */
@@ -129,6 +132,11 @@ export interface ClientSettingsInput {
   idpClientSecret?: string;
   /** The user's ID token from the identity provider (stored in the credential store, never returned). */
   idToken?: string;
+  /**
+   * The workload's identity token: a JWT its platform issued for the authorization server, sent as the JWT bearer
+   * assertion (workload identity federation; stored in the credential store, never returned).
+   */
+  workloadToken?: string;
 }
 
 /** Authorization methods: name → (argument object) → result. */
@@ -182,7 +190,7 @@ export const authArgSchemas = {
       id,
       client: z
         .object({
-          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access', 'device_code']),
+          grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access', 'device_code', 'workload_identity']),
           clientId: z.string().max(2048).optional(),
           clientSecret: z.string().max(8192).optional(),
           authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']).optional(),
@@ -198,6 +206,11 @@ export const authArgSchemas = {
             .string()
             .max(16384)
             .regex(/^[A-Za-z0-9._~+/=-]*$/, 'An ID token is a JWT: letters, digits and . _ - only')
+            .optional(),
+          workloadToken: z
+            .string()
+            .max(16384)
+            .regex(/^[A-Za-z0-9._~+/=-]*$/, 'A workload identity token is a JWT: letters, digits and . _ - only')
             .optional(),
         })
         .strict()

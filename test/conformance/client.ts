@@ -9,6 +9,7 @@ import type { BrowserOpener } from '../../electron/core/auth/auth-ports.js';
 import { checkAuthorizationUrl } from '../../electron/core/auth/safe-url.js';
 import { createCore } from '../../electron/core/compose.js';
 import { createLogger } from '../../electron/core/logging/logger.js';
+import { MODERN_PROTOCOL_VERSION } from '../../electron/core/sessions/lifecycle.js';
 import { SessionManager } from '../../electron/core/sessions/session-manager.js';
 import { createTransport } from '../../electron/core/transports/create-transport.js';
 import { MemoryCredentialStore } from '../../electron/platform/memory-credential-store.js';
@@ -28,6 +29,9 @@ interface Context {
   idp_id_token?: string;
   idp_issuer?: string;
   idp_token_endpoint?: string;
+  valid_jwt?: string;
+  /** Calls the scenario wants made, with their arguments (http-custom-headers). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
 /** The user's browser: follow the authorization server's redirects until it sends us to the loopback listener. */
@@ -52,6 +56,7 @@ const browser: BrowserOpener = {
 
 async function main(): Promise<void> {
   const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+  const protocolVersion = process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '2025-11-25';
   const serverUrl = process.argv[2];
   if (serverUrl === undefined) throw new Error('usage: client.ts <server-url>');
   const ctx: Context | undefined = process.env['MCP_CONFORMANCE_CONTEXT']
@@ -86,7 +91,9 @@ async function main(): Promise<void> {
       name: 'conformance',
       transport: { type: 'http', url: serverUrl, headers: {}, allowInsecureHttp: false },
       startup: 'manual',
-      lifecycle: 'initialize',
+      // The revision the scenario speaks: 2026-07-28 scenarios answer only server/discover (no initialize),
+      // the dated ones only initialize. Pinning either side keeps a probe out of scenarios that count requests.
+      lifecycle: protocolVersion === MODERN_PROTOCOL_VERSION ? 'discover' : 'initialize',
       // The user opted this server into elicitation (the scenario asks for form input with defaults).
       elicitation: true,
     });
@@ -105,7 +112,11 @@ async function main(): Promise<void> {
         privateKeyPem: ctx.private_key_pem ?? '',
         authMethod: 'private_key_jwt',
       });
-    } else if (scenario === 'auth/cross-app-access-complete-flow' && ctx !== undefined) {
+    } else if (
+      (scenario === 'auth/enterprise-managed-authorization' || scenario === 'auth/cross-app-access-complete-flow') &&
+      ctx !== undefined
+    ) {
+      // Enterprise-managed authorization (0.2 names the 0.1 cross-app-access scenario so): the same ID-JAG flow.
       // The user signed in at their enterprise IdP elsewhere and pasted the ID token it issued.
       await auth.setClient('conf', {
         grant: 'cross_app_access',
@@ -117,11 +128,32 @@ async function main(): Promise<void> {
         idpClientId: ctx.idp_client_id ?? '',
         idToken: ctx.idp_id_token ?? '',
       });
+    } else if (scenario === 'auth/wif-jwt-bearer' && ctx !== undefined) {
+      // A workload: its platform issued it an identity token for this authorization server.
+      await auth.setClient('conf', { grant: 'workload_identity', clientId: ctx.client_id ?? '', workloadToken: ctx.valid_jwt ?? '' });
     } else if (ctx?.name === 'auth/pre-registration') {
       await auth.setClient('conf', { grant: 'authorization_code', clientId: ctx.client_id ?? '', clientSecret: ctx.client_secret ?? '' });
     } else if (scenario.startsWith('auth/')) {
       await auth.setClient('conf', { grant: 'authorization_code', metadataUrl: CIMD_URL });
     }
+
+    /**
+     * The arguments this user calls a tool with: the scenario's own (its context lists calls), the numbers for
+     * add_numbers, the echo tool given the schema of its sibling as Switchboard's catalog holds it (so the scenario
+     * sees what our listing kept of a JSON Schema 2020-12 document), and otherwise none.
+     */
+    const argumentsFor = async (name: string): Promise<Record<string, unknown>[]> => {
+      const given = (ctx?.toolCalls ?? []).filter((c) => c.name === name).map((c) => c.arguments);
+      if (given.length > 0) return given;
+      if (name === 'add_numbers') return [{ a: 1, b: 2 }];
+      if (name === 'json_schema_echo') {
+        await host.catalog.refresh('conf');
+        const listed = host.catalog.serverTools('conf').find((t) => t.route.originalName === 'json_schema_2020_12_tool');
+        if (listed === undefined) throw new Error('json_schema_2020_12_tool is not in the catalog');
+        return [{ schema: listed.route.tool.inputSchema }];
+      }
+      return [{}];
+    };
 
     // One user action: connect, list, call. Authorization failures run a sign-in (at most 3 per action).
     await auth.runAuthorized('conf', async () => {
@@ -132,9 +164,33 @@ async function main(): Promise<void> {
         }
         const client = await host.sessions.client('conf');
         const { tools } = await client.listTools();
-        for (const tool of tools) {
-          const args = tool.name === 'add_numbers' ? { a: 1, b: 2 } : {};
-          await client.callTool({ name: tool.name, arguments: args });
+        // The $ref scenario's server answers tools/list only: this user looks at the tool and does not run it.
+        const calls = scenario === 'json-schema-ref-no-deref' ? [] : tools;
+        for (const tool of calls) {
+          for (const args of await argumentsFor(tool.name)) await client.callTool({ name: tool.name, arguments: args });
+        }
+        if (scenario.startsWith('sep-2640-client-')) {
+          // The user opens the server's Skills tab (a listing, which reads no file), then, except in the no-prefetch
+          // scenario, loads each skill: its SKILL.md is read and checked, and one that fails is refused, not used.
+          const listing = await host.skills.list('conf');
+          if (scenario !== 'sep-2640-client-no-prefetch') {
+            for (const skill of listing.skills) {
+              try {
+                await host.skills.readFile('conf', skill.uri, skill.uri);
+              } catch (err) {
+                if (!(err instanceof AppError && err.code === 'skill_unverified')) throw err;
+                console.error(`skill refused: ${err.message}`);
+              }
+            }
+          }
+        }
+        if (scenario === 'http-standard-headers') {
+          // This user also opens the server's resources and prompts (the scenario checks their request headers);
+          // elsewhere they do not, so skill scenarios that count resource reads see none they did not ask for.
+          const { resources } = await client.listResources();
+          if (resources[0] !== undefined) await client.readResource({ uri: resources[0].uri });
+          const { prompts } = await client.listPrompts();
+          if (prompts[0] !== undefined) await client.getPrompt({ name: prompts[0].name });
         }
       } catch (err) {
         await host.sessions.disconnect('conf');

@@ -80,6 +80,10 @@ export class AuthManager {
       checkAuthorizationUrl(client.idpIssuer, id, 'The identity provider issuer');
       if (client.idpTokenEndpoint !== undefined) checkAuthorizationUrl(client.idpTokenEndpoint, id, 'The identity provider token endpoint');
     }
+    if (client?.grant === 'workload_identity' && (client.clientId === undefined || client.clientId === ''))
+      throw new AppError('config_invalid', 'Workload identity needs the client id registered with the authorization server', {
+        serverId: id,
+      });
     if (client?.metadataUrl !== undefined) {
       const u = new URL(client.metadataUrl);
       if (u.protocol !== 'https:' || u.pathname === '/')

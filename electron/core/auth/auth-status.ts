@@ -20,7 +20,7 @@ export async function buildStatus(ctx: AuthContext, id: string): Promise<AuthSta
   const needsAuth = session.state === 'needs-auth';
   const kind: AuthStatus['kind'] = bearerSet
     ? 'bearer'
-    : client?.grant === 'client_credentials' || client?.grant === 'cross_app_access'
+    : client?.grant === 'client_credentials' || client?.grant === 'cross_app_access' || client?.grant === 'workload_identity'
       ? client.grant
       : grant !== undefined || client !== undefined || flow !== undefined || device !== undefined || needsAuth
         ? 'oauth'

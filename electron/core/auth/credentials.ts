@@ -81,19 +81,19 @@ function isIndex(v: unknown): v is GrantIndex {
   return isObject(v) && v['v'] === 1 && Array.isArray(v['entries']);
 }
 
-const GRANTS: readonly ClientGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access', 'device_code'];
+const GRANTS: readonly ClientGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access', 'device_code', 'workload_identity'];
 
 function isClientSettings(v: unknown): v is StoredClientSettings {
   return isObject(v) && GRANTS.includes(v['grant'] as ClientGrant);
 }
 
 /** Grants whose tokens the app obtains without a browser and mints again shortly before they expire (no refresh token). */
-export function isMachineGrant(grant: ClientGrant | undefined): grant is 'client_credentials' | 'cross_app_access' {
-  return grant === 'client_credentials' || grant === 'cross_app_access';
+export function isMachineGrant(grant: ClientGrant | undefined): grant is 'client_credentials' | 'cross_app_access' | 'workload_identity' {
+  return grant === 'client_credentials' || grant === 'cross_app_access' || grant === 'workload_identity';
 }
 
 /** Secret fields of the client settings: never returned, and an empty one keeps the stored value. */
-const SECRET_FIELDS = ['clientSecret', 'privateKeyPem', 'idpClientSecret', 'idToken'] as const;
+const SECRET_FIELDS = ['clientSecret', 'privateKeyPem', 'idpClientSecret', 'idToken', 'workloadToken'] as const;
 
 /** Typed access to the authorization secrets of every server. */
 export class AuthCredentials {
@@ -218,6 +218,9 @@ export function clientView(settings: StoredClientSettings): ClientSettingsView {
           hasIdpSecret: settings.idpClientSecret !== undefined && settings.idpClientSecret !== '',
           hasIdToken: settings.idToken !== undefined && settings.idToken !== '',
         }
+      : {}),
+    ...(settings.grant === 'workload_identity'
+      ? { hasWorkloadToken: settings.workloadToken !== undefined && settings.workloadToken !== '' }
       : {}),
   };
 }

@@ -1,6 +1,9 @@
 // A per-server DPoP signing identity (RFC 9449 / SEP-1932). The ES256 private key lives only in the credential
 // store (as a JWK), so a bound token stays usable across restarts; settings, logs and the renderer never see it.
 // The SDK's DpopSession signs the proofs and keeps the per-origin nonces; the key is imported non-extractable.
+// No request-body binding: the current SEP-1932 draft (revised 2026-06-23) adopts RFC 9449 "without introducing
+// MCP-specific claims, request body digests, or additional proof material"; the earlier draft's `content_digest`
+// claim was dropped, so proofs carry htm/htu/iat/jti (+ ath, nonce) only, as RFC 9449 defines.
 import type { webcrypto } from 'node:crypto';
 import { DpopSession, type DpopKeyPair, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';

@@ -16,11 +16,28 @@ import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
 import { crossAppAccessProvider } from './cross-app-access.js';
+import { workloadIdentityProvider } from './workload-identity.js';
 import { withDpopTokenRequests } from './dpop.js';
 import { expiryOf, type GrantRecord, type StoredClientSettings } from './credentials.js';
 import { originOf } from './endpoint-policy.js';
 import { CLIENT_NAME } from './flow-provider.js';
 import { runGuarded } from './refresh-guard.js';
+
+type MachineGrant = 'client_credentials' | 'cross_app_access' | 'workload_identity';
+
+/** What each machine grant's token is called in the log. */
+const MACHINE_GRANT_TOKENS: Record<MachineGrant, string> = {
+  client_credentials: 'Client credentials token',
+  cross_app_access: 'Cross-App Access token',
+  workload_identity: 'Workload identity token',
+};
+
+/** The subject of "... refused" for a machine grant whose token request failed. */
+export function machineGrantName(grant: MachineGrant): string {
+  if (grant === 'cross_app_access') return 'The Cross-App Access token was';
+  if (grant === 'workload_identity') return 'The workload identity token was';
+  return 'Client credentials were';
+}
 
 /** A minted token this close to expiry is replaced before use ("shortly before expiry"). */
 const MACHINE_TOKEN_MARGIN_MS = 60 * 1000;
@@ -49,6 +66,7 @@ class PostClientCredentialsProvider extends ClientCredentialsProvider {
 /** The SDK provider for the configured machine grant and client authentication. */
 function providerFor(id: string, settings: StoredClientSettings, common: ProviderCommon, fetchFn: FetchLike): OAuthClientProvider {
   if (settings.grant === 'cross_app_access') return crossAppAccessProvider(id, settings, common, fetchFn);
+  if (settings.grant === 'workload_identity') return workloadIdentityProvider(id, settings, common, fetchFn);
   if (settings.authMethod === 'private_key_jwt') {
     const pem = settings.privateKeyPem;
     if (pem === undefined) throw new AppError('config_invalid', 'private_key_jwt needs a private key', { serverId: id });
@@ -138,7 +156,7 @@ export function mintMachineToken(
     };
     await ctx.creds.saveGrant(id, grant);
     ctx.needsAuthReason.delete(id);
-    ctx.log(id, 'info', settings.grant === 'cross_app_access' ? 'Cross-App Access token obtained' : 'Client credentials token obtained');
+    ctx.log(id, 'info', `${MACHINE_GRANT_TOKENS[settings.grant as MachineGrant]} obtained`);
     ctx.announce(id);
     return grant;
   });

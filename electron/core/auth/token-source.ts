@@ -10,7 +10,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError } from './auth-errors.js';
 import { isMachineGrant } from './credentials.js';
-import { mintMachineToken } from './machine-token.js';
+import { machineGrantName, mintMachineToken } from './machine-token.js';
 import type { GrantRecord } from './credentials.js';
 import { REFRESH_MARGIN_MS, refreshGrant } from './refresh-guard.js';
 
@@ -78,10 +78,7 @@ async function accessToken(ctx: AuthContext, id: string, config: ServerConfig): 
   const settings = await ctx.creds.client(id);
   if (isMachineGrant(settings?.grant)) {
     const grant = await mintMachineToken(ctx, id, config, settings, false).catch((err: unknown) => {
-      ctx.needsAuthReason.set(
-        id,
-        `${settings.grant === 'cross_app_access' ? 'The Cross-App Access token was' : 'Client credentials were'} refused: ${describeAuthError(id, err).message}`,
-      );
+      ctx.needsAuthReason.set(id, `${machineGrantName(settings.grant)} refused: ${describeAuthError(id, err).message}`);
       return undefined;
     });
     return grant?.tokens.access_token;

@@ -13,6 +13,7 @@ import type { ServerConfig } from '../../../shared/config.js';
 import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthStage } from '../ingress/depth-stage.js';
 import type { IngressStage } from '../ingress/incoming.js';
+import { resultTypeStage } from '../ingress/result-type-stage.js';
 import { LiveTaps } from '../transports/pipeline.js';
 import type { OpenedTransport, TransportFactory, TransportLog } from '../transports/transport-factory.js';
 import { cancelledError, withDeadline } from './deadline.js';
@@ -245,7 +246,15 @@ async function attempt(plan: Plan, input: SetupInput, remainingMs: number): Prom
           ...(input.loginPath !== undefined ? { loginPath: input.loginPath } : {}),
           log: input.log,
           // Every message passes the ingress stages (nesting bound, notification budget) before anything else sees it.
-          ingress: [depthStage((level, text) => input.log('protocol', level, text)), ...(input.ingress ?? [])],
+          // An absent resultType on a 2026-07-28 connection reads as "complete" (after the bound, before the SDK).
+          ingress: [
+            depthStage((level, text) => input.log('protocol', level, text)),
+            resultTypeStage(
+              () => client?.getProtocolEra() === 'modern',
+              (level, text) => input.log('protocol', level, text),
+            ),
+            ...(input.ingress ?? []),
+          ],
         });
         trackPhases(opened.transport, tracker, input, plan);
         const probe = { timeoutMs: t.probeSecs * 1000 };

@@ -7,6 +7,7 @@ import { AppError, type ErrorEvidence } from '../../../shared/errors.js';
 import { depthReporter } from '../ingress/depth-stage.js';
 import { JsonDepthCutter } from '../ingress/depth-text.js';
 import { depthMarker, WIRE_MAX_DEPTH } from '../ingress/limits.js';
+import { isDpopNonceChallenge } from './dpop-challenge.js';
 import { responseIdFromEdges } from './line-reader.js';
 import { LIMIT_EXCEEDED_RPC_CODE } from './stdout-messages.js';
 import type { TransportLog } from './transport-factory.js';
@@ -147,7 +148,11 @@ export function createGuardedFetch(opts: GuardOptions, baseFetch: FetchLike = fe
     const type = mediaType(response.headers.get('content-type'));
     if (status < 200 || status > 299) {
       lastStatus = { url: shown, httpStatus: status };
-      opts.log('protocol', 'warning', `HTTP ${status} from ${method} ${shown}`);
+      if (await isDpopNonceChallenge(response)) {
+        opts.log('protocol', 'info', `${method} ${shown} asked for a fresh DPoP nonce (use_dpop_nonce, HTTP ${status}); retrying with it`);
+      } else {
+        opts.log('protocol', 'warning', `HTTP ${status} from ${method} ${shown}`);
+      }
     } else if (status !== 202 && status !== 204) {
       // Only the MCP endpoint itself speaks MCP; OAuth discovery and token requests (other paths) answer JSON.
       const target = new URL(href);
