@@ -18,6 +18,9 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
   const pause = useStore((s) => s.pauseSubscription);
   const resume = useStore((s) => s.resumeSubscription);
   const remove = useStore((s) => s.removeSubscription);
+  const relayName = useStore((s) =>
+    sub.relayServerId === undefined ? '' : visible(s.serversById[sub.relayServerId]?.name ?? sub.relayServerId),
+  );
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const st = sub.status;
@@ -60,6 +63,7 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
         {sub.webhookUrl && (
           <Text size="xs" className="sb-muted" style={{ overflowWrap: 'anywhere' }}>
             Delivers to {visible(sub.webhookUrl)}
+            {sub.relayServerId !== undefined ? ` through the relay ${relayName}` : ''}
           </Text>
         )}
         <Group gap="xs">
