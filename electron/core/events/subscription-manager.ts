@@ -395,12 +395,15 @@ export class SubscriptionManager {
     return this.#relays.active();
   }
 
-  /** Reads the relays of the webhook subscriptions that are neither paused nor ended, and no others. */
+  /**
+   * Reads the relays of the webhook subscriptions that have not ended, and no others. A paused one's relay is still
+   * read so that a server delivering anyway is told 410 (stop) rather than left retrying against a silent relay.
+   */
   #syncRelays(): void {
     const ids = new Set(
       this.#deps.store
         .all()
-        .filter((s) => s.mode === 'webhook' && !s.paused && !s.ended)
+        .filter((s) => s.mode === 'webhook' && !s.ended)
         .flatMap((s) => (s.relayServerId !== undefined ? [s.relayServerId] : [])),
     );
     void this.#relays.sync(this.#stopped ? new Set() : ids);
