@@ -50,9 +50,9 @@ async function relayStats(host: Host): Promise<RelayStats> {
   return s;
 }
 
-async function start(relayEnv: Record<string, string> = {}): Promise<Host> {
+async function start(relayEnv: Record<string, string> = {}, serverEnv: Record<string, string> = {}): Promise<Host> {
   h = makeEventsHost(dir, { tuning: { retryBaseMs: 50, retryMaxMs: 400 } });
-  await addApproved(h.host, stdioServer('wh', WEBHOOK_V2, timeouts, { EVENTS_WH_MAX_TTL_MS: '3000' }));
+  await addApproved(h.host, stdioServer('wh', WEBHOOK_V2, timeouts, { EVENTS_WH_MAX_TTL_MS: '3000', ...serverEnv }));
   await addApproved(h.host, stdioServer('relay', RELAY, timeouts, relayEnv));
   expect(await h.host.sessions.connect('wh')).toMatchObject({ state: 'connected' });
   expect(await h.host.sessions.connect('relay')).toMatchObject({ state: 'connected' });
@@ -72,8 +72,9 @@ afterEach(async () => {
   await expectFixturesGone();
 });
 
-it('a webhook through a relay: the challenge is relayed and echoed, events are verified into the feed, a forgery gets 401', async () => {
-  const host = await start();
+it('a webhook through a relay: the challenge is relayed and echoed, events are verified into the feed, a forgery gets 401, a paused one 410', async () => {
+  // The server keeps delivering after events/unsubscribe, to see what a paused subscription's deliveries are told.
+  const host = await start({}, { EVENTS_WH_IGNORE_UNSUBSCRIBE: '1' });
   const sub = await host.mcpEvents.subscribe({ id: 'wh', name: 'hook.tick', arguments: {}, mode: 'webhook', relayServerId: 'relay' });
   expect(sub.relayServerId).toBe('relay');
   const url = new URL(sub.webhookUrl ?? '');
@@ -111,6 +112,14 @@ it('a webhook through a relay: the challenge is relayed and echoed, events are v
     body,
   });
   expect(res.status).toBe(401);
+  expect(eventIds(host, sub.id)).toEqual(['wh-1', 'wh-2', 'wh-3']);
+
+  // Paused: the relay is still read, and a delivery is answered 410 (stop), which the server does not retry.
+  await host.mcpEvents.pause(sub.id);
+  expect(host.mcpEvents.relaysRead()).toEqual(['relay']);
+  await tool(host, 'wh', 'emit', { count: 1 });
+  const attempts = (await tool<{ attempts: { eventId: string; attempt: number; status: number }[] }>(host, 'wh', 'stats')).attempts;
+  expect(attempts.filter((a) => a.eventId === 'wh-4')).toEqual([{ eventId: 'wh-4', attempt: 1, status: 410 }]);
   expect(eventIds(host, sub.id)).toEqual(['wh-1', 'wh-2', 'wh-3']);
 
   // Removing the subscription stops reading the relay.
