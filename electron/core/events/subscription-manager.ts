@@ -339,6 +339,19 @@ class Run implements RunContext {
     return this.#deps.persistence.drained();
   }
 
+  async callbackUrl(): Promise<string | undefined> {
+    const relayId = this.sub.relayServerId;
+    if (relayId === undefined) return this.sub.webhookUrl;
+    const url = await this.#m.relayUrl(this.sub.serverId, relayId, this.sub.id);
+    if (url !== this.sub.webhookUrl) {
+      // A relay on this computer behind a tunnel may come back under another address; the new one is registered.
+      this.log('info', 'The relay gave a new callback URL; registering it');
+      this.sub.webhookUrl = url;
+      this.#deps.store.put(this.sub);
+    }
+    return url;
+  }
+
   async webhookSecret(): Promise<string> {
     const account = webhookSecretAccount(this.sub.id);
     const stored = await this.#deps.credentials.get(account);
@@ -409,8 +422,11 @@ export class SubscriptionManager {
     void this.#relays.sync(this.#stopped ? new Set() : ids);
   }
 
-  /** The callback URL a relay server gives for a new subscription; refused like a URL the person typed. */
-  async #relayUrl(serverId: string, relayServerId: string): Promise<string> {
+  /**
+   * The callback URL a relay server gives for a subscription (`key`: its id, so that asking again gives the same
+   * endpoint); refused like a URL the person typed.
+   */
+  async relayUrl(serverId: string, relayServerId: string, key: string): Promise<string> {
     const timeoutMs = this.#deps.tuning.unsubscribeTimeoutMs;
     let client: Client;
     try {
@@ -424,8 +440,9 @@ export class SubscriptionManager {
         { serverId },
       );
     }
+    let url: string;
     try {
-      return await relayEndpoint(client, timeoutMs);
+      url = await relayEndpoint(client, timeoutMs, key);
     } catch (err) {
       throw new AppError(
         'server_error',
@@ -433,6 +450,9 @@ export class SubscriptionManager {
         { serverId },
       );
     }
+    const problem = checkServerUrl(url, false);
+    if (problem !== null) throw new AppError('invalid_request', `The relay's callback URL was refused: ${problem}`, { serverId });
+    return url;
   }
 
   /** Every subscription with its status. */
@@ -490,10 +510,11 @@ export class SubscriptionManager {
           serverId,
         },
       );
+    const subId = randomUUID();
     if (mode === 'webhook' && relayServerId !== undefined) {
       if (webhookUrl !== undefined)
         throw new AppError('invalid_request', 'Give either a callback URL or a relay server, not both', { serverId });
-      webhookUrl = await this.#relayUrl(serverId, relayServerId);
+      webhookUrl = await this.relayUrl(serverId, relayServerId, subId);
     }
     if (mode === 'webhook') {
       const problem = webhookUrl === undefined ? 'A callback URL is required' : checkServerUrl(webhookUrl, false);
@@ -508,7 +529,7 @@ export class SubscriptionManager {
         serverId,
       });
     const sub: StoredSubscription = {
-      id: randomUUID(),
+      id: subId,
       serverId,
       name: type.name,
       arguments: args,

@@ -2,7 +2,7 @@
 // no listener for webhooks, so a webhook subscription may name a relay — another MCP server the person added (one
 // they host, or one on this computer behind a tunnel they run) that receives the server's POSTs and hands them to
 // Switchboard over MCP. The relay is driven through three tools, called for the application (never the model):
-//   webhook_relay_endpoint {}                  → { url }            the callback URL to register with the server
+//   webhook_relay_endpoint { key }             → { url }            the callback URL to register (same key, same endpoint)
 //   webhook_relay_take { waitMs, max }         → { deliveries: [{ id, headers, body }] }   long wait; body is base64
 //   webhook_relay_answer { id, status, body? } → {}                 the reply the relay sends back to the POST
 // The relay holds each POST until it is answered (or answers 503 itself after a while, which the server retries), so
@@ -58,9 +58,9 @@ async function callRelay(
   return result.structuredContent;
 }
 
-/** Asks a relay for the callback URL to register (checked by the caller like any URL the person types). */
-export async function relayEndpoint(client: Client, timeoutMs: number): Promise<string> {
-  const parsed = EndpointSchema.safeParse(await callRelay(client, RELAY_TOOLS.endpoint, {}, timeoutMs));
+/** Asks a relay for the callback URL of `key` (checked by the caller like any URL the person types). */
+export async function relayEndpoint(client: Client, timeoutMs: number, key: string): Promise<string> {
+  const parsed = EndpointSchema.safeParse(await callRelay(client, RELAY_TOOLS.endpoint, { key }, timeoutMs));
   if (!parsed.success) throw new Error(`the relay's ${RELAY_TOOLS.endpoint} did not return a url`);
   return parsed.data.url;
 }

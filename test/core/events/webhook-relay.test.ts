@@ -80,7 +80,7 @@ it('a webhook through a relay: the challenge is relayed and echoed, events are v
   const url = new URL(sub.webhookUrl ?? '');
   // The callback URL is the relay's endpoint, on loopback here (a tunnel or a hosted relay gives a public one).
   expect(url.hostname).toBe('127.0.0.1');
-  expect(url.pathname).toBe('/hooks/ep-1');
+  expect(url.pathname).toMatch(/^\/hooks\/ep-[0-9a-f]{12}$/);
   await untilState(host, sub.id, 'registered');
   expect(host.mcpEvents.relaysRead()).toEqual(['relay']);
   const wh = await tool<{ verifiedBy: string[] }>(host, 'wh', 'stats');
@@ -148,3 +148,28 @@ it('a relay server without the relay tools is refused at subscribe, saying what 
   ).rejects.toMatchObject({ code: 'not_found' });
   expect(host.mcpEvents.subscriptions()).toEqual([]);
 }, 60_000);
+
+it("after a restart the relay subscription registers again, under the relay's new address, and delivers", async () => {
+  let host = await start();
+  const sub = await host.mcpEvents.subscribe({ id: 'wh', name: 'hook.tick', arguments: {}, mode: 'webhook', relayServerId: 'relay' });
+  await untilState(host, sub.id, 'registered');
+  const before = subscription(host, sub.id).webhookUrl ?? '';
+  const credentials = h!.credentials;
+  await host.shutdown();
+  await expectFixturesGone();
+
+  // The same data folder and credential store: the relay fixture comes back on another port.
+  h = makeEventsHost(dir, { tuning: { retryBaseMs: 50, retryMaxMs: 400 }, credentials });
+  host = h.host;
+  await host.start();
+  expect(await host.sessions.connect('wh')).toMatchObject({ state: 'connected' });
+  expect(await host.sessions.connect('relay')).toMatchObject({ state: 'connected' });
+  await relayStats(host);
+  seenPids.add((await tool<{ pid: number }>(host, 'wh', 'stats')).pid);
+  await untilState(host, sub.id, 'registered', 30_000);
+  const after = subscription(host, sub.id).webhookUrl ?? '';
+  expect(new URL(after).pathname).toBe(new URL(before).pathname);
+  expect(host.mcpEvents.relaysRead()).toEqual(['relay']);
+  await tool(host, 'wh', 'emit', { count: 1 });
+  expect(await untilEvents(host, sub.id, 1)).toEqual(['wh-1']);
+}, 120_000);
