@@ -55,6 +55,8 @@ export interface SubscriptionStatus {
   throttled?: boolean;
   /** Webhook, throttled: when the server expects normal delivery again (ms since epoch), when it said. */
   throttledUntil?: number;
+  /** Webhook through a relay: why the relay's deliveries cannot be read now (absent while they can). */
+  relayError?: string;
   /** Ended for an authorization failure: signing in again and resuming may help. */
   signIn?: boolean;
   /** When the subscription's position (cursor) last advanced (ms since epoch). */

@@ -391,6 +391,10 @@ export class SubscriptionManager {
       connect: (id) => deps.connect(id),
       ingest: (delivery) => this.ingestWebhook(delivery),
       log: (id, level, text) => deps.log(id, level, text),
+      problem: (relayId, reason) => {
+        for (const s of deps.store.all())
+          if (s.mode === 'webhook' && s.relayServerId === relayId && !s.ended) this.patchStatus(s.id, { relayError: reason });
+      },
       retryBaseMs: deps.tuning.retryBaseMs,
       retryMaxMs: deps.tuning.retryMaxMs,
       requestTimeoutMs: deps.tuning.unsubscribeTimeoutMs,

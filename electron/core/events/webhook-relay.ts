@@ -92,6 +92,8 @@ export interface RelayReaderDeps {
   ingest(delivery: WebhookDelivery): Promise<WebhookReply>;
   /** A line in the relay server's log. */
   log(serverId: string, level: 'info' | 'warning', text: string): void;
+  /** Why the relay cannot be read now, or undefined once it can again (shown on its subscriptions). */
+  problem(relayId: string, reason: string | undefined): void;
   /** Backoff after a failed take (ms): first and longest. */
   retryBaseMs: number;
   retryMaxMs: number;
@@ -155,6 +157,7 @@ export class RelayReaders {
       } catch (err) {
         if (signal.aborted) return;
         failures++;
+        this.#deps.problem(relayId, err instanceof Error ? label(err.message, 300) : 'error');
         // The first failure of a run of them is logged; the rest only wait longer.
         if (failures === 1)
           this.#deps.log(
@@ -166,7 +169,10 @@ export class RelayReaders {
         await sleep(wait, signal);
         continue;
       }
-      if (failures > 0) this.#deps.log(relayId, 'info', 'Webhook relay: reading deliveries again');
+      if (failures > 0) {
+        this.#deps.log(relayId, 'info', 'Webhook relay: reading deliveries again');
+        this.#deps.problem(relayId, undefined);
+      }
       failures = 0;
       for (const raw of taken) {
         if (signal.aborted) return;

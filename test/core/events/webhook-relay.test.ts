@@ -4,6 +4,8 @@
 // secret, stores the events in the feed, and its answer (the challenge echo, 200, 401 for a forgery) is what the
 // sender gets. Switchboard itself opens no listener.
 import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Host } from '../../../electron/core/host.js';
 import { signWebhook } from '../../../electron/core/events/webhook-signature.js';
@@ -170,6 +172,20 @@ it("after a restart the relay subscription registers again, under the relay's ne
   const after = subscription(host, sub.id).webhookUrl ?? '';
   expect(new URL(after).pathname).toBe(new URL(before).pathname);
   expect(host.mcpEvents.relaysRead()).toEqual(['relay']);
+  await tool(host, 'wh', 'emit', { count: 1 });
+  expect(await untilEvents(host, sub.id, 1)).toEqual(['wh-1']);
+}, 120_000);
+
+it('a relay that cannot be read shows on its subscriptions, and clears once it can be read again', async () => {
+  const fail = join(dir, 'relay-down');
+  const host = await start({ RELAY_FAIL_FILE: fail });
+  const sub = await host.mcpEvents.subscribe({ id: 'wh', name: 'hook.tick', arguments: {}, mode: 'webhook', relayServerId: 'relay' });
+  await untilState(host, sub.id, 'registered');
+  writeFileSync(fail, '1');
+  await until(() => subscription(host, sub.id).status.relayError !== undefined, 30_000, 'the relay problem shown');
+  expect(subscription(host, sub.id).status.relayError).toContain('the relay is down');
+  rmSync(fail);
+  await until(() => subscription(host, sub.id).status.relayError === undefined, 30_000, 'the relay problem cleared');
   await tool(host, 'wh', 'emit', { count: 1 });
   expect(await untilEvents(host, sub.id, 1)).toEqual(['wh-1']);
 }, 120_000);

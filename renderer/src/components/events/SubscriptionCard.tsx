@@ -58,6 +58,7 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
           {countLabel(st.received, 'event')} received
           {st.lastCursorAt !== undefined ? ` · position advanced ${duration(now - st.lastCursorAt)} ago` : ' · no position yet'}
           {st.deliveryError ? ` · last delivery problem: ${st.deliveryError}` : ''}
+          {st.relayError ? ` · the relay cannot be read: ${visible(st.relayError)}` : ''}
           {st.throttled ? ` · ${throttleLabel(st.throttledUntil, now)}` : ''}
         </Text>
         {sub.webhookUrl && (
