@@ -1,10 +1,12 @@
 // Events benchmark (not part of npm test): push throughput from the events fixture (bundled, over stdio) into the
-// stored feed — 100,000 events through the host's push subscription, against a raw pipe that only counts the same
-// notifications in the same run (once from a fast emitter, once from one SDK send per event) — with the host
-// process's RSS before and after; then the Events view's first paint in Chromium with 10,000 stored entries (skip
-// with `--no-paint`).
-//   node --expose-gc --import tsx bench/events.ts [--count N] [--no-paint] [--no-throughput]
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+// stored feed — 100,000 events through the host's push subscription — against two baselines measured in the same
+// rounds, interleaved: a raw append of the same events as JSON lines to a file (what storing costs with nothing
+// else), and a raw pipe that only counts the same notifications (the emitter's own ceiling; once from a fast
+// emitter, once from one SDK send per event). Medians and spread (min–max) are printed, with the host process's RSS
+// growth per round; then the Events view's first paint in Chromium with 10,000 stored entries (skip with
+// `--no-paint`).
+//   node --expose-gc --import tsx bench/events.ts [--count N] [--rounds N] [--no-paint] [--no-throughput]
+import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -14,6 +16,7 @@ import { addStdio, benchHost, bundleFixture, median, startHeadlessApp, tempDir }
 
 const args = process.argv.slice(2);
 const COUNT = Number(args[args.indexOf('--count') + 1]) || 100_000;
+const ROUNDS = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) || 3 : 3;
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 const rate = (n: number, ms: number): string => `${Math.round((n / ms) * 1000).toLocaleString('en-US')} events/s`;
 
@@ -30,6 +33,31 @@ function dirBytes(dir: string): number {
   let n = 0;
   for (const f of readdirSync(dir)) n += statSync(join(dir, f)).size;
   return n;
+}
+
+/** Spread of samples as `min–max`, formatted by `fmt`. */
+function spread(xs: number[], fmt: (x: number) => string): string {
+  return `${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))}`;
+}
+
+/** Baseline: the same events (the fixture's shape) appended as JSON lines to a file, flushed to disk. */
+async function rawAppend(): Promise<number> {
+  const file = join(tempDir(), 'raw.jsonl');
+  const out = createWriteStream(file);
+  const t0 = performance.now();
+  const start = Date.now();
+  for (let i = 1; i <= COUNT; i++) {
+    const line = `${JSON.stringify({
+      eventId: `evt-${i}`,
+      name: 'tick.push',
+      timestamp: new Date(start + i).toISOString(),
+      data: { n: i },
+      cursor: String(i),
+    })}\n`;
+    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return performance.now() - t0;
 }
 
 /** Baseline: the same flood read from a raw pipe, lines counted, nothing parsed (the emitter's own ceiling). */
@@ -126,31 +154,46 @@ async function main(): Promise<void> {
   for (const [raw, rounds, label] of args.includes('--no-throughput')
     ? []
     : ([
-        [true, 3, 'fast emitter (notifications written to stdout in 2,000-line chunks)'],
+        [true, ROUNDS, 'fast emitter (notifications written to stdout in 2,000-line chunks)'],
         [false, 1, 'SDK emitter (one SDK notification send per event)'],
       ] as const)) {
-    const baseline: number[] = [];
+    const append: number[] = [];
+    const pipe: number[] = [];
     const runs: Awaited<ReturnType<typeof hosted>>[] = [];
+    const loads: number[] = [];
+    // Interleaved: each round runs the three in turn, so a busy moment on the shared machine hits all of them.
     for (let r = 0; r < rounds; r++) {
-      baseline.push(await rawPipe(script, raw));
+      append.push(await rawAppend());
+      pipe.push(await rawPipe(script, raw));
       runs.push(await hosted(script, raw));
+      loads.push(loadavg()[0] ?? NaN);
     }
-    const b = median(baseline);
-    const h = median(runs.map((x) => x.elapsed));
+    const a = median(append);
+    const b = median(pipe);
+    const elapsed = runs.map((x) => x.elapsed);
+    const h = median(elapsed);
+    const growth = runs.map((x) => ((x.rssAfter - x.rssBefore) * 100_000) / COUNT);
     const last = runs.at(-1)!;
+    const r = (ms: number): string => rate(COUNT, ms);
+    // Spread in events/s, slowest first (the shortest time is the highest rate).
+    const rs = (ms: number[]): string =>
+      spread(
+        ms.map((x) => (COUNT / x) * 1000),
+        (v) => `${Math.round(v).toLocaleString('en-US')} events/s`,
+      );
     console.log(
-      `\npush throughput, ${COUNT.toLocaleString('en-US')} events, bundled stdio fixture (2025-11-25), ${label}, ${rounds} round(s), medians:`,
+      `\npush throughput, ${COUNT.toLocaleString('en-US')} events, bundled stdio fixture (2025-11-25), ${label}, ${rounds} interleaved round(s), median (spread min – max):`,
     );
-    console.log(`  baseline: raw pipe, lines counted only:       ${(b / 1000).toFixed(2)} s  ${rate(COUNT, b)}`);
+    console.log(`  baseline A: raw append of the same events to a file:  ${r(a)}  (${rs(append)})`);
+    console.log(`  baseline B: raw pipe, lines counted only:             ${r(b)}  (${rs(pipe)})`);
     console.log(
-      `  Switchboard push -> stored feed (on disk):    ${(h / 1000).toFixed(2)} s  ${rate(COUNT, h)}  (${(b / h).toFixed(2)}x the baseline's rate; target >= 5,000 events/s)`,
+      `  Switchboard push -> stored feed (on disk):            ${r(h)}  (${rs(elapsed)}); ${(a / h).toFixed(2)}x A's rate, ${(b / h).toFixed(2)}x B's; target >= 5,000 events/s`,
     );
-    if (rounds > 1) console.log(`  samples: ${runs.map((x) => rate(COUNT, x.elapsed)).join(', ')}`);
     console.log(
-      `  host process RSS before ${mib(last.rssBefore)}, after ${mib(last.rssAfter)} (growth ${mib(last.rssAfter - last.rssBefore)}; target <= 100 MiB), heap used after ${mib(last.heapAfter)}, feed files ${mib(last.feedBytes)}`,
+      `  host RSS growth per 100k events: median ${mib(median(growth))} (${spread(growth, mib)}); target <= 100 MiB. Last round: RSS before ${mib(last.rssBefore)}, after ${mib(last.rssAfter)}, heap used after ${mib(last.heapAfter)}, feed files ${mib(last.feedBytes)}`,
     );
+    console.log(`  load average (1 min) after each round: ${loads.map((l) => l.toFixed(1)).join(', ')} (2 cores, shared)`);
   }
-  console.log(`\nload average during the run: ${loadavg()[0]?.toFixed(1)} (2 cores, shared)`);
   if (args.includes('--no-paint')) console.log('\nevents view first paint: skipped (--no-paint)');
   else await paint();
 }

@@ -55,6 +55,8 @@ export interface SubscriptionStatus {
   throttled?: boolean;
   /** Webhook, throttled: when the server expects normal delivery again (ms since epoch), when it said. */
   throttledUntil?: number;
+  /** Webhook through a relay: why the relay's deliveries cannot be read now (absent while they can). */
+  relayError?: string;
   /** Ended for an authorization failure: signing in again and resuming may help. */
   signIn?: boolean;
   /** When the subscription's position (cursor) last advanced (ms since epoch). */
@@ -77,8 +79,10 @@ export interface SubscriptionView {
   arguments: Record<string, unknown>;
   /** Delivery mode. */
   mode: EventDeliveryMode;
-  /** Webhook mode: the callback URL the person supplied. */
+  /** Webhook mode: the callback URL (the person's, or the one their relay server gave). */
   webhookUrl?: string;
+  /** Webhook mode through a relay: the relay server (one of the person's servers) that hands deliveries over. */
+  relayServerId?: string;
   /** When it was created (ms since epoch). */
   createdAt: number;
   /** Live status. */
@@ -168,13 +172,14 @@ export interface FeedPage {
 export interface EventsInvokeMap {
   /** The event types a server offers (lists them when not known yet; connects the server if needed). */
   'events.types': (args: { id: string }) => Promise<EventTypesResult>;
-  /** Subscribes to an event type with arguments and a delivery mode (webhook needs `webhookUrl`). */
+  /** Subscribes to an event type with arguments and a delivery mode (webhook needs `webhookUrl` or `relayServerId`). */
   'events.subscribe': (args: {
     id: string;
     name: string;
     arguments: Record<string, unknown>;
     mode: EventDeliveryMode;
     webhookUrl?: string;
+    relayServerId?: string;
   }) => Promise<SubscriptionView>;
   /** Every subscription with its status. */
   'events.subscriptions': (args: Record<string, never>) => Promise<SubscriptionView[]>;
@@ -243,13 +248,22 @@ export const eventsArgSchemas = {
       arguments: args,
       mode,
       webhookUrl: z.string().min(1).max(2048).optional(),
+      relayServerId: id.optional(),
     })
     .strict()
     .superRefine((a, ctx) => {
-      if (a.mode === 'webhook' && a.webhookUrl === undefined)
-        ctx.addIssue({ code: 'custom', path: ['webhookUrl'], message: 'Webhook delivery needs a callback URL' });
-      if (a.mode !== 'webhook' && a.webhookUrl !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['webhookUrl'], message: 'A callback URL is only used with webhook delivery' });
+      if (a.mode === 'webhook' && (a.webhookUrl === undefined) === (a.relayServerId === undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['webhookUrl'],
+          message: 'Webhook delivery needs a callback URL or a relay server (one of them)',
+        });
+      if (a.mode !== 'webhook' && (a.webhookUrl !== undefined || a.relayServerId !== undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['webhookUrl'],
+          message: 'A callback URL or relay server is only used with webhook delivery',
+        });
     }),
   'events.subscriptions': z.object({}).strict(),
   'events.pause': z.object({ subscriptionId }).strict(),

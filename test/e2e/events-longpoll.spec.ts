@@ -83,7 +83,7 @@ test('a long-poll subscription delivers in the feed and survives a schema_change
   await expect(page.getByLabel('Subscription to lp.tick on lp').getByTestId('subscription-state')).toHaveText('polling');
   await shots(page, 'server-events-tab');
 
-  // Webhook delivery tells a person on a laptop what to do: a relay or a tunnel they run, or poll / push.
+  // Webhook delivery tells a person on a laptop what to do: a relay (hosted, or here behind a tunnel they run), or poll / push.
   await expect(serverRow(page, 'Webhook ticks')).toContainText('Connected', { timeout: 60_000 });
   await serverRow(page, 'Webhook ticks').click();
   await page.getByRole('tab', { name: 'Events' }).click();
@@ -92,8 +92,8 @@ test('a long-poll subscription delivers in the feed and survives a schema_change
   const hookForm = hookCard.getByTestId('subscribe-form');
   await hookForm.getByText('Webhook', { exact: true }).click();
   await expect(hookForm).toContainText('A server on the internet cannot reach this computer');
-  await expect(hookForm).toContainText('a relay you control (a relay MCP server or a webhook relay service) or of a tunnel you run');
-  await expect(hookForm).toContainText('Switchboard opens no listener for webhooks.');
+  await expect(hookForm).toContainText('Switchboard opens no listener for webhooks, so the events come through a relay');
+  await expect(hookForm).toContainText('behind a tunnel you run');
   await hookForm.scrollIntoViewIfNeeded();
   await shots(page, 'webhook-form');
 });

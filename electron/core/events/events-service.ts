@@ -185,13 +185,19 @@ export class EventsService {
     arguments: Record<string, unknown>;
     mode: EventDeliveryMode;
     webhookUrl?: string;
+    relayServerId?: string;
   }): Promise<SubscriptionView> {
     this.#host.config(args.id);
     const listing = await this.types(args.id);
     if (!listing.supported) throw new AppError('invalid_request', 'This server offers no events', { serverId: args.id });
     const type = listing.types.find((t) => t.name === args.name);
     if (!type) throw new AppError('not_found', `The server offers no event type named ${label(args.name, 120)}`, { serverId: args.id });
-    return this.#manager.create(args.id, type, args.arguments, args.mode, args.webhookUrl);
+    return this.#manager.create(args.id, type, args.arguments, args.mode, args.webhookUrl, args.relayServerId);
+  }
+
+  /** Relay servers whose webhook deliveries are being read now. */
+  relaysRead(): string[] {
+    return this.#manager.relaysRead();
   }
 
   /** Every subscription with its status. */

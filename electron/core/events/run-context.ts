@@ -51,6 +51,8 @@ export interface RunContext {
   backlogged(): boolean;
   /** Resolves once the feed is no longer backlogged. */
   drained(): Promise<void>;
+  /** The callback URL to register: the stored one, or a relay subscription's current URL at its relay (stored when it moved). */
+  callbackUrl(): Promise<string | undefined>;
   /** The webhook secret (webhook mode). */
   webhookSecret(): Promise<string>;
   /** Records what the server granted for a webhook registration. */

@@ -37,6 +37,10 @@ import type { EventsTuning } from './tuning.js';
 import { generateWebhookSecret, verifyWebhook } from './webhook-signature.js';
 import { receiverDocument, type ReceiverDocument } from './webhook-receiver.js';
 import { runWebhook, unsubscribeWebhook } from './webhook-runner.js';
+import { MAX_WEBHOOK_BODY, type WebhookDelivery, type WebhookReply } from './webhook-types.js';
+import { RelayReaders, relayEndpoint } from './webhook-relay.js';
+
+export { MAX_WEBHOOK_BODY, type WebhookDelivery, type WebhookReply };
 import { WireErrorSchema } from './wire.js';
 
 /** Credential-store account of a webhook subscription's secret. */
@@ -46,9 +50,6 @@ export function webhookSecretAccount(subscriptionId: string): string {
 
 /** Status updates that only move counters are pushed at most this often per subscription (ms). */
 const STATUS_THROTTLE_MS = 500;
-/** Largest webhook delivery body accepted (bytes): the event limit plus room for the envelope. */
-export const MAX_WEBHOOK_BODY = 256 * 1024 + 16 * 1024;
-
 /** What the manager uses from around it. */
 export interface ManagerDeps {
   /** Stored subscriptions and positions. */
@@ -79,24 +80,6 @@ export interface ManagerDeps {
   log(serverId: string, level: 'info' | 'warning', text: string): void;
   /** Tracing: each delivery is a span (counts only, never payloads). */
   telemetry?: Pick<Telemetry, 'start'>;
-}
-
-/** The reply a webhook receiver sends back. */
-export interface WebhookReply {
-  /** HTTP status. */
-  status: number;
-  /** JSON body (a verification echo), when any. */
-  body?: Record<string, unknown>;
-  /** Why it was refused (for the receiver's log; never sent to the server). */
-  reason?: string;
-}
-
-/** A delivery as the receiver got it. */
-export interface WebhookDelivery {
-  /** Request headers (lower-case names). */
-  headers: Record<string, string | string[] | undefined>;
-  /** The raw body bytes. */
-  body: Uint8Array;
 }
 
 /** Canonical JSON (sorted keys) for comparing arguments. */
@@ -357,6 +340,19 @@ class Run implements RunContext {
     return this.#deps.persistence.drained();
   }
 
+  async callbackUrl(): Promise<string | undefined> {
+    const relayId = this.sub.relayServerId;
+    if (relayId === undefined) return this.sub.webhookUrl;
+    const url = await this.#m.relayUrl(this.sub.serverId, relayId, this.sub.id);
+    if (url !== this.sub.webhookUrl) {
+      // A relay on this computer behind a tunnel may come back under another address; the new one is registered.
+      this.log('info', 'The relay gave a new callback URL; registering it');
+      this.sub.webhookUrl = url;
+      this.#deps.store.put(this.sub);
+    }
+    return url;
+  }
+
   async webhookSecret(): Promise<string> {
     const account = webhookSecretAccount(this.sub.id);
     const stored = await this.#deps.credentials.get(account);
@@ -387,15 +383,81 @@ export class SubscriptionManager {
   readonly #runtime = new Map<string, Patch<SubscriptionStatus>>();
   readonly #throttled = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #schema = new SchemaChangeTracker();
+  readonly #relays: RelayReaders;
   #stopped = false;
 
   constructor(deps: ManagerDeps) {
     this.#deps = deps;
+    this.#relays = new RelayReaders({
+      connect: (id) => deps.connect(id),
+      ingest: (delivery) => this.ingestWebhook(delivery),
+      log: (id, level, text) => deps.log(id, level, text),
+      problem: (relayId, reason) => {
+        for (const s of deps.store.all())
+          if (s.mode === 'webhook' && s.relayServerId === relayId && !s.ended) this.patchStatus(s.id, { relayError: reason });
+      },
+      retryBaseMs: deps.tuning.retryBaseMs,
+      retryMaxMs: deps.tuning.retryMaxMs,
+      requestTimeoutMs: deps.tuning.unsubscribeTimeoutMs,
+    });
   }
 
   /** Starts a run for every subscription that is neither paused nor ended. */
   start(): void {
     for (const sub of this.#deps.store.all()) if (!sub.paused && !sub.ended) this.#startRun(sub);
+    this.#syncRelays();
+  }
+
+  /** Relay servers whose deliveries are being read (tests, diagnostics). */
+  relaysRead(): string[] {
+    return this.#relays.active();
+  }
+
+  /**
+   * Reads the relays of the webhook subscriptions that have not ended, and no others. A paused one's relay is still
+   * read so that a server delivering anyway is told 410 (stop) rather than left retrying against a silent relay.
+   */
+  #syncRelays(): void {
+    const ids = new Set(
+      this.#deps.store
+        .all()
+        .filter((s) => s.mode === 'webhook' && !s.ended)
+        .flatMap((s) => (s.relayServerId !== undefined ? [s.relayServerId] : [])),
+    );
+    void this.#relays.sync(this.#stopped ? new Set() : ids);
+  }
+
+  /**
+   * The callback URL a relay server gives for a subscription (`key`: its id, so that asking again gives the same
+   * endpoint); refused like a URL the person typed.
+   */
+  async relayUrl(serverId: string, relayServerId: string, key: string): Promise<string> {
+    const timeoutMs = this.#deps.tuning.unsubscribeTimeoutMs;
+    let client: Client;
+    try {
+      this.#deps.config(relayServerId);
+      client = await this.#deps.connect(relayServerId);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_found') throw err;
+      throw new AppError(
+        'connect_failed',
+        `The relay server could not be used: ${err instanceof Error ? label(err.message, 300) : 'error'}`,
+        { serverId },
+      );
+    }
+    let url: string;
+    try {
+      url = await relayEndpoint(client, timeoutMs, key);
+    } catch (err) {
+      throw new AppError(
+        'server_error',
+        `The relay server gave no callback URL (it needs the webhook_relay_endpoint, webhook_relay_take and webhook_relay_answer tools): ${err instanceof Error ? label(err.message, 300) : 'error'}`,
+        { serverId },
+      );
+    }
+    const problem = checkServerUrl(url, false);
+    if (problem !== null) throw new AppError('invalid_request', `The relay's callback URL was refused: ${problem}`, { serverId });
+    return url;
   }
 
   /** Every subscription with its status. */
@@ -417,6 +479,7 @@ export class SubscriptionManager {
       arguments: sub.arguments,
       mode: sub.mode,
       ...(sub.webhookUrl !== undefined ? { webhookUrl: sub.webhookUrl } : {}),
+      ...(sub.relayServerId !== undefined ? { relayServerId: sub.relayServerId } : {}),
       createdAt: sub.createdAt,
       status: this.#status(sub),
     };
@@ -440,6 +503,7 @@ export class SubscriptionManager {
     args: Record<string, unknown>,
     mode: EventDeliveryMode,
     webhookUrl: string | undefined,
+    relayServerId?: string,
   ): Promise<SubscriptionView> {
     if (!type.delivery.includes(mode))
       throw new AppError(
@@ -449,6 +513,12 @@ export class SubscriptionManager {
           serverId,
         },
       );
+    const subId = randomUUID();
+    if (mode === 'webhook' && relayServerId !== undefined) {
+      if (webhookUrl !== undefined)
+        throw new AppError('invalid_request', 'Give either a callback URL or a relay server, not both', { serverId });
+      webhookUrl = await this.relayUrl(serverId, relayServerId, subId);
+    }
     if (mode === 'webhook') {
       const problem = webhookUrl === undefined ? 'A callback URL is required' : checkServerUrl(webhookUrl, false);
       if (problem !== null) throw new AppError('invalid_request', `Webhook callback URL refused: ${problem}`, { serverId });
@@ -462,12 +532,13 @@ export class SubscriptionManager {
         serverId,
       });
     const sub: StoredSubscription = {
-      id: randomUUID(),
+      id: subId,
       serverId,
       name: type.name,
       arguments: args,
       mode,
       ...(mode === 'webhook' && webhookUrl !== undefined ? { webhookUrl } : {}),
+      ...(mode === 'webhook' && relayServerId !== undefined ? { relayServerId } : {}),
       createdAt: Date.now(),
       paused: false,
     };
@@ -475,6 +546,7 @@ export class SubscriptionManager {
     this.#deps.store.put(sub);
     await this.#deps.store.flush();
     this.#startRun(sub);
+    this.#syncRelays();
     const view = this.view(sub);
     this.#deps.emitStatus(sub.id, view);
     return view;
@@ -489,6 +561,7 @@ export class SubscriptionManager {
       this.#deps.store.put(sub);
       await this.#deps.store.flush();
       await this.#unsubscribe(sub);
+      this.#syncRelays();
     }
     return this.#announce(sub);
   }
@@ -503,6 +576,7 @@ export class SubscriptionManager {
       this.#deps.store.put(sub);
       await this.#deps.store.flush();
       if (!this.#runs.has(id)) this.#startRun(sub);
+      this.#syncRelays();
     }
     return this.#announce(sub);
   }
@@ -520,21 +594,31 @@ export class SubscriptionManager {
     const t = this.#throttled.get(id);
     if (t) clearTimeout(t);
     this.#throttled.delete(id);
+    this.#syncRelays();
     this.#deps.emitStatus(id, undefined);
   }
 
   /** A server was removed from Switchboard: its subscriptions end (they stay listed until removed). */
   serverRemoved(serverId: string): void {
     for (const sub of this.#deps.store.all()) {
-      if (sub.serverId !== serverId || sub.ended) continue;
+      if (sub.ended) continue;
+      // A subscription through a removed relay ends too: nothing would read its deliveries.
+      const reason =
+        sub.serverId === serverId
+          ? 'The server was removed from Switchboard'
+          : sub.relayServerId === serverId
+            ? 'Its webhook relay server was removed from Switchboard'
+            : undefined;
+      if (reason === undefined) continue;
       const run = this.#runs.get(sub.id);
-      if (run) this.endRun(run, { kind: 'not_found', terminal: true, reason: 'The server was removed from Switchboard' });
+      if (run) this.endRun(run, { kind: 'not_found', terminal: true, reason });
       else {
-        sub.ended = { reason: 'The server was removed from Switchboard', at: Date.now() };
+        sub.ended = { reason, at: Date.now() };
         this.#deps.store.put(sub);
         this.#announce(sub);
       }
     }
+    this.#syncRelays();
   }
 
   /**
@@ -603,6 +687,7 @@ export class SubscriptionManager {
     this.#deps.persistence.schedule();
     this.#deps.log(sub.serverId, 'warning', `Events ${sub.name}: subscription ended: ${failure.reason}`);
     this.#runtime.delete(sub.id);
+    this.#syncRelays();
     this.#announce(sub);
   }
 
@@ -731,6 +816,7 @@ export class SubscriptionManager {
     for (const t of this.#throttled.values()) clearTimeout(t);
     this.#throttled.clear();
     await Promise.all([...this.#runs.keys()].map((id) => this.#stopRun(id)));
+    await this.#relays.stopAll();
   }
 
   #sub(id: string): StoredSubscription {

@@ -22,6 +22,8 @@ export interface StoredSubscription {
   mode: EventDeliveryMode;
   /** Webhook callback URL. */
   webhookUrl?: string;
+  /** Webhook through a relay: the relay server whose endpoint `webhookUrl` is, and which hands deliveries over. */
+  relayServerId?: string;
   /** Creation time (ms). */
   createdAt: number;
   /** Paused by the person. */
@@ -52,6 +54,7 @@ const SubscriptionSchema = z
     arguments: z.record(z.string(), z.unknown()),
     mode: z.enum(['poll', 'push', 'webhook']),
     webhookUrl: z.string().optional(),
+    relayServerId: z.string().min(1).optional(),
     createdAt: z.number(),
     paused: z.boolean(),
     ended: z.object({ reason: z.string(), signIn: z.boolean().optional(), at: z.number() }).strip().optional(),

@@ -40,8 +40,7 @@ export function refreshAt(refreshBefore: string | null | undefined, now: number,
 /** Runs a webhook subscription (register, then refresh) until its context stops or it ends. */
 export async function runWebhook(ctx: RunContext): Promise<void> {
   const { sub, signal, tuning } = ctx;
-  const url = sub.webhookUrl;
-  if (url === undefined) {
+  if (sub.webhookUrl === undefined && sub.relayServerId === undefined) {
     ctx.end({ kind: 'invalid_arguments', terminal: true, reason: 'The subscription has no callback URL' });
     return;
   }
@@ -52,6 +51,23 @@ export async function runWebhook(ctx: RunContext): Promise<void> {
     try {
       client = await ctx.client();
     } catch {
+      return;
+    }
+    let url: string | undefined;
+    try {
+      // Asked on every registration and refresh: a relay may come back under another address.
+      url = await ctx.callbackUrl();
+    } catch (err) {
+      if (signal.aborted) return;
+      failures++;
+      await ctx.retry(
+        { kind: 'other', terminal: false, reason: err instanceof Error ? label(err.message, 300) : 'The relay gave no callback URL' },
+        failures,
+      );
+      continue;
+    }
+    if (url === undefined) {
+      ctx.end({ kind: 'invalid_arguments', terminal: true, reason: 'The subscription has no callback URL' });
       return;
     }
     let result;

@@ -2,6 +2,7 @@
 // changes reach only this client's `subscriptions/listen` streams) and its 2025-11-25 sessions (SDK Streamable
 // HTTP transport with resumable streams, bound to this client: another token cannot use them). Sessions are
 // bounded per client; past the bound the least recently used one is closed.
+import { SKILLS_LIST_CHANGED } from '../skills/skill-changes.js';
 import { randomUUID } from 'node:crypto';
 import {
   createMcpHandler,
@@ -207,6 +208,16 @@ export class ClientEndpoint {
   resourcesChanged(): void {
     this.#modern.notify.resourcesChanged();
     for (const s of this.#sessions.values()) void s.server.sendResourceListChanged().catch(() => undefined);
+  }
+
+  /**
+   * The skills served to the client changed. Skill files are resources, so every session gets resources/list_changed
+   * (the final skills extension defines no notification of its own); legacy sessions also get the earlier drafts'
+   * notifications/skills/list_changed, which a client that does not know it ignores.
+   */
+  skillsChanged(): void {
+    this.resourcesChanged();
+    for (const s of this.#sessions.values()) void s.server.notification({ method: SKILLS_LIST_CHANGED }).catch(() => undefined);
   }
 
   /** A resource changed: sessions subscribed to its wrapped URI, and listen streams that asked for it, are told. */

@@ -166,6 +166,10 @@ export class Gateway {
       serverName: (id) => this.#serverName(id),
     };
     host.events.subscribe((event, payload) => this.#onEvent(event, payload), { internal: true });
+    // A server's skills changed (a listing differs, its notification, an approval): the clients that see it are told.
+    host.skills?.onChanged?.((id) => {
+      if (this.#endpoints.size > 0) this.#each(id, (e) => e.skillsChanged());
+    });
   }
 
   // ------------------------------------------------------------------ lifecycle

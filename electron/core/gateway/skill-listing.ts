@@ -29,6 +29,8 @@ export interface GatewaySkills {
   readVerified(id: string, skill: AdmittedSkill, fileUri: string): Promise<VerifiedFile>;
   declared(id: string): { directoryRead: boolean } | undefined;
   readDirectory(id: string, dirUri: string, cursor?: string): Promise<{ children: DirectoryChild[]; nextCursor?: string }>;
+  /** Calls `fn(serverId)` when a server's skills changed; returns the unsubscribe (absent: changes are not told). */
+  onChanged?(fn: (id: string) => void): () => void;
 }
 
 /** A `Skill` entry as sent to a gateway client. */

@@ -23,6 +23,7 @@ import { requestError } from '../resources/request-error.js';
 import { sanitizeText, truncate } from '../text.js';
 import { admitSkill, disambiguate, SKILL_MAX_TOTAL_BYTES, SKILLS_EXTENSION, type AdmittedSkill } from './skill-entry.js';
 import { checkBytes, checkFrontmatter, rawBytes } from './verify.js';
+import { SkillChanges, SKILLS_LIST_CHANGED } from './skill-changes.js';
 
 /** Method names of the extension. */
 export const SkillMethods = { list: 'skills/list', get: 'skills/get', directoryRead: 'resources/directory/read' } as const;
@@ -87,10 +88,19 @@ export class SkillsService {
   readonly #refusedRoots = new Map<string, string[]>();
   /** The extension settings each server declared when last asked. */
   readonly #declared = new Map<string, { directoryRead: boolean }>();
+  /** Listing changes, told to the gateway so its clients hear of them. */
+  readonly #changes = new SkillChanges((id) => this.list(id));
+  /** Clients whose skills notification handler is installed (a reconnect brings a new Client). */
+  readonly #followed = new WeakSet<Client>();
 
   constructor(deps: SkillsServiceDeps) {
     this.#deps = deps;
     this.#approvals = deps.approvals.load();
+  }
+
+  /** Calls `fn(serverId)` when a server's skills changed (a listing differs, a notification, an approval). */
+  onChanged(fn: (id: string) => void): () => void {
+    return this.#changes.onChanged(fn);
   }
 
   /** Lists every page of a server's skills within its budgets; entries that fail admission are skipped with a reason. */
@@ -155,6 +165,7 @@ export class SkillsService {
     }
     this.#held.set(id, new Map(admitted.map((s) => [s.uri, s])));
     this.#refusedRoots.set(id, refusedRoots);
+    this.#changes.listed(id, admitted);
     const labels = disambiguate(admitted);
     return {
       serverId: id,
@@ -259,8 +270,11 @@ export class SkillsService {
       );
     const skill = await this.#held1(id, uri);
     if (skill.fingerprint === undefined) throw new AppError('skill_unverified', 'This skill cannot be content-bound', { serverId: id });
+    const before = this.#approvals.get(pinKey(id, uri))?.fingerprint;
     this.#approvals.set(pinKey(id, uri), { fingerprint: skill.fingerprint, definition: {} });
     this.#deps.approvals.save(this.#approvals);
+    // A newly approved (or re-approved) skill is now served: the gateway's clients may list again.
+    if (before !== skill.fingerprint) this.#changes.changed(id);
     return this.#view(id, skill, this.#label(id, skill));
   }
 
@@ -433,6 +447,10 @@ export class SkillsService {
     const cap = skillsCapability(client);
     if (cap === undefined) this.#declared.delete(id);
     else this.#declared.set(id, cap);
+    if (cap !== undefined && !this.#followed.has(client)) {
+      this.#followed.add(client);
+      client.setNotificationHandler(SKILLS_LIST_CHANGED, { params: z.looseObject({}).optional() }, () => this.#changes.notified(id));
+    }
     return cap;
   }
 

@@ -66,6 +66,7 @@ export interface EventsSlice {
     arguments: Record<string, unknown>;
     mode: EventDeliveryMode;
     webhookUrl?: string;
+    relayServerId?: string;
   }) => Promise<SubscriptionView>;
   pauseSubscription: (id: string) => Promise<void>;
   resumeSubscription: (id: string) => Promise<void>;

@@ -2,7 +2,7 @@
 // the chosen type's inputSchema (the same form component as tool calls) with a delivery mode among those both sides
 // support, and this server's subscriptions with their status.
 import './events.css';
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconBell, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { EventDeliveryMode, EventTypeView } from '../../../../shared/domains/events';
@@ -19,24 +19,41 @@ const MODE_HINT: Record<EventDeliveryMode, string> = {
   poll: 'Switchboard asks the server for new events at the interval the server suggests (at least every second).',
   push: 'Switchboard keeps a stream open and the server sends events as they happen.',
   webhook:
-    'The server POSTs each event to a URL it can reach. A server on the internet cannot reach this computer (a laptop has no public address): give the https URL of a relay you control (a relay MCP server or a webhook relay service) or of a tunnel you run, or choose poll or push instead. Switchboard opens no listener for webhooks.',
+    'The server POSTs each event to a URL it can reach. A server on the internet cannot reach this computer (a laptop has no public address), and Switchboard opens no listener for webhooks, so the events come through a relay: an MCP server you added that receives the POSTs and hands them to Switchboard, which checks each signature before storing it. Or choose poll or push instead.',
 };
+
+/** Where webhook deliveries go: a relay server Switchboard reads from, or a URL the person runs themselves. */
+type WebhookTarget = 'relay' | 'url';
+const RELAY_HINT =
+  'The relay gives the callback URL and passes each delivery to Switchboard. It can be hosted anywhere the server reaches, or run on this computer behind a tunnel you run (for example cloudflared or ssh -R) that points at it. A relay server offers the tools webhook_relay_endpoint, webhook_relay_take and webhook_relay_answer.';
+const URL_HINT =
+  'The server delivers to this URL and Switchboard keeps the registration refreshed, but only events a relay server hands over reach this feed: use this when something else of yours consumes the deliveries.';
 
 /** The subscribe form for one event type. */
 function SubscribeForm({ serverId, type, onDone }: { serverId: string; type: EventTypeView; onDone: () => void }) {
   const subscribe = useStore((s) => s.subscribeEvent);
+  const serversById = useStore((s) => s.serversById);
+  const serverIds = useStore((s) => s.serverIds);
   const [mode, setMode] = useState<EventDeliveryMode>(type.delivery.includes('push') ? 'push' : (type.delivery[0] ?? 'poll'));
+  const [target, setTarget] = useState<WebhookTarget>('relay');
+  const [relay, setRelay] = useState<string | null>(null);
   const [url, setUrl] = useState('');
+  const relayChoices = serverIds.filter((id) => id !== serverId).map((id) => ({ value: id, label: serversById[id]?.name ?? id }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = (args: Record<string, unknown>): void => {
-    if (mode === 'webhook' && url.trim() === '') {
+    if (mode === 'webhook' && target === 'relay' && relay === null) {
+      setError('Choose the relay server that receives the deliveries.');
+      return;
+    }
+    if (mode === 'webhook' && target === 'url' && url.trim() === '') {
       setError('Enter the callback URL the server should deliver to.');
       return;
     }
     setBusy(true);
     setError(null);
-    subscribe({ id: serverId, name: type.name, arguments: args, mode, ...(mode === 'webhook' ? { webhookUrl: url.trim() } : {}) })
+    const delivery = mode !== 'webhook' ? {} : target === 'relay' && relay !== null ? { relayServerId: relay } : { webhookUrl: url.trim() };
+    subscribe({ id: serverId, name: type.name, arguments: args, mode, ...delivery })
       .then(onDone, (err: unknown) => setError(err instanceof AppError ? err.message : 'The subscription could not be made'))
       .finally(() => setBusy(false));
   };
@@ -58,14 +75,43 @@ function SubscribeForm({ serverId, type, onDone }: { serverId: string; type: Eve
         </Text>
       </Stack>
       {mode === 'webhook' && (
-        <TextInput
-          label="Callback URL"
-          description="https, reachable from the server (plain http only for this machine)."
-          placeholder="https://relay.example.com/hooks/switchboard"
-          value={url}
-          onChange={(e) => setUrl(e.currentTarget.value)}
-          required
-        />
+        <Stack gap="xs" data-testid="webhook-target">
+          <Text size="sm" fw={500} id={`target-${type.name}`}>
+            Deliveries go to
+          </Text>
+          <SegmentedControl
+            aria-labelledby={`target-${type.name}`}
+            value={target}
+            onChange={(v) => setTarget(v as WebhookTarget)}
+            data={[
+              { value: 'relay', label: 'A relay server' },
+              { value: 'url', label: 'A URL of my own' },
+            ]}
+            w="fit-content"
+          />
+          {target === 'relay' ? (
+            <Select
+              label="Relay server"
+              description={RELAY_HINT}
+              placeholder={relayChoices.length === 0 ? 'Add a relay server first' : 'Choose a server'}
+              data={relayChoices}
+              value={relay}
+              onChange={setRelay}
+              disabled={relayChoices.length === 0}
+              allowDeselect={false}
+              required
+            />
+          ) : (
+            <TextInput
+              label="Callback URL"
+              description={`${URL_HINT} https, reachable from the server (plain http only for this machine).`}
+              placeholder="https://hooks.example.com/switchboard"
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              required
+            />
+          )}
+        </Stack>
       )}
       <Text size="sm" fw={500}>
         Arguments

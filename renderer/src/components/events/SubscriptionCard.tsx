@@ -18,6 +18,9 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
   const pause = useStore((s) => s.pauseSubscription);
   const resume = useStore((s) => s.resumeSubscription);
   const remove = useStore((s) => s.removeSubscription);
+  const relayName = useStore((s) =>
+    sub.relayServerId === undefined ? '' : visible(s.serversById[sub.relayServerId]?.name ?? sub.relayServerId),
+  );
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const st = sub.status;
@@ -55,11 +58,13 @@ export function SubscriptionCard({ sub, onShowInFeed }: { sub: SubscriptionView;
           {countLabel(st.received, 'event')} received
           {st.lastCursorAt !== undefined ? ` · position advanced ${duration(now - st.lastCursorAt)} ago` : ' · no position yet'}
           {st.deliveryError ? ` · last delivery problem: ${st.deliveryError}` : ''}
+          {st.relayError ? ` · the relay cannot be read: ${visible(st.relayError)}` : ''}
           {st.throttled ? ` · ${throttleLabel(st.throttledUntil, now)}` : ''}
         </Text>
         {sub.webhookUrl && (
           <Text size="xs" className="sb-muted" style={{ overflowWrap: 'anywhere' }}>
             Delivers to {visible(sub.webhookUrl)}
+            {sub.relayServerId !== undefined ? ` through the relay ${relayName}` : ''}
           </Text>
         )}
         <Group gap="xs">
