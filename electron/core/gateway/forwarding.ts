@@ -4,7 +4,7 @@
 // Resource subscriptions of 2025-11-25 sessions are forwarded to the server once per URI, counted per gateway
 // subscriber so the UI's own subscriptions are never taken away.
 import type { Client } from '@modelcontextprotocol/client';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject, type JsonObject } from '../json.js';
@@ -37,6 +37,23 @@ const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, unknown>> 
 
 function invalid(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/** The resource-not-found error for the URI a gateway client asked for (bounded: the URI is the client's own text). */
+function notFound(uri: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri.length > 16_384 ? uri.slice(0, 16_384) : uri, 'Resource not found');
+}
+
+/**
+ * Whether an upstream error is resource-not-found: the SDK's class, or (from servers built on other SDKs) -32002,
+ * or -32602 whose data is exactly `{ uri }`, as the spec defines it.
+ */
+function isResourceMiss(err: unknown): boolean {
+  if (err instanceof ResourceNotFoundError) return true;
+  if (!(err instanceof ProtocolError)) return false;
+  if (err.code === -32002) return true;
+  const data: unknown = err.data;
+  return err.code === ProtocolErrorCode.InvalidParams && isObject(data) && typeof data.uri === 'string' && Object.keys(data).length === 1;
 }
 
 /** Throws when a result is over the server's resource budget. */
@@ -215,15 +232,20 @@ export class Forwarding {
     return { resourceTemplates };
   }
 
-  /** resources/read of a wrapped URI. */
+  /**
+   * resources/read of a wrapped URI. A miss (no server in the profile has it, or the server says it has no such
+   * resource) is the spec's resource-not-found error: -32602 with `data.uri` the URI the client asked for, so the
+   * client learns nothing about the upstream's own URI and can tell a miss from other invalid params.
+   */
   async readResource(view: ProfileView, uri: string): Promise<JsonObject> {
     const target = unwrapUri(uri, view.servers(), view.original);
-    if (!target) throw invalid(`Unknown resource: ${truncate(sanitizeText(uri), 300)}`);
+    if (!target) throw notFound(uri);
     const { config, client } = await this.#open(target.serverId, 'resources');
     let result: Awaited<ReturnType<Client['readResource']>>;
     try {
       result = await client.readResource({ uri: target.uri }, { timeout: config.timeouts.requestSecs * 1000 });
     } catch (err) {
+      if (isResourceMiss(err)) throw notFound(uri);
       throw requestError(err, config.id, 'reading the resource', config.timeouts.requestSecs);
     }
     const contents = result.contents.map((c) => ({

@@ -165,7 +165,8 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         const result = runDiscoveryTool(name, args, discovery);
         if (result) return result;
       }
-      const caps = server.getClientCapabilities()?.elicitation;
+      const declared = server.getClientCapabilities();
+      const caps = declared?.elicitation;
       const elicitation = isObject(caps)
         ? { form: isObject(caps.form) || (!('form' in caps) && !('url' in caps)), url: isObject(caps.url) }
         : { form: false, url: false };
@@ -177,8 +178,11 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         signal: ctx.mcpReq.signal,
         ...(ctx.mcpReq._meta?.progressToken !== undefined ? { progressToken: ctx.mcpReq._meta.progressToken } : {}),
         notify: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-        ...(legacy ? { log: (level: string, data: unknown, logger?: string) => ctx.mcpReq.log(level as 'info', data, logger) } : {}),
+        // The SDK sends a message only at or above the client's level: its session's (2025-11-25) or its request's (2026-07-28).
+        log: (level: string, data: unknown, logger?: string) => ctx.mcpReq.log(level as 'info', data, logger),
         elicitation,
+        sampling: isObject(declared?.sampling),
+        roots: isObject(declared?.roots),
         ...(typeof state === 'string' ? { requestState: state } : {}),
         ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
       };
