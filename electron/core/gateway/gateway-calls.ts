@@ -214,7 +214,10 @@ function elicitationAnswer(response: unknown): ElicitationAnswer {
  * the shape of its method's result (elicitation: an action; sampling: a message; roots: a list), within the ingress
  * bound. A key the client left out stays out (the server asks again, or decides).
  */
-function checkResponses(requests: Record<string, InputRequest>, given: Record<string, unknown> | undefined): Record<string, unknown> {
+export function checkResponses(
+  requests: Record<string, InputRequest>,
+  given: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   if (given !== undefined && jsonBytes(given) > ARGUMENTS_MAX_BYTES)
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses are over the ${ARGUMENTS_MAX_BYTES}-byte bound`);
   const out: Record<string, unknown> = {};
@@ -244,7 +247,10 @@ function checkResponses(requests: Record<string, InputRequest>, given: Record<st
  * roots that the server's settings allow, the client declared it. Otherwise Switchboard's dialogs would have
  * answered, and a pre-supplied answer must not stand in for the person's. Only object values, within the bound.
  */
-function firstResponses(round: RoundContext, config: ServerConfig): { firstResponses?: JsonObject } {
+export function firstResponses(
+  round: Pick<RoundContext, 'inputResponses' | 'elicitation' | 'sampling' | 'roots'>,
+  config: ServerConfig,
+): { firstResponses?: JsonObject } {
   const given = round.inputResponses;
   if (given === undefined || !isObject(given)) return {};
   const covered =
@@ -254,6 +260,31 @@ function firstResponses(round: RoundContext, config: ServerConfig): { firstRespo
   if (!covered || jsonBytes(given) > ARGUMENTS_MAX_BYTES) return {};
   const kept = Object.fromEntries(Object.entries(given).filter(([, v]) => isObject(v)));
   return Object.keys(kept).length > 0 ? { firstResponses: kept as JsonObject } : {};
+}
+
+/** Whether a server's request can go to this client: it declared the capability, and the request is within bounds. */
+export function relayable(client: Pick<RoundContext, 'elicitation' | 'sampling' | 'roots'>, method: string, params: JsonObject): boolean {
+  if (method === 'elicitation/create') {
+    const request = parseElicitParams(params);
+    if (!request) return false;
+    const supported = request.mode === 'url' ? client.elicitation.url : client.elicitation.form;
+    return supported && jsonBytes(request) <= RELAY_ELICIT_BYTES;
+  }
+  if (method === 'sampling/createMessage') return client.sampling === true && jsonBytes(params) <= RELAY_SAMPLING_BYTES;
+  if (method === 'roots/list') return client.roots === true;
+  return false;
+}
+
+/** A server's requests as the client gets them (elicitation re-built from its checked shape). */
+export function asClientRequests(requests: Record<string, unknown>): Record<string, InputRequest> {
+  const asked: Record<string, InputRequest> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const r = isObject(request) ? request : {};
+    const params = isObject(r.params) ? r.params : {};
+    const method = String(r.method);
+    asked[key] = (method === 'elicitation/create' ? { method, params: parseElicitParams(params) } : { method, params }) as InputRequest;
+  }
+  return asked;
 }
 
 function jsonBytes(value: unknown): number {
@@ -403,29 +434,8 @@ export class GatewayCalls {
    */
   #relayRound(parked: Parked, config: ServerConfig): RoundRelay {
     return {
-      takes: (method, params) => {
-        const client = parked.round;
-        if (method === 'elicitation/create') {
-          const request = parseElicitParams(params);
-          if (!request) return false;
-          const supported = request.mode === 'url' ? client.elicitation.url : client.elicitation.form;
-          return supported && jsonBytes(request) <= RELAY_ELICIT_BYTES;
-        }
-        if (method === 'sampling/createMessage') return client.sampling === true && jsonBytes(params) <= RELAY_SAMPLING_BYTES;
-        if (method === 'roots/list') return client.roots === true;
-        return false;
-      },
-      answer: (requests, signal) => {
-        const asked: Record<string, InputRequest> = {};
-        for (const [key, request] of Object.entries(requests)) {
-          const params = isObject(request.params) ? request.params : {};
-          const method = request.method;
-          asked[key] = (
-            method === 'elicitation/create' ? { method, params: parseElicitParams(params) } : { method, params }
-          ) as InputRequest;
-        }
-        return parked.ask(asked, config.timeouts.elicitationSecs * 1000, signal);
-      },
+      takes: (method, params) => relayable(parked.round, method, params),
+      answer: (requests, signal) => parked.ask(asClientRequests(requests), config.timeouts.elicitationSecs * 1000, signal),
     };
   }
 

@@ -2,7 +2,8 @@
 // gateway client with the server's own keys and requests, when the client declared the capability and the server's
 // setting for it is on; the client gets its own single-use requestState per round (the server's never leaves
 // Switchboard); an altered or replayed one is refused; what the client did not declare stays with Switchboard's
-// dialogs; a round left unanswered does not hold a serial server. Also: a resource miss has the spec's shape.
+// dialogs; a round left unanswered does not hold a serial server. prompts/get rounds likewise. Also: a resource miss
+// has the spec's shape.
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../shared/contract.js';
@@ -195,6 +196,33 @@ describe('a raw 2026-07-28 gateway client', () => {
   });
 });
 
+describe('prompts/get rounds', () => {
+  it("go to a client that can answer them, under the server's key, with a single-use token", async () => {
+    const name = 'mcp__mr__test_input_required_result_prompt';
+    const r1 = (await raw('prompts/get', { name })).result;
+    expect(r1.resultType).toBe('input_required');
+    expect(Object.keys(r1.inputRequests)).toEqual(['user_context']);
+    const done = await raw('prompts/get', {
+      name,
+      requestState: r1.requestState,
+      inputResponses: { user_context: accept({ context: 'the garden' }) },
+    });
+    expect(JSON.stringify(done.result)).toContain('Use this context: the garden');
+    const replay = await raw('prompts/get', { name, requestState: r1.requestState, inputResponses: { user_context: accept({}) } });
+    expect(replay.error?.code).toBe(-32602);
+  });
+
+  it("stay with Switchboard's own dialog for a client that did not declare elicitation", async () => {
+    const before = dialogs.length;
+    const got = raw('prompts/get', { name: 'mcp__mr__test_input_required_result_prompt' }, {});
+    await until(() => dialogs.length > before, 20_000, 'the dialog for the prompt');
+    const request = dialogs.at(-1)!.request;
+    expect(request).toMatchObject({ serverId: 'mr', message: 'What context should the prompt use?' });
+    await w.host.interaction.elicitation.respond(request.requestId, 'accept', { context: 'from the person' });
+    expect(JSON.stringify((await got).result)).toContain('Use this context: from the person');
+  });
+});
+
 describe.each(['modern', 'legacy'] as const)('an SDK v2 client on %s', (era) => {
   it('answers sampling and roots rounds with its own handlers', async () => {
     const c = await w.http(token, era, { sampling: {}, roots: {} }, (client) => {
@@ -205,6 +233,14 @@ describe.each(['modern', 'legacy'] as const)('an SDK v2 client on %s', (era) => 
     expect(textOf(s)).toBe(`Sampling said: Paris-${era}`);
     const r = await c.callTool({ name: 'mcp__mr__test_input_required_result_list_roots', arguments: {} });
     expect(textOf(r)).toBe(`Roots: file:///${era}`);
+  });
+
+  it('answers a prompt round with its own elicitation handler', async () => {
+    const c = await w.http(token, era, { elicitation: { form: {} } }, (client) =>
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { context: `ctx-${era}` } })),
+    );
+    const prompt = await c.getPrompt({ name: 'mcp__mr__test_input_required_result_prompt' });
+    expect(JSON.stringify(prompt.messages)).toContain(`Use this context: ctx-${era}`);
   });
 
   it("reads a missing resource as the spec's not-found: -32602 with data.uri the client's uri", async () => {
