@@ -64,8 +64,8 @@ function invalid(message: string): ProtocolError {
 }
 
 /** The resource-not-found error for the URI a gateway client asked for (bounded: the URI is the client's own text). */
-function notFound(uri: string): ResourceNotFoundError {
-  return new ResourceNotFoundError(uri.length > 16_384 ? uri.slice(0, 16_384) : uri, 'Resource not found');
+function notFound(uri: string, what: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri.length > 16_384 ? uri.slice(0, 16_384) : uri, `${what}: ${truncate(sanitizeText(uri), 300)}`);
 }
 
 /**
@@ -330,13 +330,14 @@ export class Forwarding {
    */
   async readResource(view: ProfileView, uri: string): Promise<JsonObject> {
     const target = unwrapUri(uri, view.servers(), view.original);
-    if (!target) throw notFound(uri);
+    // A server outside the profile is as unknown as one that does not exist.
+    if (!target) throw notFound(uri, 'Unknown resource');
     const { config, client } = await this.#open(target.serverId, 'resources');
     let result: Awaited<ReturnType<Client['readResource']>>;
     try {
       result = await client.readResource({ uri: target.uri }, { timeout: config.timeouts.requestSecs * 1000 });
     } catch (err) {
-      if (isResourceMiss(err)) throw notFound(uri);
+      if (isResourceMiss(err)) throw notFound(uri, 'Resource not found');
       throw requestError(err, config.id, 'reading the resource', config.timeouts.requestSecs);
     }
     const contents = result.contents.map((c) => ({
