@@ -70,6 +70,8 @@ export interface CallRelay {
   firstResponses?: JsonObject;
   /** The level to ask a 2026-07-28 server to log at during the call (the receiver filters further). */
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  /** Answers a 2025-11-25 server's sampling/createMessage during the call (rejects when declined or unanswered). */
+  sample?: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   /** Passes a 2026-07-28 server's input rounds (MRTR) on to whoever started the call, keys and requests unchanged. */
   round?: RoundRelay;
 }

@@ -372,6 +372,7 @@ export class GatewayCalls {
       ...(round.log ? { logLevel: 'debug' as const } : {}),
       ...(round.elicitation.form || round.elicitation.url ? { elicit: this.#relayElicit(parked, config) } : {}),
       round: this.#relayRound(parked, config),
+      ...(round.sampling ? { sample: (params: JsonObject, signal: AbortSignal) => this.#relaySample(parked, config, params, signal) } : {}),
       ...firstResponses(round, config),
     };
     parked.done = this.#deps.calls
@@ -437,6 +438,18 @@ export class GatewayCalls {
       takes: (method, params) => relayable(parked.round, method, params),
       answer: (requests, signal) => parked.ask(asClientRequests(requests), config.timeouts.elicitationSecs * 1000, signal),
     };
+  }
+
+  /** A 2025-11-25 server's sampling request, asked of the client as a one-request round. */
+  async #relaySample(parked: Parked, config: ServerConfig, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    if (!relayable(parked.round, 'sampling/createMessage', params))
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The sampling request is too large to pass on');
+    const key = 'sampling';
+    const request = { method: 'sampling/createMessage', params } as InputRequest;
+    const responses = await parked.ask({ [key]: request }, config.timeouts.elicitationSecs * 1000, signal);
+    const answer = responses?.[key];
+    if (!isObject(answer)) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The client did not answer the sampling request');
+    return answer;
   }
 
   #relayElicit(parked: Parked, config: ServerConfig): ElicitationHandler {

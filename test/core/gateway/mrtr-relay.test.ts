@@ -13,6 +13,7 @@ import { GatewayWorld, textOf, until } from './harness.js';
 let w: GatewayWorld;
 let token = '';
 const dialogs: EventMap['elicitation.requested'][] = [];
+let samplingDialogs = 0;
 
 beforeAll(async () => {
   w = new GatewayWorld();
@@ -25,10 +26,13 @@ beforeAll(async () => {
     resources: true,
   });
   await w.addServer('nos', 'conformance-everything.ts', { lifecycle: 'discover', elicitation: true, roots: true });
+  // And on 2025-11-25: the SDK turns its rounds into server requests (sampling/createMessage) to Switchboard.
+  await w.addServer('old', 'conformance-everything.ts', { lifecycle: 'initialize', sampling: true });
   await w.enable();
   ({ token } = await w.client('relayer', { mode: 'all', writes: 'allow' }));
   w.host.events.subscribe((event, payload) => {
     if (event === 'elicitation.requested') dialogs.push(payload as EventMap['elicitation.requested']);
+    if (event === 'sampling.requested') samplingDialogs++;
   });
 }, 120_000);
 afterAll(async () => w?.close());
@@ -233,6 +237,23 @@ describe.each(['modern', 'legacy'] as const)('an SDK v2 client on %s', (era) => 
     expect(textOf(s)).toBe(`Sampling said: Paris-${era}`);
     const r = await c.callTool({ name: 'mcp__mr__test_input_required_result_list_roots', arguments: {} });
     expect(textOf(r)).toBe(`Roots: file:///${era}`);
+  });
+
+  it("answers a 2025-11-25 server's sampling/createMessage during its call", async () => {
+    const asked: unknown[] = [];
+    const c = await w.http(token, era, { sampling: {} }, (client) =>
+      client.setRequestHandler('sampling/createMessage', async (req) => {
+        asked.push(req.params);
+        return sampled(`relayed-${era}`) as never;
+      }),
+    );
+    const before = samplingDialogs;
+    const r = await c.callTool({ name: 'mcp__old__test_sampling', arguments: { prompt: 'Capital of France?' } });
+    // The call has ended: a by-hand dialog would have opened before its answer.
+    expect(samplingDialogs).toBe(before);
+    expect(textOf(r)).toBe(`LLM response: relayed-${era}`);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ maxTokens: 100, messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }] });
   });
 
   it('answers a prompt round with its own elicitation handler', async () => {
