@@ -1,7 +1,10 @@
 // The server under test for the MCP conformance server suites: a real Switchboard host (bootstrap, session
-// manager, catalog, call service) whose gateway fronts the conformance fixture servers over stdio. The gateway
-// client sees those servers under their own names (an original-names profile), as the suites call tools like
-// `test_simple_text` by name; a second fixture serves the multi-round tools on 2026-07-28. Prints one JSON line {"url","token"} when ready; stops cleanly on SIGTERM.
+// manager, catalog, call service) whose gateway fronts the conformance fixture server over stdio. The gateway
+// client sees that one server under its own names (an original-names profile), as the suites call tools like
+// `test_simple_text` by name. The upstream session is 2026-07-28, so the gateway sees the multi-round tools' input
+// rounds themselves and relays them to its client; elicitation, sampling and roots are on for the server (the
+// person's settings gate what may be relayed). Prints one JSON line {"url","token"} when ready; stops cleanly on
+// SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,12 +36,10 @@ await host.add({
     cwd: root,
   },
 });
-for (const id of ['everything']) {
-  const config = host.config(id);
-  if (config.transport.type === 'stdio') await host.approve(id, launchFingerprint(config.transport));
-  await host.sessions.connect(id);
-  await host.catalog.refresh(id);
-}
+const config = host.config('everything');
+if (config.transport.type === 'stdio') await host.approve('everything', launchFingerprint(config.transport));
+await host.sessions.connect('everything');
+await host.catalog.refresh('everything');
 const { url } = await host.gateway.enable(0);
 const { token } = await host.gateway.addClient('conformance', { mode: 'all', servers: ['everything'], names: 'original', writes: 'allow' });
 process.stdout.write(`${JSON.stringify({ url, token })}\n`);
