@@ -229,7 +229,6 @@ export class Forwarding {
         } else result = raw as unknown as typeof result;
       } else result = await client.getPrompt(params, { timeout: config.timeouts.requestSecs * 1000 });
     } catch (err) {
-      if (err instanceof ProtocolError && round?.requestState !== undefined) throw err;
       throw requestError(err, config.id, 'getting the prompt', config.timeouts.requestSecs);
     }
     return bounded(
