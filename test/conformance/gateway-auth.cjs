@@ -1,7 +1,8 @@
 // Preloaded (node --require) into the conformance tool for the server suites: the scenario clients connect without
 // credentials, but the gateway accepts only a bearer token in the Authorization header. This adds the test
-// client's token to requests for the gateway's origin (global fetch, and undici's request used by the
-// DNS-rebinding scenario), the way a configured MCP client sends it. Nothing else is touched.
+// client's token to requests for the gateway's origin (global fetch, undici's request used by the DNS-rebinding
+// scenario, and node:http's request used by the header-validation scenarios), the way a configured MCP client
+// sends it. Nothing else is touched.
 /* global require, process, URL, Headers, Request */
 'use strict';
 const origin = process.env['SWITCHBOARD_GATEWAY_ORIGIN'];
@@ -28,5 +29,22 @@ if (origin && token) {
     const headers = { ...(opts.headers ?? {}) };
     if (!Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers['authorization'] = header;
     return originalRequest(url, { ...opts, headers });
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a --require preload is CommonJS
+  const http = require('http');
+  const target = new URL(origin);
+  const originalHttpRequest = http.request;
+  http.request = (options, ...rest) => {
+    const o = options;
+    const ours =
+      o !== null &&
+      typeof o === 'object' &&
+      !(o instanceof URL) &&
+      String(o.hostname ?? o.host ?? '') === target.hostname &&
+      String(o.port ?? '') === target.port;
+    if (!ours) return originalHttpRequest(options, ...rest);
+    const headers = { ...(o.headers ?? {}) };
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers['authorization'] = header;
+    return originalHttpRequest({ ...o, headers }, ...rest);
   };
 }

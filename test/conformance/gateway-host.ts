@@ -1,7 +1,10 @@
 // The server under test for the MCP conformance server suites: a real Switchboard host (bootstrap, session
 // manager, catalog, call service) whose gateway fronts the conformance fixture server over stdio. The gateway
 // client sees that one server under its own names (an original-names profile), as the suites call tools like
-// `test_simple_text` by name. Prints one JSON line {"url","token"} when ready; stops cleanly on SIGTERM.
+// `test_simple_text` by name. The upstream session is 2026-07-28, so the gateway sees the multi-round tools' input
+// rounds themselves and relays them to its client; elicitation, sampling and roots are on for the server (the
+// person's settings gate what may be relayed). Prints one JSON line {"url","token"} when ready; stops cleanly on
+// SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,9 +25,10 @@ await host.add({
   id: 'everything',
   name: 'Conformance fixture',
   startup: 'manual',
-  // The 2025-11-25 handshake upstream: the fixture's log lines only exist on that revision.
-  lifecycle: 'initialize',
+  lifecycle: 'discover',
   elicitation: true,
+  sampling: true,
+  roots: true,
   transport: {
     type: 'stdio',
     command: process.execPath,

@@ -15,6 +15,7 @@ import { outboundEnvelope, rawRequest } from './raw-request.js';
 import { isObject, type JsonObject } from '../json.js';
 import { CONSENT_DENIED_MESSAGE, needsSettingMessage } from '../../../shared/domains/protocol-text.js';
 import { taskParams, useLegacyTaskForm, type TaskSupport } from './legacy-tasks.js';
+import type { RoundRelay } from './call-service.js';
 
 /** What an elicitation round is answered with. */
 export interface ElicitationAnswer {
@@ -30,6 +31,8 @@ export type ElicitationHandler = (serverId: string, params: JsonObject, signal: 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Where per-request client capabilities go in `_meta`. */
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+/** Where a 2026-07-28 request names the log level it wants the server's log messages at. */
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /** Poll interval clamp for tasks/get. */
 export const TASK_POLL_MIN_MS = 250;
 export const TASK_POLL_MAX_MS = 10_000;
@@ -57,6 +60,14 @@ export interface RunOptions {
   signal: AbortSignal;
   onProgress: (p: Omit<CallProgress, 'callId'>) => void;
   elicit?: ElicitationHandler;
+  /** inputResponses to send with the first request (the caller answered before being asked). */
+  firstResponses?: JsonObject;
+  /** The log level to ask a 2026-07-28 server for during the call (someone receives its log messages). */
+  logLevel?: string;
+  /** Runs an MRTR round's wait for answers with the call's concurrency slot given back, taken again after. */
+  whileWaiting?: <T>(wait: () => Promise<T>) => Promise<T>;
+  /** Who answers the requests of an MRTR round it takes, instead of Switchboard (a gateway client's call). */
+  relayRound?: RoundRelay;
   /** Time source (tests). */
   now?: () => number;
 }
@@ -142,7 +153,12 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
     : modernTasks
       ? tasksMeta(opts.client)
       : { [CLIENT_CAPABILITIES_META]: { extensions: { [TASKS_EXTENSION]: {} } } };
-  let extra: JsonObject = {};
+  // 2026-07-28 has no logging/setLevel: a server logs during a request only when the request names a level.
+  if (opts.logLevel !== undefined && opts.client.getProtocolEra() === 'modern') baseMeta[LOG_LEVEL_META] = opts.logLevel;
+  // Answers the caller sent with its first request (a stateless server's keys), for a 2026-07-28 server only and
+  // never past the person's refusal of questions from it.
+  const first = opts.firstResponses && !opts.consentDenied && opts.client.getProtocolEra() === 'modern' ? opts.firstResponses : undefined;
+  let extra: JsonObject = first ? { inputResponses: first } : {};
   opts.onProgress({ phase: 'running' });
 
   for (let round = 0; ; round++) {
@@ -177,7 +193,10 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
     if (raw.resultType === 'input_required') {
       if (round + 1 >= MAX_INPUT_ROUNDS)
         return hostError('input_rounds_exceeded', `The server asked for input more than ${MAX_INPUT_ROUNDS} times; the call was stopped.`);
-      const next = await answerRound(opts, raw);
+      // While the round waits for answers the server holds no request of this call: its concurrency slot is
+      // given back meanwhile (a round left unanswered must not hold a serial server for the input timeout).
+      const waits = isObject(raw.inputRequests) && Object.keys(raw.inputRequests).length > 0;
+      const next = waits && opts.whileWaiting ? await opts.whileWaiting(() => answerRound(opts, raw)) : await answerRound(opts, raw);
       if ('result' in next) return next;
       extra = next.params;
       continue;
@@ -259,17 +278,25 @@ async function rawCallLeg(opts: RunOptions, params: JsonObject, requestMs: numbe
   );
 }
 
-/** Answers one MRTR round: checks every request first, then asks the person (questions, sampling) or reads roots. */
+/**
+ * Answers one MRTR round: checks every request first (the server's settings decide what may be answered at all),
+ * then passes the requests the relay takes to the caller, keys and requests unchanged, and answers the rest here
+ * (questions and sampling by the person, roots from the shared folders), both at once. The round's requestState
+ * is echoed exactly as the server sent it.
+ */
 async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult | { params: JsonObject }> {
   const requests = isObject(raw.inputRequests) ? raw.inputRequests : {};
   const entries = Object.entries(requests);
   const methodOf = (r: unknown): string => (isObject(r) && typeof r.method === 'string' ? r.method : '(unknown)');
-  const answerable = (m: string): boolean =>
+  const paramsOf = (r: unknown): JsonObject => (isObject(r) && isObject(r.params) ? r.params : {});
+  const relay = opts.relayRound;
+  const relayed = new Set(entries.filter(([, r]) => relay?.takes(methodOf(r), paramsOf(r)) === true).map(([k]) => k));
+  const answerable = (m: string, key: string): boolean =>
     m === 'elicitation/create' ||
-    (m === 'sampling/createMessage' && opts.config.sampling === true && opts.sample !== undefined) ||
-    (m === 'roots/list' && opts.config.roots === true && opts.listRoots !== undefined);
+    (m === 'sampling/createMessage' && opts.config.sampling === true && (opts.sample !== undefined || relayed.has(key))) ||
+    (m === 'roots/list' && opts.config.roots === true && (opts.listRoots !== undefined || relayed.has(key)));
   // Unsupported methods are detected before any prompt opens.
-  const unsupported = [...new Set(entries.map(([, r]) => methodOf(r)).filter((m) => !answerable(m)))];
+  const unsupported = [...new Set(entries.filter(([k, r]) => !answerable(methodOf(r), k)).map(([, r]) => methodOf(r)))];
   if (unsupported.length > 0) {
     const off =
       unsupported.includes('sampling/createMessage') && opts.config.sampling !== true
@@ -287,27 +314,38 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
   if (entries.some(([, r]) => methodOf(r) === 'elicitation/create')) {
     if (!opts.config.elicitation) return hostError('elicitation_not_enabled', ELICITATION_OFF);
     if (opts.consentDenied) return hostError('elicitation_refused', CONSENT_DENIED_MESSAGE);
-    if (!opts.elicit)
+    if (!opts.elicit && entries.some(([k, r]) => methodOf(r) === 'elicitation/create' && !relayed.has(k)))
       return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but no input dialog is available.');
   }
   const responses: JsonObject = {};
   if (entries.length > 0) {
     opts.onProgress({ phase: 'input' });
-    for (const [key, request] of entries) {
-      const params = isObject(request) && isObject(request.params) ? request.params : {};
-      const method = methodOf(request);
-      if (method === 'roots/list' && opts.listRoots) responses[key] = opts.listRoots(opts.serverId);
-      else if (method === 'sampling/createMessage' && opts.sample) {
-        try {
-          responses[key] = await opts.sample(opts.serverId, params, opts.signal);
-        } catch (err) {
-          if (opts.signal.aborted) throw err;
-          // Why (declined, timed out, no window open); sanitized, as a relayed answer may come from elsewhere.
-          const why =
-            err instanceof Error && err.message ? ` (${truncate(sanitizeText(err.message.replace(/^MCP error -?\d+: /, '')), 300)})` : '';
-          return hostError('sampling_declined', `The sampling request was declined or not answered in time${why}; the call was stopped.`);
-        }
-      } else if (opts.elicit) responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
+    // The caller's wait ends with the round: when the local part fails, the relayed part is withdrawn.
+    const roundAbort = new AbortController();
+    const onAbort = (): void => roundAbort.abort(opts.signal.reason);
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const toRelay = entries.filter(([k]) => relayed.has(k));
+      const relayedPart =
+        relay && toRelay.length > 0
+          ? relay.answer(Object.fromEntries(toRelay) as Record<string, JsonObject>, roundAbort.signal)
+          : Promise.resolve({});
+      const localPart = answerLocally(
+        opts,
+        entries.filter(([k]) => !relayed.has(k)),
+        responses,
+      ).then((failed) => {
+        if (failed) roundAbort.abort();
+        return failed;
+      });
+      const [answered, failed] = await Promise.all([relayedPart, localPart]);
+      if (failed) return failed;
+      if (opts.signal.aborted) throw opts.signal.reason;
+      if (answered === undefined)
+        return hostError('timeout', 'The client that made the call did not answer the server’s request for input; the call was stopped.');
+      for (const [k] of toRelay) if (k in answered) responses[k] = answered[k] as JsonObject;
+    } finally {
+      opts.signal.removeEventListener('abort', onAbort);
     }
     opts.onProgress({ phase: 'running' });
   }
@@ -317,6 +355,27 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
       ...(typeof raw.requestState === 'string' ? { requestState: raw.requestState } : {}),
     },
   };
+}
+
+/** Answers the requests of a round Switchboard itself answers, into `responses`; a failure ends the call. */
+async function answerLocally(opts: RunOptions, entries: [string, unknown][], responses: JsonObject): Promise<RunResult | undefined> {
+  for (const [key, request] of entries) {
+    const params = isObject(request) && isObject(request.params) ? request.params : {};
+    const method = isObject(request) && typeof request.method === 'string' ? request.method : '';
+    if (method === 'roots/list' && opts.listRoots) responses[key] = opts.listRoots(opts.serverId);
+    else if (method === 'sampling/createMessage' && opts.sample) {
+      try {
+        responses[key] = await opts.sample(opts.serverId, params, opts.signal);
+      } catch (err) {
+        if (opts.signal.aborted) throw err;
+        // Why (declined, timed out, no window open); sanitized, as a relayed answer may come from elsewhere.
+        const why =
+          err instanceof Error && err.message ? ` (${truncate(sanitizeText(err.message.replace(/^MCP error -?\d+: /, '')), 300)})` : '';
+        return hostError('sampling_declined', `The sampling request was declined or not answered in time${why}; the call was stopped.`);
+      }
+    } else if (opts.elicit) responses[key] = await opts.elicit(opts.serverId, params, opts.signal);
+  }
+  return undefined;
 }
 
 /** Polls a task until terminal, bounded by the task max wait; walks away by cancelling it. */

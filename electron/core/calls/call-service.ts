@@ -71,6 +71,25 @@ export interface CallRelay {
   elicit?: ElicitationHandler;
   /** Receives the server's log messages sent while the call runs. */
   log?: (params: JsonObject) => void;
+  /** inputResponses the caller sent with its first request, passed to a 2026-07-28 server's first leg. */
+  firstResponses?: JsonObject;
+  /** The level to ask a 2026-07-28 server to log at during the call (the receiver filters further). */
+  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  /** Answers a 2025-11-25 server's sampling/createMessage during the call (rejects when declined or unanswered). */
+  sample?: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+  /** Passes a 2026-07-28 server's input rounds (MRTR) on to whoever started the call, keys and requests unchanged. */
+  round?: RoundRelay;
+}
+
+/**
+ * The relayed part of an MRTR round. The per-server settings still decide what may be answered at all (the runner
+ * checks them first); `takes` only says which requests the caller answers instead of Switchboard's own dialogs.
+ */
+export interface RoundRelay {
+  /** Whether the caller answers this request (it declared the capability, and the request is within its bounds). */
+  takes(method: string, params: JsonObject): boolean;
+  /** Asks the caller; resolves with its responses by key, or `undefined` when it did not answer in time or gave up. */
+  answer(requests: Record<string, JsonObject>, signal: AbortSignal): Promise<Record<string, unknown> | undefined>;
 }
 
 /** Options of one call beyond its route and arguments. */
@@ -214,6 +233,18 @@ export class CallService {
             }
           : {}),
         ...(elicit ? { elicit } : {}),
+        ...(opts.relay?.round ? { relayRound: opts.relay.round } : {}),
+        ...(opts.relay?.logLevel ? { logLevel: opts.relay.logLevel } : {}),
+        ...(opts.relay?.firstResponses ? { firstResponses: opts.relay.firstResponses } : {}),
+        whileWaiting: async <T>(wait: () => Promise<T>): Promise<T> => {
+          release?.();
+          release = undefined;
+          try {
+            return await wait();
+          } finally {
+            release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
+          }
+        },
       });
       raw = run.result;
       presentation = buildPresentation(raw, config.limits);

@@ -4,7 +4,7 @@
 // Resource subscriptions of 2025-11-25 sessions are forwarded to the server once per URI, counted per gateway
 // subscriber so the UI's own subscriptions are never taken away.
 import type { Client } from '@modelcontextprotocol/client';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../../../shared/config.js';
 import { AppError } from '../../../shared/errors.js';
 import { isObject, type JsonObject } from '../json.js';
@@ -12,6 +12,10 @@ import { requestError } from '../resources/request-error.js';
 import { sanitizeText, truncate } from '../text.js';
 import { promptCandidates, promptName, unwrapUri, wrapUri } from './namespacing.js';
 import type { ProfileView } from './profile.js';
+import { asClientRequests, checkResponses, firstResponses, relayable, type RoundContext } from './gateway-calls.js';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { InputRequest } from '@modelcontextprotocol/server';
 
 /** What forwarding uses from the host. */
 export interface ForwardingDeps {
@@ -27,6 +31,26 @@ export interface ForwardingDeps {
   subscriptions(serverId: string): string[];
 }
 
+/** The client side of a prompts/get that may come in rounds (2026-07-28 input_required). */
+export type PromptRound = Pick<RoundContext, 'elicitation' | 'sampling' | 'roots' | 'requestState' | 'inputResponses'> & {
+  clientId: string;
+};
+
+/** A prompt round waiting for the client's answers: the server's own requestState stays here. */
+interface PromptWait {
+  clientId: string;
+  serverId: string;
+  name: string;
+  args: Record<string, string> | undefined;
+  upstreamState: string | undefined;
+  requests: Record<string, InputRequest>;
+  expiresAt: number;
+}
+
+/** Prompt rounds waiting at once (the oldest is dropped beyond this). */
+const MAX_PROMPT_WAITS = 256;
+const AnyResult = z.looseObject({});
+
 /** Items listed per server and kind. */
 const MAX_ITEMS = 2000;
 const MAX_COMPLETIONS = 100;
@@ -37,6 +61,23 @@ const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, unknown>> 
 
 function invalid(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/** The resource-not-found error for the URI a gateway client asked for (bounded: the URI is the client's own text). */
+function notFound(uri: string, what: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri.length > 16_384 ? uri.slice(0, 16_384) : uri, `${what}: ${truncate(sanitizeText(uri), 300)}`);
+}
+
+/**
+ * Whether an upstream error is resource-not-found: the SDK's class, or (from servers built on other SDKs) -32002,
+ * or -32602 whose data is exactly `{ uri }`, as the spec defines it.
+ */
+function isResourceMiss(err: unknown): boolean {
+  if (err instanceof ResourceNotFoundError) return true;
+  if (!(err instanceof ProtocolError)) return false;
+  if (err.code === -32002) return true;
+  const data: unknown = err.data;
+  return err.code === ProtocolErrorCode.InvalidParams && isObject(data) && typeof data.uri === 'string' && Object.keys(data).length === 1;
 }
 
 /** Throws when a result is over the server's resource budget. */
@@ -66,6 +107,8 @@ export class Forwarding {
   readonly #deps: ForwardingDeps;
   /** Gateway subscribers per server and URI; the host subscription is ours when we made it. */
   readonly #subs = new Map<string, { count: number; ours: boolean }>();
+  /** Prompt rounds by the single-use token the client holds. */
+  readonly #promptWaits = new Map<string, PromptWait>();
 
   constructor(deps: ForwardingDeps) {
     this.#deps = deps;
@@ -145,27 +188,91 @@ export class Forwarding {
     return candidates[0]!;
   }
 
-  /** prompts/get of a prefixed prompt. */
-  async getPrompt(view: ProfileView, name: string, args: Record<string, string> | undefined): Promise<JsonObject> {
-    const target = await this.#resolvePrompt(view, name);
+  /**
+   * prompts/get of a prefixed prompt. A 2026-07-28 server's input_required rounds go to the client when it can answer
+   * every request in them (declared capability, the server's setting on), under the server's keys and with a
+   * single-use token of ours as requestState; otherwise Switchboard's own client answers them (its dialogs), as before.
+   */
+  async getPrompt(view: ProfileView, name: string, args: Record<string, string> | undefined, round?: PromptRound): Promise<JsonObject> {
+    let target: { serverId: string; name: string };
+    let extra: JsonObject = {};
+    if (round?.requestState !== undefined) {
+      const wait = this.#promptWaits.get(round.requestState);
+      this.#promptWaits.delete(round.requestState);
+      if (!wait || wait.clientId !== round.clientId || wait.expiresAt < Date.now())
+        throw invalid('requestState does not match a prompt round of this client that is waiting for input. Get the prompt again.');
+      target = { serverId: wait.serverId, name: wait.name };
+      args = wait.args;
+      extra = {
+        inputResponses: checkResponses(wait.requests, round.inputResponses) as JsonObject,
+        ...(wait.upstreamState !== undefined ? { requestState: wait.upstreamState } : {}),
+      };
+    } else target = await this.#resolvePrompt(view, name);
     const { config, client } = await this.#open(target.serverId, 'prompts');
+    if (round && round.requestState === undefined) {
+      const first = firstResponses(round, config).firstResponses;
+      if (first) extra = { inputResponses: first };
+    }
+    const params = { name: target.name, ...(args ? { arguments: args } : {}) };
     let result: Awaited<ReturnType<Client['getPrompt']>>;
     try {
-      result = await client.getPrompt(
-        { name: target.name, ...(args ? { arguments: args } : {}) },
-        { timeout: config.timeouts.requestSecs * 1000 },
-      );
+      if (round && client.getProtocolEra() === 'modern') {
+        const raw = (await client.request({ method: 'prompts/get', params: { ...params, ...extra } }, AnyResult, {
+          timeout: config.timeouts.requestSecs * 1000,
+          allowInputRequired: true,
+        } as never)) as JsonObject;
+        if (raw.resultType === 'input_required') {
+          const relayed = this.#relayPromptRound(raw, round, config, target, args);
+          if (relayed) return relayed;
+          // Not all of it can go to the client: Switchboard's own client answers the rounds, as for the person.
+          result = await client.getPrompt(params, { timeout: config.timeouts.requestSecs * 1000 });
+        } else result = raw as unknown as typeof result;
+      } else result = await client.getPrompt(params, { timeout: config.timeouts.requestSecs * 1000 });
     } catch (err) {
       throw requestError(err, config.id, 'getting the prompt', config.timeouts.requestSecs);
     }
     return bounded(
       {
         ...opt('description', clean(result.description, config.limits.descriptionBytes)),
-        messages: result.messages.map((m) => ({ role: m.role, content: cleanContent(m.content) })),
+        messages: (Array.isArray(result.messages) ? result.messages : []).map((m) => ({ role: m.role, content: cleanContent(m.content) })),
       },
       config,
       'The prompt',
     );
+  }
+
+  /** The round for the client, when every request in it is one the client may answer; undefined otherwise. */
+  #relayPromptRound(
+    raw: JsonObject,
+    round: PromptRound,
+    config: ServerConfig,
+    target: { serverId: string; name: string },
+    args: Record<string, string> | undefined,
+  ): JsonObject | undefined {
+    const requests = isObject(raw.inputRequests) ? raw.inputRequests : {};
+    const entries = Object.entries(requests);
+    const allowed = (m: string): boolean =>
+      (m === 'elicitation/create' && config.elicitation) ||
+      (m === 'sampling/createMessage' && config.sampling) ||
+      (m === 'roots/list' && config.roots);
+    const all = entries.every(([, r]) => {
+      const method = isObject(r) && typeof r.method === 'string' ? r.method : '';
+      return allowed(method) && relayable(round, method, isObject(r) && isObject(r.params) ? r.params : {});
+    });
+    if (entries.length === 0 || !all) return undefined;
+    const token = randomBytes(18).toString('base64url');
+    const asked = asClientRequests(requests);
+    while (this.#promptWaits.size >= MAX_PROMPT_WAITS) this.#promptWaits.delete(this.#promptWaits.keys().next().value!);
+    this.#promptWaits.set(token, {
+      clientId: round.clientId,
+      serverId: target.serverId,
+      name: target.name,
+      args,
+      upstreamState: typeof raw.requestState === 'string' ? raw.requestState : undefined,
+      requests: asked,
+      expiresAt: Date.now() + config.timeouts.elicitationSecs * 1000,
+    });
+    return { resultType: 'input_required', inputRequests: asked, requestState: token };
   }
 
   /** resources/list over every visible connected server (first page of each). */
@@ -215,15 +322,21 @@ export class Forwarding {
     return { resourceTemplates };
   }
 
-  /** resources/read of a wrapped URI. */
+  /**
+   * resources/read of a wrapped URI. A miss (no server in the profile has it, or the server says it has no such
+   * resource) is the spec's resource-not-found error: -32602 with `data.uri` the URI the client asked for, so the
+   * client learns nothing about the upstream's own URI and can tell a miss from other invalid params.
+   */
   async readResource(view: ProfileView, uri: string): Promise<JsonObject> {
     const target = unwrapUri(uri, view.servers(), view.original);
-    if (!target) throw invalid(`Unknown resource: ${truncate(sanitizeText(uri), 300)}`);
+    // A server outside the profile is as unknown as one that does not exist.
+    if (!target) throw notFound(uri, 'Unknown resource');
     const { config, client } = await this.#open(target.serverId, 'resources');
     let result: Awaited<ReturnType<Client['readResource']>>;
     try {
       result = await client.readResource({ uri: target.uri }, { timeout: config.timeouts.requestSecs * 1000 });
     } catch (err) {
+      if (isResourceMiss(err)) throw notFound(uri, 'Resource not found');
       throw requestError(err, config.id, 'reading the resource', config.timeouts.requestSecs);
     }
     const contents = result.contents.map((c) => ({

@@ -2,17 +2,20 @@
 // the same call service (concurrency, deadlines, presentation, history with the client's name) as a call from
 // the UI. On top: the profile boundary, the write policy (allow / deny / ask, the wait bounded by the call's
 // deadline; a server's annotations are hints for the person, never a permission: only the tools the person
-// allowed for this client, each pinned to the definition they saw, skip the ask or pass a deny), progress and cancellation both ways, the server's log messages, and its elicitations, which go to
-// the client as input_required rounds when it declared elicitation (the SDK turns those into elicitation/create
-// requests on 2025-11-25 sessions) and to Switchboard's own dialog otherwise.
+// allowed for this client, each pinned to the definition they saw, skip the ask or pass a deny), progress and cancellation both ways, the server's log messages, and its requests for input:
+// a 2026-07-28 server's MRTR rounds go to the client as input_required rounds with the server's own keys and
+// requests (elicitation, sampling, roots: each only when the client declared it and the server's setting for it is
+// on), a 2025-11-25 server's elicitation/create as a one-request round (the SDK turns rounds into server requests on
+// 2025-11-25 gateway sessions); whatever the client cannot answer goes to Switchboard's own dialogs. The server's
+// requestState never leaves Switchboard: the client gets a fresh single-use token per round instead.
 import { randomBytes } from 'node:crypto';
-import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { CallError, CallOrigin, CallOutcome, CallProgress } from '../../../shared/domains/calls.js';
 import type { GatewayActivity, GatewayRequestView } from '../../../shared/domains/gateway.js';
 import { AppError } from '../../../shared/errors.js';
 import type { ElicitationAnswer, ElicitationHandler } from '../calls/call-runner.js';
-import type { CallOptions, CallRelay } from '../calls/call-service.js';
+import type { CallOptions, CallRelay, RoundRelay } from '../calls/call-service.js';
 import type { ToolRoute } from '../catalog/catalog-port.js';
 import { parseElicitParams } from '../elicitation/elicit-params.js';
 import { ARGUMENTS_MAX_BYTES } from '../ingress/arguments.js';
@@ -32,6 +35,9 @@ export const FULL_ARGUMENT_CHARS = ARGUMENTS_MAX_BYTES;
 /** Calls of one client that may wait for the client's input at once. */
 export const MAX_PARKED_PER_CLIENT = 256;
 const MAX_LOG_BYTES = 16 * 1024;
+/** Bytes of one relayed elicitation request, and of one relayed sampling request (larger ones go to Switchboard's dialogs). */
+export const RELAY_ELICIT_BYTES = 64 * 1024;
+export const RELAY_SAMPLING_BYTES = 1024 * 1024;
 
 /** What the gateway's calls use from the host. */
 export interface GatewayCallDeps {
@@ -70,14 +76,18 @@ export interface RoundContext {
   log?: (level: string, data: unknown, logger?: string) => Promise<void>;
   /** Elicitation modes the client declared. */
   elicitation: { form: boolean; url: boolean };
+  /** Whether the client declared sampling, and roots (absent: not declared). */
+  sampling?: boolean;
+  roots?: boolean;
   requestState?: string;
   inputResponses?: Record<string, unknown>;
 }
 
+/** A round of requests the client is asked to answer; its token is the requestState the client must echo. */
 interface InputWait {
-  key: string;
-  request: InputRequest;
-  answer: (a: ElicitationAnswer) => void;
+  token: string;
+  requests: Record<string, InputRequest>;
+  answer: (responses: Record<string, unknown> | undefined) => void;
 }
 
 /** A call in flight that may pause for the client's input between requests. */
@@ -157,23 +167,131 @@ class Parked {
     void log(params.level, data, logger).catch(() => undefined);
   }
 
-  /** Asks the client for input (one request at a time), until the elicitation timeout or the server withdraws it. */
-  elicit(params: JsonObject, timeoutMs: number, signal: AbortSignal): Promise<ElicitationAnswer> {
-    this.#rounds++;
-    const key = `sb${this.#rounds}`;
-    return new Promise<ElicitationAnswer>((resolve) => {
-      const finish = (a: ElicitationAnswer): void => {
+  /**
+   * Asks the client one round of requests (one round at a time), until the timeout or the server withdraws it;
+   * resolves with the client's responses by key, or undefined when none came.
+   */
+  ask(requests: Record<string, InputRequest>, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown> | undefined> {
+    const token = randomBytes(18).toString('base64url');
+    return new Promise((resolve) => {
+      const finish = (responses: Record<string, unknown> | undefined): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
-        if (this.input?.key === key) this.input = undefined;
-        resolve(a);
+        if (this.input?.token === token) this.input = undefined;
+        this.onWaitEnd?.(token);
+        resolve(responses);
       };
-      const timer = setTimeout(() => finish({ action: 'cancel' }), timeoutMs);
-      const onAbort = (): void => finish({ action: 'cancel' });
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      const onAbort = (): void => finish(undefined);
+      if (signal.aborted) return finish(undefined);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.input = { key, request: { method: 'elicitation/create', params } as InputRequest, answer: finish };
+      this.input = { token, requests, answer: finish };
       this.wake();
     });
+  }
+
+  /** Told when a round's token stops being valid (answered, timed out, withdrawn). */
+  onWaitEnd: ((token: string) => void) | undefined;
+
+  /** A 2025-11-25 server's elicitation/create, asked as a one-request round. */
+  async elicit(params: JsonObject, timeoutMs: number, signal: AbortSignal): Promise<ElicitationAnswer> {
+    this.#rounds++;
+    const key = `sb${this.#rounds}`;
+    const responses = await this.ask({ [key]: { method: 'elicitation/create', params } as InputRequest }, timeoutMs, signal);
+    return elicitationAnswer(responses?.[key]);
+  }
+}
+
+/** A client's answer to an elicitation, in the shape the server expects (anything else: cancel). */
+function elicitationAnswer(response: unknown): ElicitationAnswer {
+  return isObject(response) && (response.action === 'accept' || response.action === 'decline' || response.action === 'cancel')
+    ? { action: response.action, ...(isObject(response.content) ? { content: response.content } : {}) }
+    : { action: 'cancel' };
+}
+
+/**
+ * The client's responses to a round, checked before the server sees them: only the keys that were asked, each in
+ * the shape of its method's result (elicitation: an action; sampling: a message; roots: a list), within the ingress
+ * bound. A key the client left out stays out (the server asks again, or decides).
+ */
+export function checkResponses(
+  requests: Record<string, InputRequest>,
+  given: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (given !== undefined && jsonBytes(given) > ARGUMENTS_MAX_BYTES)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses are over the ${ARGUMENTS_MAX_BYTES}-byte bound`);
+  const out: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    if (given === undefined || !Object.hasOwn(given, key)) continue;
+    const response = given[key];
+    if (request.method === 'elicitation/create') out[key] = elicitationAnswer(response);
+    else if (request.method === 'sampling/createMessage') {
+      if (!isObject(response) || typeof response.role !== 'string' || !isObject(response.content))
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `inputResponses.${truncate(sanitizeText(key), 100)} is not a sampling result`,
+        );
+      out[key] = response;
+    } else if (request.method === 'roots/list') {
+      if (!isObject(response) || !Array.isArray(response.roots))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses.${truncate(sanitizeText(key), 100)} is not a roots list`);
+      out[key] = response;
+    }
+  }
+  return out;
+}
+
+/**
+ * The answers a client sent with a call's first request (a stateless server's own keys), passed on only when
+ * everything the server may ask for would have gone to this client anyway: for each of elicitation, sampling and
+ * roots that the server's settings allow, the client declared it. Otherwise Switchboard's dialogs would have
+ * answered, and a pre-supplied answer must not stand in for the person's. Only object values, within the bound.
+ */
+export function firstResponses(
+  round: Pick<RoundContext, 'inputResponses' | 'elicitation' | 'sampling' | 'roots'>,
+  config: ServerConfig,
+): { firstResponses?: JsonObject } {
+  const given = round.inputResponses;
+  if (given === undefined || !isObject(given)) return {};
+  const covered =
+    (!config.elicitation || round.elicitation.form) &&
+    (!config.sampling || round.sampling === true) &&
+    (!config.roots || round.roots === true);
+  if (!covered || jsonBytes(given) > ARGUMENTS_MAX_BYTES) return {};
+  const kept = Object.fromEntries(Object.entries(given).filter(([, v]) => isObject(v)));
+  return Object.keys(kept).length > 0 ? { firstResponses: kept as JsonObject } : {};
+}
+
+/** Whether a server's request can go to this client: it declared the capability, and the request is within bounds. */
+export function relayable(client: Pick<RoundContext, 'elicitation' | 'sampling' | 'roots'>, method: string, params: JsonObject): boolean {
+  if (method === 'elicitation/create') {
+    const request = parseElicitParams(params);
+    if (!request) return false;
+    const supported = request.mode === 'url' ? client.elicitation.url : client.elicitation.form;
+    return supported && jsonBytes(request) <= RELAY_ELICIT_BYTES;
+  }
+  if (method === 'sampling/createMessage') return client.sampling === true && jsonBytes(params) <= RELAY_SAMPLING_BYTES;
+  if (method === 'roots/list') return client.roots === true;
+  return false;
+}
+
+/** A server's requests as the client gets them (elicitation re-built from its checked shape). */
+export function asClientRequests(requests: Record<string, unknown>): Record<string, InputRequest> {
+  const asked: Record<string, InputRequest> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const r = isObject(request) ? request : {};
+    const params = isObject(r.params) ? r.params : {};
+    const method = String(r.method);
+    asked[key] = (method === 'elicitation/create' ? { method, params: parseElicitParams(params) } : { method, params }) as InputRequest;
+  }
+  return asked;
+}
+
+function jsonBytes(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    return Infinity;
   }
 }
 
@@ -181,6 +299,8 @@ class Parked {
 export class GatewayCalls {
   readonly #deps: GatewayCallDeps;
   readonly #parked = new Map<string, Parked>();
+  /** Calls waiting for a round's answer, by the round's token (single use: a token is dropped once answered). */
+  readonly #byState = new Map<string, Parked>();
 
   constructor(deps: GatewayCallDeps) {
     this.#deps = deps;
@@ -256,9 +376,17 @@ export class GatewayCalls {
     const parked = new Parked(round);
     const detach = parked.attach(round);
     this.#parked.set(parked.token, parked);
+    parked.onWaitEnd = (token) => {
+      if (this.#byState.get(token) === parked) this.#byState.delete(token);
+    };
     const relay: CallRelay = {
       log: (params) => parked.log(params),
+      // Everything from debug up: the client's own threshold is applied where the messages leave for it.
+      ...(round.log ? { logLevel: 'debug' as const } : {}),
       ...(round.elicitation.form || round.elicitation.url ? { elicit: this.#relayElicit(parked, config) } : {}),
+      round: this.#relayRound(parked, config),
+      ...(round.sampling ? { sample: (params: JsonObject, signal: AbortSignal) => this.#relaySample(parked, config, params, signal) } : {}),
+      ...firstResponses(round, config),
     };
     parked.done = this.#deps.calls
       .callRoute(route, args, {
@@ -278,21 +406,23 @@ export class GatewayCalls {
     return this.#await(parked, detach);
   }
 
-  /** The next round of a call that asked the client for input. */
+  /**
+   * The next round of a call that asked the client for input. A requestState this gateway did not issue for one of
+   * this client's waiting rounds (forged, altered, replayed, or the round ended) is refused as invalid params.
+   */
   async #resume(round: RoundContext): Promise<CallToolResult> {
-    const parked = this.#parked.get(round.requestState ?? '');
-    if (!parked || parked.clientId !== round.client.id || parked.finished)
-      return toolError('This call is no longer waiting for input (it ended or timed out). Call the tool again.');
+    const state = round.requestState ?? '';
+    const parked = this.#byState.get(state);
+    const wait = parked?.input;
+    if (!parked || parked.clientId !== round.client.id || parked.finished || wait?.token !== state)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'requestState does not match a round of this client that is waiting for input (it ended, timed out, was answered already or was altered). Call the tool again.',
+      );
+    const responses = checkResponses(wait.requests, round.inputResponses);
+    this.#byState.delete(state);
     const detach = parked.attach(round);
-    const wait = parked.input;
-    if (wait) {
-      const response = round.inputResponses?.[wait.key];
-      const answer: ElicitationAnswer =
-        isObject(response) && (response.action === 'accept' || response.action === 'decline' || response.action === 'cancel')
-          ? { action: response.action, ...(isObject(response.content) ? { content: response.content } : {}) }
-          : { action: 'cancel' };
-      wait.answer(answer);
-    }
+    wait.answer(responses);
     return this.#await(parked, detach);
   }
 
@@ -300,15 +430,39 @@ export class GatewayCalls {
     await parked.next();
     if (!parked.finished && parked.input) {
       detach();
+      this.#byState.set(parked.input.token, parked);
       return {
         resultType: 'input_required',
-        inputRequests: { [parked.input.key]: parked.input.request },
-        requestState: parked.token,
+        inputRequests: parked.input.requests,
+        requestState: parked.input.token,
       } as unknown as CallToolResult;
     }
     const result = await parked.done;
     await parked.flushed();
     return result;
+  }
+
+  /**
+   * The MRTR relay of a call: requests the client declared it can answer go to it, under the server's keys
+   * (elicitation re-built from its checked shape, each within a bound); the rest stay with Switchboard.
+   */
+  #relayRound(parked: Parked, config: ServerConfig): RoundRelay {
+    return {
+      takes: (method, params) => relayable(parked.round, method, params),
+      answer: (requests, signal) => parked.ask(asClientRequests(requests), config.timeouts.elicitationSecs * 1000, signal),
+    };
+  }
+
+  /** A 2025-11-25 server's sampling request, asked of the client as a one-request round. */
+  async #relaySample(parked: Parked, config: ServerConfig, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    if (!relayable(parked.round, 'sampling/createMessage', params))
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The sampling request is too large to pass on');
+    const key = 'sampling';
+    const request = { method: 'sampling/createMessage', params } as InputRequest;
+    const responses = await parked.ask({ [key]: request }, config.timeouts.elicitationSecs * 1000, signal);
+    const answer = responses?.[key];
+    if (!isObject(answer)) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The client did not answer the sampling request');
+    return answer;
   }
 
   #relayElicit(parked: Parked, config: ServerConfig): ElicitationHandler {

@@ -88,6 +88,19 @@ function decodeCursor(cursor: string | undefined): number {
 
 const encodeCursor = (offset: number): string => Buffer.from(`o${offset}`, 'utf8').toString('base64url');
 
+/** The input the client declared it can give: elicitation modes (bare `{}` is form), sampling, roots. */
+function declaredInput(server: Server): Pick<RoundContext, 'elicitation' | 'sampling' | 'roots'> {
+  const declared = server.getClientCapabilities();
+  const caps = declared?.elicitation;
+  return {
+    elicitation: isObject(caps)
+      ? { form: isObject(caps.form) || (!('form' in caps) && !('url' in caps)), url: isObject(caps.url) }
+      : { form: false, url: false },
+    sampling: isObject(declared?.sampling),
+    roots: isObject(declared?.roots),
+  };
+}
+
 /** Builds the SDK server for one instance. */
 export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Server {
   const { client } = instance;
@@ -165,10 +178,6 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         const result = runDiscoveryTool(name, args, discovery);
         if (result) return result;
       }
-      const caps = server.getClientCapabilities()?.elicitation;
-      const elicitation = isObject(caps)
-        ? { form: isObject(caps.form) || (!('form' in caps) && !('url' in caps)), url: isObject(caps.url) }
-        : { form: false, url: false };
       const state = ctx.mcpReq.requestState();
       const round: RoundContext = {
         client,
@@ -177,8 +186,9 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         signal: ctx.mcpReq.signal,
         ...(ctx.mcpReq._meta?.progressToken !== undefined ? { progressToken: ctx.mcpReq._meta.progressToken } : {}),
         notify: (n) => ctx.mcpReq.notify(n as Parameters<typeof ctx.mcpReq.notify>[0]),
-        ...(legacy ? { log: (level: string, data: unknown, logger?: string) => ctx.mcpReq.log(level as 'info', data, logger) } : {}),
-        elicitation,
+        // The SDK sends a message only at or above the client's level: its session's (2025-11-25) or its request's (2026-07-28).
+        log: (level: string, data: unknown, logger?: string) => ctx.mcpReq.log(level as 'info', data, logger),
+        ...declaredInput(server),
         ...(typeof state === 'string' ? { requestState: state } : {}),
         ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
       };
@@ -200,7 +210,21 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
   );
   server.setRequestHandler(
     'prompts/get',
-    guarded(async (request) => (await deps.forwarding.getPrompt(viewNow(), request.params.name, request.params.arguments)) as never),
+    guarded(async (request, ctx: ServerContext) => {
+      const state = ctx.mcpReq.requestState();
+      const result = await deps.forwarding.getPrompt(viewNow(), request.params.name, request.params.arguments, {
+        clientId: client.id,
+        ...declaredInput(server),
+        ...(typeof state === 'string' ? { requestState: state } : {}),
+        ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
+      });
+      if (result.resultType === 'input_required')
+        return inputRequired({
+          inputRequests: result.inputRequests as Parameters<typeof inputRequired>[0]['inputRequests'],
+          requestState: result.requestState as string,
+        }) as never;
+      return result as never;
+    }),
   );
   server.setRequestHandler(
     'resources/list',

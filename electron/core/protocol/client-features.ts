@@ -7,7 +7,7 @@ import { bindTaskReceiver, type TaskReceiverBinding } from '@modelcontextprotoco
 import type { ServerConfig } from '../../../shared/config.js';
 import type { AppNotice } from '../../../shared/contract.js';
 import { CONSENT_DENIED_MESSAGE, needsSettingMessage, type ClientFeature } from '../../../shared/domains/protocol-text.js';
-import type { CallFeatureHooks } from '../calls/call-service.js';
+import type { CallFeatureHooks, CallRelay } from '../calls/call-service.js';
 import type { ElicitationBroker, ElicitParams } from '../elicitation/elicitation-broker.js';
 import type { EventBus } from '../event-bus.js';
 import type { PresencePort } from '../presence.js';
@@ -151,14 +151,19 @@ export class ClientFeatures implements TrafficSink, CallFeatureHooks {
    * Installs, on a fresh Client before connect (after the elicitation handler), the sampling and roots handlers and
    * capabilities, and — with tasks on — the 2025-11-25 task receiver for task-augmented sampling and elicitation.
    */
-  prepareClient(client: Client, config: ServerConfig): void {
+  prepareClient(client: Client, config: ServerConfig, relayFor?: (serverId: string) => CallRelay | undefined): void {
     const id = config.id;
     const caps = this.capabilities(config);
     if (Object.keys(caps).length > 0) client.registerCapabilities(caps);
+    // A 2025-11-25 server's sampling request during a gateway client's call goes to that client when it can answer
+    // (as its elicitations do); otherwise, and for the person's own calls, to the by-hand dialog. Either way only
+    // with the server's sampling setting on.
     if (config.sampling)
-      client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-        this.sampling.request(id, request.params as Record<string, unknown>, ctx.mcpReq.signal),
-      );
+      client.setRequestHandler('sampling/createMessage', (request, ctx) => {
+        const params = request.params as Record<string, unknown>;
+        const relayed = relayFor?.(id)?.sample;
+        return (relayed ? relayed(params, ctx.mcpReq.signal) : this.sampling.request(id, params, ctx.mcpReq.signal)) as never;
+      });
     if (config.roots) client.setRequestHandler('roots/list', () => ({ roots: this.store.roots(id) }));
     if (config.tasks && (config.sampling || config.elicitation)) {
       const broker = this.#host.elicitation;

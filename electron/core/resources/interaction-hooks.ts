@@ -15,7 +15,10 @@ export interface InteractionHooksDeps {
   sessionEvents: SessionEvents;
   elicitation: ElicitationBroker;
   /** Sampling, roots and the task receiver (installed after elicitation). */
-  features: { prepareClient(client: Client, config: ServerConfig): void; closed(id: string): void };
+  features: {
+    prepareClient(client: Client, config: ServerConfig, relayFor?: (serverId: string) => CallRelay | undefined): void;
+    closed(id: string): void;
+  };
   /** The relay of the server's only running call, when it has one. */
   relayFor(serverId: string): CallRelay | undefined;
 }
@@ -37,7 +40,7 @@ export class InteractionHooks implements ClientHooks {
     });
     // This host renders MCP Apps: servers that check the capability then offer their UI-enabled tools.
     client.registerCapabilities(APPS_CLIENT_CAPABILITIES);
-    this.#d.features.prepareClient(client, config);
+    this.#d.features.prepareClient(client, config, (serverId) => this.#d.relayFor(serverId));
   }
 
   /** A session connected: its resource subscriptions are re-established on the `connected` session event (only there). */
