@@ -54,7 +54,7 @@ async function rawAppend(): Promise<number> {
       data: { n: i },
       cursor: String(i),
     })}\n`;
-    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   return performance.now() - t0;

@@ -76,9 +76,10 @@ async function accessToken(ctx: AuthContext, id: string, config: ServerConfig): 
   const bearer = await ctx.creds.bearer(id);
   if (bearer !== null) return bearer;
   const settings = await ctx.creds.client(id);
-  if (isMachineGrant(settings?.grant)) {
+  const kind = settings?.grant;
+  if (settings && isMachineGrant(kind)) {
     const grant = await mintMachineToken(ctx, id, config, settings, false).catch((err: unknown) => {
-      ctx.needsAuthReason.set(id, `${machineGrantName(settings.grant)} refused: ${describeAuthError(id, err).message}`);
+      ctx.needsAuthReason.set(id, `${machineGrantName(kind)} refused: ${describeAuthError(id, err).message}`);
       return undefined;
     });
     return grant?.tokens.access_token;

@@ -24,7 +24,8 @@ export function workloadIdentityProvider(
     ...common,
     fetchFn,
     assertion: () => Promise.resolve(token),
-  } as ConstructorParameters<typeof CrossAppAccessProvider>[0]);
+    // The SDK's options type asks for a client secret; a public client has none (its metadata below says so).
+  } as unknown as ConstructorParameters<typeof CrossAppAccessProvider>[0]);
   // A public client: no secret, so the token request authenticates with "none" (the client id in the body).
   Object.defineProperty(provider, 'clientMetadata', {
     get: () => ({

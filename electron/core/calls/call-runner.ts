@@ -329,7 +329,7 @@ async function answerRound(opts: RunOptions, raw: JsonObject): Promise<RunResult
       const relayedPart =
         relay && toRelay.length > 0
           ? relay.answer(Object.fromEntries(toRelay) as Record<string, JsonObject>, roundAbort.signal)
-          : Promise.resolve({});
+          : Promise.resolve<Record<string, unknown>>({});
       const localPart = answerLocally(
         opts,
         entries.filter(([k]) => !relayed.has(k)),

@@ -220,7 +220,7 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
       });
       if (result.resultType === 'input_required')
         return inputRequired({
-          inputRequests: result.inputRequests as Parameters<typeof inputRequired>[0]['inputRequests'],
+          inputRequests: result.inputRequests as NonNullable<Parameters<typeof inputRequired>[0]['inputRequests']>,
           requestState: result.requestState as string,
         }) as never;
       return result as never;
