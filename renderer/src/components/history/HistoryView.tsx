@@ -30,7 +30,8 @@ import {
   IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { CallOrigin, HistoryEntry } from '../../../../shared/domains/calls';
 import { AppError } from '../../../../shared/errors';
 import { saveFile } from '../../lib/save-file';
@@ -142,25 +143,115 @@ function RowMenu({
   );
 }
 
-function HistoryTable({
-  entries,
-  label,
-  onSave,
-  onExportTest,
-  actions,
-}: {
-  entries: HistoryEntry[];
-  label: string;
+/** A row's height before it is measured (two lines in the Tool cell). */
+const ROW_ESTIMATE = 61;
+/** Rows rendered beyond the window on each side. */
+const OVERSCAN = 8;
+
+type RowHandlers = {
   onSave: (e: HistoryEntry) => void;
   onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
+};
+
+/** One call's row; memoised so scrolling re-renders only the rows that come into view. */
+const HistoryRow = memo(function HistoryRow({
+  entry: e,
+  server,
+  index,
+  rowIndex,
+  measure,
+  onSave,
+  onExportTest,
+  actions,
+}: RowHandlers & {
+  entry: HistoryEntry;
+  server: string;
+  index: number;
+  rowIndex: number;
+  measure: (el: HTMLTableRowElement | null) => void;
 }) {
+  return (
+    <Table.Tr ref={measure} data-index={index} aria-rowindex={rowIndex} data-call-id={e.callId}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">{timeLabel(e.startedAt)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{server}</Text>
+      </Table.Td>
+      <Table.Td style={{ maxWidth: 320 }}>
+        <Anchor href={formatRoute(routes.history(e.callId))} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {e.savedAs ? `${oneLine(e.savedAs)} — ` : ''}
+          {oneLine(e.originalName)}
+        </Anchor>
+        <Text size="xs" c="dimmed" className="sb-mono" truncate>
+          {e.tool}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <CallStatusBadge status={e.status} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+        <Text size="sm">{durationLabel(e.durationMs)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{originLabel(e.origin)}</Text>
+      </Table.Td>
+      <Table.Td style={{ width: 48 }}>
+        <RowMenu entry={e} onSave={onSave} onExportTest={onExportTest} actions={actions} />
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/** Space standing in for the rows scrolled out of view (hidden from assistive technology: aria-rowcount tells the size). */
+function Spacer({ height }: { height: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden style={{ height }}>
+      <td colSpan={7} style={{ padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+// Virtualised against the page's own scroll (no second scroll bar): only the rows in and near the window are in the
+// document, so a 1,000-entry history paints as fast as a short one. The table keeps its semantics: the rows present
+// carry aria-rowindex and the table aria-rowcount.
+function HistoryTable({ entries, label, onSave, onExportTest, actions }: RowHandlers & { entries: HistoryEntry[]; label: string }) {
   const serverName = useServerName();
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [margin, setMargin] = useState(0);
+  // Where the rows start on the page moves when anything above them changes size (the saved calls, a notice
+  // dismissed): read it now and whenever the page's size changes.
+  useLayoutEffect(() => {
+    const read = (): void => {
+      const el = body.current;
+      if (!el) return;
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setMargin((m) => (Math.abs(top - m) > 1 ? top : m));
+    };
+    read();
+    const observer = new ResizeObserver(read);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  const virtual = useWindowVirtualizer({
+    count: entries.length,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+    getItemKey: (i) => entries[i]?.callId ?? i,
+  });
+  const items = virtual.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  const before = first ? first.start - margin : 0;
+  const after = last ? virtual.getTotalSize() - (last.end - margin) : 0;
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table highlightOnHover verticalSpacing={6} aria-label={label} striped={false}>
+      <Table highlightOnHover verticalSpacing={6} aria-label={label} aria-rowcount={entries.length + 1} striped={false}>
         <Table.Thead>
-          <Table.Tr>
+          <Table.Tr aria-rowindex={1}>
             <Table.Th scope="col">Time</Table.Th>
             <Table.Th scope="col">Server</Table.Th>
             <Table.Th scope="col">Tool</Table.Th>
@@ -174,38 +265,25 @@ function HistoryTable({
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {entries.map((e) => (
-            <Table.Tr key={e.callId} data-call-id={e.callId}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Text size="sm">{timeLabel(e.startedAt)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{serverName(e.serverId)}</Text>
-              </Table.Td>
-              <Table.Td style={{ maxWidth: 320 }}>
-                <Anchor href={formatRoute(routes.history(e.callId))} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                  {e.savedAs ? `${oneLine(e.savedAs)} — ` : ''}
-                  {oneLine(e.originalName)}
-                </Anchor>
-                <Text size="xs" c="dimmed" className="sb-mono" truncate>
-                  {e.tool}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <CallStatusBadge status={e.status} />
-              </Table.Td>
-              <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                <Text size="sm">{durationLabel(e.durationMs)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{originLabel(e.origin)}</Text>
-              </Table.Td>
-              <Table.Td style={{ width: 48 }}>
-                <RowMenu entry={e} onSave={onSave} onExportTest={onExportTest} actions={actions} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
+        <Table.Tbody ref={body}>
+          <Spacer height={before} />
+          {items.map((row) => {
+            const e = entries[row.index]!;
+            return (
+              <HistoryRow
+                key={e.callId}
+                entry={e}
+                server={serverName(e.serverId)}
+                index={row.index}
+                rowIndex={row.index + 2}
+                measure={virtual.measureElement}
+                onSave={onSave}
+                onExportTest={onExportTest}
+                actions={actions}
+              />
+            );
+          })}
+          <Spacer height={after} />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
