@@ -87,6 +87,8 @@ function useCallActions() {
   };
 }
 
+// A Menu is costly to mount (popover, floating position, focus handling): with one per row it was most of the
+// History view's first paint. So a row shows only its button, and the menu is built when the button is pressed.
 function RowMenu({
   entry,
   onSave,
@@ -98,17 +100,31 @@ function RowMenu({
   onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // The button is a new element once the menu closes: give it the focus the menu would have returned.
+  useEffect(() => {
+    if (!open && wasOpen.current) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const icon = (
+    <ActionIcon
+      ref={button}
+      size="lg"
+      aria-label={`Actions for ${oneLine(entry.originalName)} at ${timeLabel(entry.startedAt)}`}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      loading={actions.running === entry.callId}
+      onClick={open ? undefined : () => setOpen(true)}
+    >
+      <IconDots size={18} aria-hidden />
+    </ActionIcon>
+  );
+  if (!open) return icon;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          size="lg"
-          aria-label={`Actions for ${oneLine(entry.originalName)} at ${timeLabel(entry.startedAt)}`}
-          loading={actions.running === entry.callId}
-        >
-          <IconDots size={18} aria-hidden />
-        </ActionIcon>
-      </Menu.Target>
+    <Menu opened onChange={setOpen} position="bottom-end" withinPortal>
+      <Menu.Target>{icon}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Item leftSection={<IconEye size={16} aria-hidden />} onClick={() => actions.open(entry)}>
           Open details
@@ -143,8 +159,12 @@ function RowMenu({
   );
 }
 
-/** A row's height before it is measured (two lines in the Tool cell). */
-const ROW_ESTIMATE = 61;
+/**
+ * A row's height (two lines in the Tool cell, in CSS pixels). Rows are not measured: measuring each row as it mounts
+ * forced a layout per row (the virtualiser re-renders after each measurement), which cost more than the rows saved.
+ * A row that wraps is a little taller; the spacers absorb the difference and the overscan covers the drift.
+ */
+const ROW_HEIGHT = 51.5;
 /** Rows rendered beyond the window on each side. */
 const OVERSCAN = 8;
 
@@ -158,21 +178,17 @@ type RowHandlers = {
 const HistoryRow = memo(function HistoryRow({
   entry: e,
   server,
-  index,
   rowIndex,
-  measure,
   onSave,
   onExportTest,
   actions,
 }: RowHandlers & {
   entry: HistoryEntry;
   server: string;
-  index: number;
   rowIndex: number;
-  measure: (el: HTMLTableRowElement | null) => void;
 }) {
   return (
-    <Table.Tr ref={measure} data-index={index} aria-rowindex={rowIndex} data-call-id={e.callId}>
+    <Table.Tr aria-rowindex={rowIndex} data-call-id={e.callId}>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <Text size="sm">{timeLabel(e.startedAt)}</Text>
       </Table.Td>
@@ -237,7 +253,7 @@ function HistoryTable({ entries, label, onSave, onExportTest, actions }: RowHand
   }, []);
   const virtual = useWindowVirtualizer({
     count: entries.length,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
     scrollMargin: margin,
     getItemKey: (i) => entries[i]?.callId ?? i,
@@ -274,9 +290,7 @@ function HistoryTable({ entries, label, onSave, onExportTest, actions }: RowHand
                 key={e.callId}
                 entry={e}
                 server={serverName(e.serverId)}
-                index={row.index}
                 rowIndex={row.index + 2}
-                measure={virtual.measureElement}
                 onSave={onSave}
                 onExportTest={onExportTest}
                 actions={actions}
