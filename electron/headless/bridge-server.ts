@@ -2,7 +2,7 @@
 // carrying exactly the contract. Binds 127.0.0.1 only; refuses bad Host, Origin or token first.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { AnyEventListener } from '../core/event-bus.js';
 import type { Dispatch } from '../core/dispatcher.js';
 import type { ViewerState } from '../core/presence.js';
@@ -78,7 +78,11 @@ function parseTarget(raw: string | undefined): URL | null {
 
 /** Starts the bridge server. */
 export async function startBridgeServer(opts: BridgeServerOptions): Promise<BridgeServer> {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_FRAME_MAX_BYTES });
+  // ws is loaded once a page is requested, not before: it is a good part of the launcher's start-up, and no page can
+  // open the bridge before it has loaded the page that does, so the address is printed without waiting for it.
+  let wss: Promise<WebSocketServer> | undefined;
+  const sockets = (): Promise<WebSocketServer> =>
+    (wss ??= import('ws').then(({ WebSocketServer: Server }) => new Server({ noServer: true, maxPayload: BRIDGE_FRAME_MAX_BYTES })));
   let port = 0;
   const http: Server = createServer((req, res) => {
     const host = req.headers.host;
@@ -100,6 +104,8 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
       answerTokenCheck(req, res);
       return;
     }
+    // The page is loading: it will open the bridge next.
+    void sockets().catch(() => undefined);
     serveStatic(opts.staticDir, req, res, opts.csp).catch(() => {
       // Never let one bad request become an unhandled rejection that ends the process.
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error');
@@ -119,7 +125,10 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+    sockets().then(
+      (server) => server.handleUpgrade(req, socket, head, (ws) => attach(ws)),
+      () => socket.destroy(),
+    );
   });
 
   // A page whose WebSocket was refused asks why (a browser never sees the upgrade's status): a token from an earlier
@@ -229,8 +238,9 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     port,
     origin: `http://127.0.0.1:${port}`,
     close: async () => {
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      const server = await wss?.catch(() => undefined);
+      for (const client of server?.clients ?? []) client.terminate();
+      server?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -1,6 +1,6 @@
 // What a core that had to be ended leaves behind, cleaned up by the shell: the server process groups it recorded
 // (their record is current within a few milliseconds of each spawn) and the gateway's endpoint file.
-import { removeEndpointSync } from '../core/gateway/endpoint-file.js';
+import { removeEndpointSync } from '../core/gateway/endpoint-path.js';
 import { ProcessRecord } from '../core/sessions/process-record.js';
 
 /** Quick timings: this runs inside the shell's shutdown budget. */

@@ -5,7 +5,6 @@
 // and that frame only. The policy, the inner frame's sandbox flags and its `allow` list come from the core's launch
 // record, never from a message, so nothing the app sends can loosen them. The app's HTML never passes through the
 // renderer: the browser loads it straight from the sandbox origin while the proxy starts.
-import { buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { createHash } from 'node:crypto';
 import { SANDBOX_REFUSED_METHOD } from '../../../shared/domains/app-sandbox.js';
 import type { AppPermission } from '../../../shared/domains/apps.js';
@@ -48,9 +47,22 @@ export function innerSandboxFlags(popups: boolean): string {
   return popups ? 'allow-scripts allow-forms allow-popups' : 'allow-scripts allow-forms';
 }
 
-/** The `allow` attribute for granted permissions (the extension package's mapping). */
+/** Each permission's Permissions-Policy feature, in the order the extension package lists them. */
+const ALLOW_FEATURES: ReadonlyArray<[AppPermission, string]> = [
+  ['camera', 'camera'],
+  ['microphone', 'microphone'],
+  ['geolocation', 'geolocation'],
+  ['clipboardWrite', 'clipboard-write'],
+];
+
+/**
+ * The `allow` attribute for granted permissions: the extension package's `buildAllowAttribute` mapping, written out
+ * here because importing that package (with the SDK and zod behind it) was a third of the headless launcher's start.
+ */
 export function allowAttribute(permissions: AppPermission[]): string {
-  return buildAllowAttribute(Object.fromEntries(permissions.map((p) => [p, {}])));
+  return ALLOW_FEATURES.filter(([p]) => permissions.includes(p))
+    .map(([, feature]) => feature)
+    .join('; ');
 }
 
 const escapeJsonForHtml = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');

@@ -23,6 +23,7 @@ import { ARGUMENTS_MAX_DEPTH } from '../ingress/arguments.js';
 import { boundDepth } from '../ingress/depth.js';
 import { depthMarker } from '../ingress/limits.js';
 import { copyAside, JsonFileWriter, JsonText, readJsonFile } from '../storage/json-file.js';
+import { readArrayMember } from '../storage/json-members.js';
 
 /** Entries kept (saved ones count too, and are trimmed last). */
 export const HISTORY_LIMIT = 1000;
@@ -314,6 +315,10 @@ export class HistoryStore {
   }
 
   #read(onUnreadable: () => void): ReturnType<typeof readJsonFile<HistoryEntry[]>> {
+    // Item by item first, keeping only what trimming could keep (a 10,000-entry file costs what a 1,000-entry one
+    // does); a file that reader does not recognise is read whole, which reports what is wrong with it.
+    const lean = this.#readLean(onUnreadable);
+    if (lean) return { kind: 'ok', value: lean };
     return readJsonFile(this.#file!, (raw) => {
       const parsed = FileSchema.safeParse(raw);
       if (!parsed.success) throw new Error('the file is not a call history');
@@ -325,6 +330,41 @@ export class HistoryStore {
       }
       return entries;
     });
+  }
+
+  /**
+   * The file's entries that trimming could keep, read one at a time, or undefined when the file is not a well-formed
+   * history (missing included). Entries are newest first and trimming drops the oldest of a kind first, so past the
+   * newest `limit` saved, `limit` unsaved and `appLimit` unsaved app-made entries nothing more can stay; #trim then
+   * applies the exact policy to what is kept.
+   */
+  #readLean(onUnreadable: () => void): HistoryEntry[] | undefined {
+    const entries: HistoryEntry[] = [];
+    let saved = 0;
+    let apps = 0;
+    let others = 0;
+    let unreadable = 0;
+    let rest: Record<string, unknown> | undefined;
+    try {
+      rest = readArrayMember(this.#file!, 'entries', (item) => {
+        const parsed = EntrySchema.safeParse(item);
+        if (!parsed.success) {
+          unreadable++;
+          return;
+        }
+        const e = parsed.data as HistoryEntry;
+        if (e.savedAs !== undefined) {
+          if (saved++ < this.#limit) entries.push(e);
+        } else if (e.origin?.kind === 'app') {
+          if (apps++ < this.#appLimit) entries.push(e);
+        } else if (others++ < this.#limit) entries.push(e);
+      });
+    } catch {
+      return undefined;
+    }
+    if (rest === undefined || rest.version !== 1) return undefined;
+    for (let i = 0; i < unreadable; i++) onUnreadable();
+    return entries;
   }
 
   #report(message: string): void {

@@ -2,14 +2,12 @@
 // per-launch key its tokens derive from, plus client names → ids. Written atomically (mode 0600) while the gateway
 // runs, rewritten when clients change, removed when it stops. Nothing else (no client token, no upstream secret)
 // is ever in it.
-import { readFileSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeJsonAtomic } from '../storage/json-file.js';
+import { endpointPath } from './endpoint-path.js';
 
-/** The endpoint file's name in the data folder. */
-export const ENDPOINT_FILE = 'gateway-endpoint.json';
+export { ENDPOINT_FILE, endpointPath, removeEndpoint, removeEndpointSync } from './endpoint-path.js';
 
 const EndpointSchema = z.object({
   version: z.literal(1),
@@ -23,24 +21,9 @@ const EndpointSchema = z.object({
 /** What the endpoint file holds. */
 export type Endpoint = z.infer<typeof EndpointSchema>;
 
-/** The endpoint file's path in a data folder. */
-export function endpointPath(dataDir: string): string {
-  return join(dataDir, ENDPOINT_FILE);
-}
-
 /** Writes the endpoint file atomically with mode 0600. */
 export async function writeEndpoint(dataDir: string, endpoint: Omit<Endpoint, 'version'>): Promise<void> {
   await writeJsonAtomic(endpointPath(dataDir), { version: 1, ...endpoint });
-}
-
-/** Removes the endpoint file (a missing file is fine). */
-export async function removeEndpoint(dataDir: string): Promise<void> {
-  await rm(endpointPath(dataDir), { force: true });
-}
-
-/** The synchronous twin of removeEndpoint, for process exit. */
-export function removeEndpointSync(dataDir: string): void {
-  rmSync(endpointPath(dataDir), { force: true });
 }
 
 /** Reads the endpoint file without touching it: undefined when missing; throws with a plain message when unreadable. */

@@ -215,3 +215,46 @@ describe('history budgets', () => {
     expect(store.get('call-0')).toBeUndefined();
   });
 });
+
+describe('loading a long history file', () => {
+  /** Newest first: person calls, app calls and saved calls mixed, well past every limit. */
+  function mixed(n: number): HistoryEntry[] {
+    return Array.from({ length: n }, (_, i) => ({
+      ...entry(n - i),
+      ...(i % 7 === 3 ? { origin: { kind: 'app' as const, serverId: 'fx', tool: 'ui_tool' } } : {}),
+      ...(i % 11 === 5 ? { savedAs: `saved ${i}` } : {}),
+      ...(i % 13 === 0 ? { arguments: { big: 'x'.repeat(2000) } } : {}),
+    }));
+  }
+
+  it('keeps exactly what reading the whole file keeps (item by item; the whole-file read is the fallback)', () => {
+    const { file } = setup();
+    const entries = mixed(3000);
+    const opts = { limit: 300, appLimit: 40, totalBytes: 400_000 };
+    writeFileSync(file, JSON.stringify({ version: 1, entries }));
+    const lean = new HistoryStore(file, opts).search({ limit: 10_000 });
+    // A repeated member is valid JSON (the last one wins) that the item reader does not take: the whole-file read.
+    writeFileSync(file, `{"version":1,${JSON.stringify({ version: 1, entries }).slice(1)}`);
+    const whole = new HistoryStore(file, opts).search({ limit: 10_000 });
+    expect(lean.total).toBeGreaterThan(100);
+    expect(lean.entries.map((e) => e.callId)).toEqual(whole.entries.map((e) => e.callId));
+    expect(lean.entries).toEqual(whole.entries);
+    expect(lean.entries.some((e) => e.savedAs !== undefined)).toBe(true);
+    expect(lean.entries.some((e) => e.origin?.kind === 'app')).toBe(true);
+  });
+
+  it('still reports entries it cannot read, and a file that is not a history', () => {
+    const { file, notices, open } = setup();
+    writeFileSync(file, JSON.stringify({ version: 1, entries: [entry(2), { callId: 'broken' }, entry(1)] }));
+    expect(
+      open()
+        .search({})
+        .entries.map((e) => e.callId),
+    ).toEqual(['call-2', 'call-1']);
+    expect(notices.map((n) => n.message).join('\n')).toMatch(/1 call history entries could not be read/);
+    writeFileSync(file, JSON.stringify({ version: 2, entries: [entry(1)] }));
+    notices.length = 0;
+    expect(open().search({}).total).toBe(0);
+    expect(notices.map((n) => n.message).join('\n')).toMatch(/not a call history/);
+  });
+});

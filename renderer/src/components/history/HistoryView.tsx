@@ -30,7 +30,8 @@ import {
   IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { CallOrigin, HistoryEntry } from '../../../../shared/domains/calls';
 import { AppError } from '../../../../shared/errors';
 import { saveFile } from '../../lib/save-file';
@@ -86,6 +87,8 @@ function useCallActions() {
   };
 }
 
+// A Menu is costly to mount (popover, floating position, focus handling): with one per row it was most of the
+// History view's first paint. So a row shows only its button, and the menu is built when the button is pressed.
 function RowMenu({
   entry,
   onSave,
@@ -97,17 +100,31 @@ function RowMenu({
   onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
 }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // The button is a new element once the menu closes: give it the focus the menu would have returned.
+  useEffect(() => {
+    if (!open && wasOpen.current) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const icon = (
+    <ActionIcon
+      ref={button}
+      size="lg"
+      aria-label={`Actions for ${oneLine(entry.originalName)} at ${timeLabel(entry.startedAt)}`}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      loading={actions.running === entry.callId}
+      onClick={open ? undefined : () => setOpen(true)}
+    >
+      <IconDots size={18} aria-hidden />
+    </ActionIcon>
+  );
+  if (!open) return icon;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          size="lg"
-          aria-label={`Actions for ${oneLine(entry.originalName)} at ${timeLabel(entry.startedAt)}`}
-          loading={actions.running === entry.callId}
-        >
-          <IconDots size={18} aria-hidden />
-        </ActionIcon>
-      </Menu.Target>
+    <Menu opened onChange={setOpen} position="bottom-end" withinPortal>
+      <Menu.Target>{icon}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Item leftSection={<IconEye size={16} aria-hidden />} onClick={() => actions.open(entry)}>
           Open details
@@ -142,25 +159,115 @@ function RowMenu({
   );
 }
 
-function HistoryTable({
-  entries,
-  label,
-  onSave,
-  onExportTest,
-  actions,
-}: {
-  entries: HistoryEntry[];
-  label: string;
+/**
+ * A row's height (two lines in the Tool cell, in CSS pixels). Rows are not measured: measuring each row as it mounts
+ * forced a layout per row (the virtualiser re-renders after each measurement), which cost more than the rows saved.
+ * A row that wraps is a little taller; the spacers absorb the difference and the overscan covers the drift.
+ */
+const ROW_HEIGHT = 51.5;
+/** Rows rendered beyond the window on each side. */
+const OVERSCAN = 8;
+
+type RowHandlers = {
   onSave: (e: HistoryEntry) => void;
   onExportTest: (e: HistoryEntry, format?: ExportFormat) => void;
   actions: ReturnType<typeof useCallActions>;
+};
+
+/** One call's row; memoised so scrolling re-renders only the rows that come into view. */
+const HistoryRow = memo(function HistoryRow({
+  entry: e,
+  server,
+  rowIndex,
+  onSave,
+  onExportTest,
+  actions,
+}: RowHandlers & {
+  entry: HistoryEntry;
+  server: string;
+  rowIndex: number;
 }) {
+  return (
+    <Table.Tr aria-rowindex={rowIndex} data-call-id={e.callId}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">{timeLabel(e.startedAt)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{server}</Text>
+      </Table.Td>
+      <Table.Td style={{ maxWidth: 320 }}>
+        <Anchor href={formatRoute(routes.history(e.callId))} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {e.savedAs ? `${oneLine(e.savedAs)} — ` : ''}
+          {oneLine(e.originalName)}
+        </Anchor>
+        <Text size="xs" c="dimmed" className="sb-mono" truncate>
+          {e.tool}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <CallStatusBadge status={e.status} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+        <Text size="sm">{durationLabel(e.durationMs)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{originLabel(e.origin)}</Text>
+      </Table.Td>
+      <Table.Td style={{ width: 48 }}>
+        <RowMenu entry={e} onSave={onSave} onExportTest={onExportTest} actions={actions} />
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/** Space standing in for the rows scrolled out of view (hidden from assistive technology: aria-rowcount tells the size). */
+function Spacer({ height }: { height: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden style={{ height }}>
+      <td colSpan={7} style={{ padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+// Virtualised against the page's own scroll (no second scroll bar): only the rows in and near the window are in the
+// document, so a 1,000-entry history paints as fast as a short one. The table keeps its semantics: the rows present
+// carry aria-rowindex and the table aria-rowcount.
+function HistoryTable({ entries, label, onSave, onExportTest, actions }: RowHandlers & { entries: HistoryEntry[]; label: string }) {
   const serverName = useServerName();
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [margin, setMargin] = useState(0);
+  // Where the rows start on the page moves when anything above them changes size (the saved calls, a notice
+  // dismissed): read it now and whenever the page's size changes.
+  useLayoutEffect(() => {
+    const read = (): void => {
+      const el = body.current;
+      if (!el) return;
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setMargin((m) => (Math.abs(top - m) > 1 ? top : m));
+    };
+    read();
+    const observer = new ResizeObserver(read);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  const virtual = useWindowVirtualizer({
+    count: entries.length,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+    getItemKey: (i) => entries[i]?.callId ?? i,
+  });
+  const items = virtual.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  const before = first ? first.start - margin : 0;
+  const after = last ? virtual.getTotalSize() - (last.end - margin) : 0;
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table highlightOnHover verticalSpacing={6} aria-label={label} striped={false}>
+      <Table highlightOnHover verticalSpacing={6} aria-label={label} aria-rowcount={entries.length + 1} striped={false}>
         <Table.Thead>
-          <Table.Tr>
+          <Table.Tr aria-rowindex={1}>
             <Table.Th scope="col">Time</Table.Th>
             <Table.Th scope="col">Server</Table.Th>
             <Table.Th scope="col">Tool</Table.Th>
@@ -174,38 +281,23 @@ function HistoryTable({
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {entries.map((e) => (
-            <Table.Tr key={e.callId} data-call-id={e.callId}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Text size="sm">{timeLabel(e.startedAt)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{serverName(e.serverId)}</Text>
-              </Table.Td>
-              <Table.Td style={{ maxWidth: 320 }}>
-                <Anchor href={formatRoute(routes.history(e.callId))} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                  {e.savedAs ? `${oneLine(e.savedAs)} — ` : ''}
-                  {oneLine(e.originalName)}
-                </Anchor>
-                <Text size="xs" c="dimmed" className="sb-mono" truncate>
-                  {e.tool}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <CallStatusBadge status={e.status} />
-              </Table.Td>
-              <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                <Text size="sm">{durationLabel(e.durationMs)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{originLabel(e.origin)}</Text>
-              </Table.Td>
-              <Table.Td style={{ width: 48 }}>
-                <RowMenu entry={e} onSave={onSave} onExportTest={onExportTest} actions={actions} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
+        <Table.Tbody ref={body}>
+          <Spacer height={before} />
+          {items.map((row) => {
+            const e = entries[row.index]!;
+            return (
+              <HistoryRow
+                key={e.callId}
+                entry={e}
+                server={serverName(e.serverId)}
+                rowIndex={row.index + 2}
+                onSave={onSave}
+                onExportTest={onExportTest}
+                actions={actions}
+              />
+            );
+          })}
+          <Spacer height={after} />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
