@@ -79,8 +79,8 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
   let reserved: SandboxPlace | undefined = undefined;
   const local = testLocalPackages();
   // The gateway's port, held here so a restarting core leaves clients a clean error rather than a refused connection.
-  const door = new GatewayDoor({
-    gapReason: () =>
+  const door: GatewayDoor = new GatewayDoor({
+    gapReason: (): string =>
       core.status.state === 'failed' ? "Switchboard's core stopped and was not restarted" : "Switchboard's core is restarting",
   });
   const core = new CoreSupervisor({

@@ -143,8 +143,8 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   }
   // The gateway's port, held in main so a restarting core leaves clients a clean error rather than a refused
   // connection (a utility process cannot be handed a listening socket, so main pipes connections to the core's front).
-  const door = new GatewayDoor({
-    gapReason: () =>
+  const door: GatewayDoor = new GatewayDoor({
+    gapReason: (): string =>
       core.status.state === 'failed' ? "Switchboard's core stopped and was not restarted" : "Switchboard's core is restarting",
   });
   let current: UtilityCore | undefined;
