@@ -2,6 +2,7 @@
 // process itself (the thread serving the bridge) and answers over the launcher's IPC channel. The core is started
 // with its own flags, so the probe is in the shell alone.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import process from 'node:process';
 
 const h = monitorEventLoopDelay({ resolution: 5 });
 h.enable();
