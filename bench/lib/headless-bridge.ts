@@ -34,11 +34,15 @@ export interface BenchHeadless {
 
 /** Starts headless Switchboard on `dataDir` (memory credentials) and connects a visible bridge to it. */
 export async function startBenchHeadless(dataDir: string, opts: { probe?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<BenchHeadless> {
-  const shell = spawn(
-    process.execPath,
-    ['--import', 'tsx', ...(opts.probe ? ['--import', probe] : []), 'electron/headless.ts', '--data-dir', dataDir, '--json'],
-    { cwd: root, env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
-  );
+  // BENCH_HEADLESS=built runs the bundles as shipped (npm run build:node first); otherwise the sources through tsx,
+  // whose start-up transpiling makes every core start slower than a person's.
+  const built = process.env.BENCH_HEADLESS === 'built';
+  const entry = built ? ['dist/electron/headless.mjs'] : ['--import', 'tsx', 'electron/headless.ts'];
+  const shell = spawn(process.execPath, [...(opts.probe ? ['--import', probe] : []), ...entry, '--data-dir', dataDir, '--json'], {
+    cwd: root,
+    env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let err = '';
   shell.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
   const { port, token } = await new Promise<{ port: number; token: string }>((resolve, reject) => {
@@ -82,7 +86,7 @@ export async function startBenchHeadless(dataDir: string, opts: { probe?: boolea
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
         ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       }),
-    corePid: () => listProcesses().find((p) => p.ppid === shell.pid && p.state !== 'Z' && p.command.includes('entry.ts'))?.pid,
+    corePid: () => listProcesses().find((p) => p.ppid === shell.pid && p.state !== 'Z' && /entry\.ts|core\.mjs/.test(p.command))?.pid,
     resetLoop: () => void shell.send('loop:reset'),
     readLoop: () =>
       new Promise<LoopFigures>((resolve) => {
