@@ -8,6 +8,7 @@ import { createHandlers } from './core/handlers.js';
 import type { Host } from './core/host.js';
 import type { UrlOpener } from './core/elicitation/url-opener.js';
 import type { GatewayLauncher } from './core/gateway/setup-help.js';
+import type { FrontDoor } from './core/gateway/http-front.js';
 import type { CredentialStore, SettingsStore } from './core/ports.js';
 import { redactingCredentials } from './core/logging/host-log.js';
 import { createLogger, type Logger } from './core/logging/logger.js';
@@ -47,6 +48,8 @@ export interface BootstrapOptions {
   localPackages?: LocalPackages;
   /** How other apps start the gateway's stdio entry point. */
   gatewayLauncher?: () => GatewayLauncher | undefined;
+  /** The shell's listener on the gateway's port, which outlives the core process. */
+  gatewayDoor?: FrontDoor;
   /** The shell's logger (its file is shown in Settings/About); default: no file. */
   logger?: Logger;
   /** The data folder's lock: the shutdown releases it, just before the log closes (so the log can say if it failed). */
@@ -91,6 +94,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     ...(opts.localPackages !== undefined ? { registry: { localPackages: opts.localPackages } } : {}),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
     ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),
+    ...(opts.gatewayDoor ? { gatewayDoor: opts.gatewayDoor } : {}),
     ...(opts.otlpEndpoint !== undefined ? { otlpEndpoint: opts.otlpEndpoint } : {}),
   });
   const dispatch = createDispatcher(createHandlers(host), (method, err) => {

@@ -22,6 +22,7 @@ import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
 import { startNodeCore } from './shell/node-core-process.js';
 import type { LocalPackages } from './core/registry/install-options.js';
@@ -77,6 +78,11 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
   // Known once the sandbox and bridge listen (before the first core starts).
   let reserved: SandboxPlace | undefined = undefined;
   const local = testLocalPackages();
+  // The gateway's port, held here so a restarting core leaves clients a clean error rather than a refused connection.
+  const door: GatewayDoor = new GatewayDoor({
+    gapReason: (): string =>
+      core.status.state === 'failed' ? "Switchboard's core stopped and was not restarted" : "Switchboard's core is restarting",
+  });
   const core = new CoreSupervisor({
     launch: () =>
       startNodeCore({
@@ -101,10 +107,15 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
       echoLog: true,
     }),
     // Headless has no browser or safeStorage of its own: the core prints sign-in addresses itself.
-    serve: withMemorySecrets((request) => Promise.reject(new Error(`headless mode cannot ${request.op}`))),
+    serve: withGatewayDoor(
+      door,
+      withMemorySecrets((request) => Promise.reject(new Error(`headless mode cannot ${request.op}`))),
+    ),
     log: (level, message) => logger.log(level, 'supervisor', message),
     logFile: logger.file,
+    ...testRestartBackoff(),
   });
+  core.subscribe(doorFollowsCore(door));
   // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
@@ -143,7 +154,7 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
         const slow = report.steps.filter((s) => s.outcome !== 'ok').map((s) => `${s.name} ${s.outcome}`);
         if (slow.length > 0) say(`Switchboard stopped (${slow.join('; ')}).`);
       }
-      await Promise.allSettled([server.close(), sandbox.close()]);
+      await Promise.allSettled([server.close(), sandbox.close(), door.close()]);
       await logger.close();
       lock.release();
       done(code);
@@ -205,6 +216,23 @@ function testLocalPackages(): { localPackages?: LocalPackages } {
   }
   say(`[warning] test-only local packages in use for: ${Object.keys(map).join(', ')}`);
   return { localPackages: map };
+}
+
+/**
+ * Test-only: SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS replaces the supervisor's waits between core restarts, as one
+ * number or a comma-separated list of milliseconds (0–60000), so kill tests can run many rounds in the suite's time
+ * (or hold the gap open long enough to look at it). Never set in normal use; a bad value is reported and ignored.
+ */
+function testRestartBackoff(): { backoffMs?: number[] } {
+  const raw = process.env['SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS'];
+  if (raw === undefined || raw === '') return {};
+  const waits = raw.split(',').map((part) => Number(part.trim()));
+  if (!waits.every((ms) => Number.isInteger(ms) && ms >= 0 && ms <= 60_000)) {
+    say(`[warning] SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS must be milliseconds 0–60000, comma-separated; ignored`);
+    return {};
+  }
+  say(`[warning] test-only core restart waits in use: ${waits.join(', ')} ms`);
+  return { backoffMs: waits };
 }
 
 main().then(

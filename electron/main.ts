@@ -30,6 +30,7 @@ import { collectInstallLinks } from './install-links.js';
 import { runAndExit } from './gateway-cli/run.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
+import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
 import { CORE_SERVICE_NAME, startUtilityCore, type UtilityCore } from './shell/utility-core-process.js';
 
@@ -140,6 +141,12 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       log: (message) => log.warn('window', message),
     });
   }
+  // The gateway's port, held in main so a restarting core leaves clients a clean error rather than a refused
+  // connection (a utility process cannot be handed a listening socket, so main pipes connections to the core's front).
+  const door: GatewayDoor = new GatewayDoor({
+    gapReason: (): string =>
+      core.status.state === 'failed' ? "Switchboard's core stopped and was not restarted" : "Switchboard's core is restarting",
+  });
   let current: UtilityCore | undefined;
   app.on('child-process-gone', (_event, details) => {
     if (details.type !== 'Utility' || details.name !== CORE_SERVICE_NAME) return;
@@ -166,12 +173,15 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       echoLog: false,
       settingsThrough: 'electron-store',
     }),
-    serve: withMemorySecrets(
-      answerShellRequest({
-        openExternal: (url) => opener.open(new URL(url)),
-        openAppWindow: (callId) => apps.openAppWindow(callId),
-        safeStorage,
-      }),
+    serve: withGatewayDoor(
+      door,
+      withMemorySecrets(
+        answerShellRequest({
+          openExternal: (url) => opener.open(new URL(url)),
+          openAppWindow: (callId) => apps.openAppWindow(callId),
+          safeStorage,
+        }),
+      ),
     ),
     log: (level, message) => log.log(level, 'supervisor', message),
     logFile: log.file,
@@ -184,6 +194,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     async () => {
       const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS - QUIT_CLEANUP_MS, QUIT_CLEANUP_MS / 2);
       if (report === undefined) await cleanUpAfterCore(dataDir, (message) => log.warn('supervisor', message));
+      await door.close();
       // The folder is the shell's to release, and only once no core can write to it.
       lock?.release();
       await log.close();
@@ -199,6 +210,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
   core.subscribe((event, payload) => {
     if (EVENT_KEYS.includes(event)) events.push(event, payload);
   });
+  core.subscribe(doorFollowsCore(door));
   const mainFrame = createFrameGuard(() => win, isAppUrl);
   registerIpc(
     ipcMain,

@@ -125,7 +125,11 @@ export type ShellRequest =
   | { op: 'safeStorage.available' }
   | { op: 'safeStorage.encrypt'; plain: string }
   | { op: 'safeStorage.decrypt'; cipher: string }
-  | MemorySecretsRequest;
+  | MemorySecretsRequest
+  | GatewayDoorRequest;
+
+/** The gateway's port is held by the shell (it outlives a core): the core's front listens privately behind it. */
+export type GatewayDoorRequest = { op: 'gatewayDoor.open'; port: number; upstream: number } | { op: 'gatewayDoor.close' };
 
 /** The in-memory secrets (no keychain, no safeStorage) are held by the shell, so a core restart does not lose them. */
 export type MemorySecretsRequest =

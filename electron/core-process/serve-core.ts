@@ -12,7 +12,14 @@ import { SafeStorageCredentialStore } from '../platform/safe-storage-credential-
 import { createElectronSettingsStore } from '../platform/electron-settings-store.js';
 import { createSettingsStore } from '../platform/settings-store.js';
 import type { CoreInit, CoreToShell, InvokeMessage, MessageLink, ShellToCore } from './messages.js';
-import { shellBrowserOpener, shellMemoryCredentials, ShellRequests, shellSafeStorage, shellUrlOpener } from './shell-requests.js';
+import {
+  shellBrowserOpener,
+  shellGatewayDoor,
+  shellMemoryCredentials,
+  ShellRequests,
+  shellSafeStorage,
+  shellUrlOpener,
+} from './shell-requests.js';
 
 /** The id of the notice about server processes ended because the core before this one stopped. */
 export const CRASH_LEFTOVERS_NOTICE = 'core-crash-leftovers';
@@ -155,6 +162,8 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
       logger: log,
       ...(init.localPackages !== undefined ? { localPackages: init.localPackages } : {}),
       gatewayLauncher: () => init.gatewayLauncher,
+      // Both shells hold the gateway's port: clients get a clean error, not a refused connection, while a core restarts.
+      gatewayDoor: shellGatewayDoor(requests),
     });
     const { host } = built;
     host.events.subscribe((key, payload) => {

@@ -4,6 +4,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { BrowserOpener } from '../core/auth/auth-ports.js';
 import type { UrlOpener } from '../core/elicitation/url-opener.js';
+import type { FrontDoor } from '../core/gateway/http-front.js';
 import type { CredentialStore } from '../core/ports.js';
 import type { SafeStorageLike } from '../platform/safe-storage-credential-store.js';
 import { createBrowserOpener } from '../platform/browser-opener.js';
@@ -100,5 +101,24 @@ export function shellSafeStorage(requests: ShellRequests, backend: string | unde
       return { shouldReEncrypt: parsed.shouldReEncrypt === true, result: parsed.result };
     },
     ...(backend !== undefined ? { getSelectedStorageBackend: () => backend } : {}),
+  };
+}
+
+/** The shell's listener on the gateway's port: it stays while this process is restarted, answering for the gap. */
+export function shellGatewayDoor(requests: ShellRequests): FrontDoor {
+  return {
+    open: async (port, upstream) => {
+      const value = (await requests.request({ op: 'gatewayDoor.open', port, upstream })) as {
+        port?: unknown;
+        error?: unknown;
+        message?: unknown;
+      } | null;
+      if (value && typeof value.port === 'number') return value.port;
+      const message = typeof value?.message === 'string' ? value.message : 'The gateway could not listen';
+      throw new AppError(value?.error === 'port_in_use' ? 'port_in_use' : 'internal', message);
+    },
+    close: async () => {
+      await requests.request({ op: 'gatewayDoor.close' });
+    },
   };
 }

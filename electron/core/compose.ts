@@ -23,6 +23,7 @@ import { EventsService } from './events/events-service.js';
 import type { EventsTuning } from './events/tuning.js';
 import { Gateway } from './gateway/gateway-service.js';
 import type { AdmissionLimits } from './gateway/connection-admission.js';
+import type { FrontDoor } from './gateway/http-front.js';
 import type { GatewayLauncher } from './gateway/setup-help.js';
 import { Host, leftoversNotice } from './host.js';
 import { ServerImport } from './import/server-import.js';
@@ -113,6 +114,8 @@ export interface CorePorts {
   gatewayLauncher?: () => GatewayLauncher | undefined;
   /** The gateway front's connection deadlines and caps (absent: the defaults; tests shorten them). */
   gatewayAdmission?: Partial<AdmissionLimits>;
+  /** The shell's listener on the gateway's port, which outlives this core (absent: the front listens on it itself). */
+  gatewayDoor?: FrontDoor;
   /** An OTLP/HTTP endpoint for traces that overrides the settings' one (the command line's --otlp). */
   otlpEndpoint?: string;
   /** Batch delay of the trace exporter (tests shorten it; the shutdown sends what is left regardless). */
@@ -382,6 +385,7 @@ export function createCore(ports: CorePorts): Host {
       version: ports.version,
       ...(ports.gatewayLauncher ? { launcher: ports.gatewayLauncher } : {}),
       ...(ports.gatewayAdmission ? { admission: ports.gatewayAdmission } : {}),
+      ...(ports.gatewayDoor ? { door: ports.gatewayDoor } : {}),
       ...(telemetry.enabled ? { traceRequest: gatewayRequestTracer(telemetry) } : {}),
     },
   );

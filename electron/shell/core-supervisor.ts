@@ -19,8 +19,11 @@ export interface CoreProcess {
   post(message: ShellToCore): boolean;
   /** Every message from the core. */
   onMessage(listener: (message: CoreToShell) => void): void;
-  /** Once, when the process has ended: why, in words ("exited with code 1", "killed by SIGKILL"). */
-  onExit(listener: (why: string) => void): void;
+  /**
+   * Once, when the process has ended: why, in words ("exited with code 1", "killed by SIGKILL"), and whether it was
+   * ended from outside (a kill signal: a person, a script, the system's OOM killer) rather than failing by itself.
+   */
+  onExit(listener: (why: string, killed: boolean) => void): void;
   /** Ends it at once (SIGKILL). */
   kill(): void;
 }
@@ -57,7 +60,10 @@ export interface CoreSupervisorOptions {
 
 /** Waits between restarts: quick at first (a one-off crash costs little), longer when it keeps happening. */
 export const RESTART_BACKOFF_MS = [200, 500, 1000, 2000, 4000] as const;
-/** Failures in the window after which the shell gives up. */
+/**
+ * Failures in the window after which the shell gives up: cores that never served, and cores that served but then
+ * failed by themselves (a crash loop that answers a call each time is still a crash loop).
+ */
 export const MAX_CORE_FAILURES = 5;
 /** The window failures are counted in. */
 export const CORE_FAILURE_WINDOW_MS = 60_000;
@@ -282,10 +288,10 @@ export class CoreSupervisor {
     }, this.#opts.startTimeoutMs ?? CORE_START_TIMEOUT_MS);
 
     core.onMessage((m) => this.#hear(core, m, startTimer));
-    core.onExit((why) => {
+    core.onExit((why, killed) => {
       exited = true;
       startTimer.cancel();
-      if (this.#core === core) this.#died(core, why);
+      if (this.#core === core) this.#died(core, why, killed);
     });
     const log = this.#opts.logFile ? ` Its last words are in ${this.#opts.logFile}.` : '';
     const notices = afterCrash
@@ -352,7 +358,7 @@ export class CoreSupervisor {
     }
   }
 
-  #died(core: CoreProcess, why: string): void {
+  #died(core: CoreProcess, why: string, killed: boolean): void {
     const wasReady = this.#ready;
     this.#ready = false;
     this.#core = undefined;
@@ -368,17 +374,20 @@ export class CoreSupervisor {
     this.#opts.log('error', `the core (pid ${core.pid ?? '?'}) stopped: ${this.#lastReason}`);
     const now = (this.#opts.now ?? Date.now)();
     const window = this.#opts.failureWindowMs ?? CORE_FAILURE_WINDOW_MS;
-    // Only a core that never served counts towards giving up: one that answered a call, or ran a moment, and was then
-    // killed or crashed is restarted however often that happens (the waits below still grow).
+    // A core that never served counts towards giving up, and so does one that served and then failed by itself: a
+    // defect that brings down every core soon after it answers is a loop to stop, not to run forever. A core that
+    // served and was killed from outside is restarted however often that happens (the waits below still grow).
     const served = wasReady && (this.#answered > 0 || now - this.#readyAt >= QUICK_CRASH_MS);
-    if (!served) this.#failures.push(now);
+    if (!served || !killed) this.#failures.push(now);
     while (this.#failures.length > 0 && (this.#failures[0] ?? now) < now - window) this.#failures.shift();
     // The wait grows with every death of a core that did not run for long (a crash loop, even one that serves a
     // moment each time, slows down); a core that ran a while starts it afresh.
     const stable = wasReady && now - this.#readyAt >= (this.#opts.stableMs ?? STABLE_CORE_MS);
     this.#consecutive = stable ? 1 : this.#consecutive + 1;
     if (this.#failures.length >= (this.#opts.maxFailures ?? MAX_CORE_FAILURES)) {
-      this.#failed(this.#lastReason);
+      // A core that served each time says how often it stopped, so the reason reads as the loop it is.
+      const loop = served ? `; it stopped ${this.#failures.length} times within ${Math.round(window / 1000)} s` : '';
+      this.#failed(`${this.#lastReason}${loop}`);
       return;
     }
     this.#setStatus({ state: 'restarting', reason: this.#lastReason, logFile: this.#opts.logFile });

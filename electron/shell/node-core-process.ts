@@ -43,10 +43,10 @@ export function startNodeCore(opts: NodeCoreOptions): CoreProcess {
     onMessage: (listener) => child.on('message', (message) => listener(message as CoreToShell)),
     onExit: (listener) => {
       if (child.exitCode !== null || child.signalCode !== null) {
-        listener(describeExit(child.exitCode, child.signalCode));
+        listener(describeExit(child.exitCode, child.signalCode), killedFromOutside(child.signalCode));
         return;
       }
-      child.once('exit', (code, signal) => listener(describeExit(code, signal)));
+      child.once('exit', (code, signal) => listener(describeExit(code, signal), killedFromOutside(signal)));
     },
     kill: () => {
       child.kill('SIGKILL');
@@ -59,4 +59,12 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null)
   if (signal !== null) return `killed by ${signal}`;
   if (code === 70) return 'an unexpected error in the core';
   return `exited with code ${code ?? '?'}`;
+}
+
+/** Signals that end a process from outside; the others (SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE) are its own failure. */
+const OUTSIDE_SIGNALS: ReadonlySet<string> = new Set(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']);
+
+/** Whether an exit was a kill from outside (a person, a script, the OOM killer) rather than the core failing. */
+export function killedFromOutside(signal: NodeJS.Signals | null): boolean {
+  return signal !== null && OUTSIDE_SIGNALS.has(signal);
 }

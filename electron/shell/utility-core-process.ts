@@ -73,12 +73,15 @@ export function startUtilityCore(opts: UtilityCoreOptions): UtilityCore {
   const defer = opts.defer ?? ((run: () => void) => setImmediate(run));
 
   let exited: string | undefined;
+  // Electron's 'killed' is a signal from outside (SIGKILL or SIGTERM); 'crashed' and 'oom' are the core's own failure.
+  let killed = false;
   let gone: GoneDetails | undefined;
-  const exitListeners: ((why: string) => void)[] = [];
+  const exitListeners: ((why: string, killed: boolean) => void)[] = [];
   child.on('exit', (code) => {
     defer(() => {
       exited = describeUtilityExit(code, gone);
-      for (const listener of exitListeners.splice(0)) listener(exited);
+      killed = gone?.reason === 'killed';
+      for (const listener of exitListeners.splice(0)) listener(exited, killed);
     });
   });
 
@@ -94,7 +97,7 @@ export function startUtilityCore(opts: UtilityCoreOptions): UtilityCore {
     },
     onMessage: (listener) => void child.on('message', (message) => listener(message as CoreToShell)),
     onExit: (listener) => {
-      if (exited !== undefined) listener(exited);
+      if (exited !== undefined) listener(exited, killed);
       else exitListeners.push(listener);
     },
     kill: () => {

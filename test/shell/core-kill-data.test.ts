@@ -14,11 +14,15 @@ import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 const callsFixture = fileURLToPath(new URL('../fixtures/servers/calls-stdio.ts', import.meta.url));
 const eventsFixture = fileURLToPath(new URL('../fixtures/servers/events-stdio.ts', import.meta.url));
 /**
- * Kill rounds per test. From the fifth quick kill on, the supervisor waits 4 s before each restart, so a round costs
- * about 5-7 s whatever the test does: 12 rounds keep each test near 90 s on two cores. SWITCHBOARD_TEST_KILL_ROUNDS=20
- * runs the issue's 20.
+ * Kill rounds per test; SWITCHBOARD_TEST_KILL_ROUNDS=20 runs the issue's 20. The shell's own waits between restarts
+ * grow to 4 s after a few quick kills, which would make a round cost 5-7 s whatever the test does; these tests are
+ * about what is kept, not about pacing (core-supervisor.test.ts is), so they restart at once. What is left of a round
+ * is a core's start-up (Node, tsx, the servers), which on two shared cores still keeps 20 rounds well past the suite's
+ * budget (measured: 20 rounds took 167-247 s per test at load average 18-35), so the default stays 12.
  */
 const ROUNDS = Number(process.env['SWITCHBOARD_TEST_KILL_ROUNDS'] ?? 12);
+/** Restart waits for these tests (test-only; the supervisor's pacing is tested on its own). */
+const FAST_RESTARTS = { SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS: '50' };
 /** History writes a moment (200 ms) after a call; a call answered this long before the kill must be in it. */
 const SURELY_WRITTEN_MS = 1000;
 
@@ -39,7 +43,7 @@ interface Acked {
 
 describe('kill -9 of the core while it writes', () => {
   it(`mid-history-write, ${ROUNDS} times: History keeps every call but the last moments', in order and whole, and says the last moments may be missing`, async () => {
-    const launched = await launch();
+    const launched = await launch(FAST_RESTARTS);
     const { bridge, dataDir } = launched;
     await addStdio(bridge, 'calls', callsFixture);
     const call = async (): Promise<Acked> => {
@@ -99,7 +103,7 @@ describe('kill -9 of the core while it writes', () => {
   }, 600_000);
 
   it(`mid-event-stream, ${ROUNDS} times: the push subscription comes back as configured and delivers again, the feed keeps what it had`, async () => {
-    const launched = await launch();
+    const launched = await launch(FAST_RESTARTS);
     const { bridge, dataDir } = launched;
     // The fixture's own log of occurrences survives its restarts, so the kept cursor means the same thing after one.
     const state = join(scratchDir('sb-events-state-'), 'log.json');
@@ -140,7 +144,10 @@ describe('kill -9 of the core while it writes', () => {
     const onDisk = (eventId: string): boolean => {
       const feed = join(dataDir, 'events', 'feed');
       if (!existsSync(feed)) return false;
-      return readdirSync(feed).some((f) => readFileSync(join(feed, f), 'utf8').includes(`"${eventId}"`));
+      // Only the feed's own files: an atomic write's temporary file may be renamed away between listing and reading.
+      return readdirSync(feed)
+        .filter((f) => f.endsWith('.json'))
+        .some((f) => readFileSync(join(feed, f), 'utf8').includes(`"${eventId}"`));
     };
     let kept: string[] = [];
     let marker = 'warm-1';
@@ -179,7 +186,7 @@ describe('kill -9 of the core while it writes', () => {
   }, 600_000);
 
   it(`mid-settings-change, ${ROUNDS} times: every acknowledged change of a burst is kept, nothing is set aside`, async () => {
-    const launched = await launch();
+    const launched = await launch(FAST_RESTARTS);
     const { bridge, dataDir } = launched;
     const def = (id: string, name: string) => ({
       id,

@@ -68,8 +68,9 @@ describe('the core in its own process', () => {
     expect(info.notices.find((n) => n.id === 'core-restarted')?.message).toMatch(/core stopped \(killed by SIGKILL\) and was restarted/);
   }, 600_000);
 
-  it('a gateway client during the gap: refused while no core runs, then served again with the same token (secrets kept in memory survive)', async () => {
-    const { child, bridge } = await launch();
+  it('a gateway client during the gap: a clean 503 with a JSON-RPC error while no core runs, then served again with the same token', async () => {
+    // The wait before the restart holds the gap open long enough to look at it (the shell's own waits are shorter).
+    const { child, bridge } = await launch({ SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS: '4000' });
     const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
       config: {
         id: 'calls',
@@ -79,17 +80,14 @@ describe('the core in its own process', () => {
     });
     await bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
     await bridge.rpc('servers.connect', { id: 'calls' });
-    const status = await bridge.rpc<{ url?: string }>('gateway.enable', {});
+    const status = await bridge.rpc<{ url?: string; port?: number }>('gateway.enable', {});
     const added = await bridge.rpc<{ token: string }>('gateway.addClient', { name: 'ci', profile: { mode: 'all', writes: 'allow' } });
-    const connectClient = async (): Promise<Client> => {
-      const client = new Client({ name: 'gap-test', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(status.url!), { requestInit: { headers: { Authorization: `Bearer ${added.token}` } } }),
-      );
-      return client;
-    };
-    const callSlow = async (client: Client): Promise<unknown> => {
-      // A new core publishes its catalog a moment after the server connects (clients hear tools/list_changed).
+    const auth = { Authorization: `Bearer ${added.token}` };
+    // A stateless (2026-07-28) client: no session to lose, so the same client object works across the restart.
+    const client = new Client({ name: 'gap-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(status.url!), { requestInit: { headers: auth } }));
+    const callSlow = async (): Promise<unknown> => {
+      // A new core publishes its catalog a moment after the server connects.
       let tool: { name: string } | undefined;
       for (let attempt = 0; !tool; attempt++) {
         tool = (await client.listTools()).tools.find((t) => t.name.endsWith('slow'));
@@ -98,34 +96,50 @@ describe('the core in its own process', () => {
       }
       return client.callTool({ name: tool.name, arguments: { ms: 0, steps: 1 } });
     };
-    const before = await connectClient();
-    expect(await callSlow(before)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
+    expect(await callSlow()).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
 
     const core = await until('the core process', () => corePid(child.pid!));
     const restarts = bridge.events.length;
     process.kill(core, 'SIGKILL');
-    await until('the core to be gone', () => !alive(core));
-    // While no core runs the gateway's port answers nothing: the client hears at once that the call failed.
-    const duringGap = await callSlow(before).then(
-      () => 'answered',
-      () => 'failed',
+    // The shell has seen the core go (and waits 4 s before starting the next): this is the gap.
+    await until('the shell to see the core gone', () =>
+      bridge.events.slice(restarts).some((e) => e.method === 'app.coreStatus' && (e.params as { state: string }).state === 'restarting'),
     );
-    expect(duringGap).toBe('failed');
-    await before.close().catch(() => undefined);
+    // The SDK client hears an HTTP error, not a refused connection.
+    const duringGap = await client.listTools().then(
+      () => 'answered',
+      (err: Error & { data?: { status?: number }; status?: number }) => err.data?.status ?? err.status ?? err.message,
+    );
+    expect(duringGap).toBe(503);
+    // What it was told: Retry-After and a JSON-RPC error naming the restart.
+    const raw = await fetch(status.url!, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(raw.status).toBe(503);
+    expect(raw.headers.get('retry-after')).toBe('2');
+    expect(await raw.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/core is restarting/) },
+    });
+
     await until('the core to run again', () =>
       bridge.events.slice(restarts).some((e) => e.method === 'app.coreStatus' && (e.params as { state: string }).state === 'running'),
     );
     await bridge.rpc('servers.connect', { id: 'calls' });
-    // The same token (held by the shell, not the dead core) opens a new session on the same port.
-    let after: Client | undefined;
-    for (let attempt = 0; !after; attempt++) {
-      after = await connectClient().catch((err: unknown) => {
-        if (attempt > 300) throw err; // about 30 s: the new core starts its gateway after its own start
+    // The same client, the same token (held by the shell, not the dead core), the same port: served again once the
+    // new core has started its gateway (until then the door still answers 503).
+    let after: unknown;
+    for (let attempt = 0; after === undefined; attempt++) {
+      after = await callSlow().catch((err: unknown) => {
+        if (attempt > 300) throw err; // about 30 s
         return new Promise<undefined>((r) => setTimeout(() => r(undefined), 100));
       });
     }
-    expect(await callSlow(after)).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
-    await after.close();
+    expect(after).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
+    expect((await bridge.rpc<{ port?: number }>('gateway.status', {})).port).toBe(status.port);
+    await client.close();
   }, 120_000);
 
   it('a core that cannot start five times in a row: the shell stops trying, says why with the log path, and still answers', async () => {

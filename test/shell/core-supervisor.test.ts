@@ -1,9 +1,11 @@
 // The supervisor's restart pacing, with a stand-in core process (the supervisor's own CoreProcess interface) and a
 // hand-driven clock: a core that keeps dying soon after it starts serving is restarted after longer and longer waits,
-// and a core that ran a while starts the waits afresh. Real core processes are in core-restart.test.ts.
+// a core that ran a while starts the waits afresh, and a core that keeps failing by itself in a short time is given
+// up on even when it answered each time. Real core processes are in core-restart.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { CoreToShell, ShellToCore } from '../../electron/core-process/messages.js';
 import {
+  CORE_FAILURE_WINDOW_MS,
   CoreSupervisor,
   MAX_CORE_FAILURES,
   QUICK_CRASH_MS,
@@ -16,7 +18,7 @@ class StandInCore implements CoreProcess {
   readonly pid = 4242;
   readonly posted: ShellToCore[] = [];
   #message: ((m: CoreToShell) => void)[] = [];
-  #exit: ((why: string) => void)[] = [];
+  #exit: ((why: string, killed: boolean) => void)[] = [];
   post(message: ShellToCore): boolean {
     this.posted.push(message);
     return true;
@@ -24,7 +26,7 @@ class StandInCore implements CoreProcess {
   onMessage(listener: (m: CoreToShell) => void): void {
     this.#message.push(listener);
   }
-  onExit(listener: (why: string) => void): void {
+  onExit(listener: (why: string, killed: boolean) => void): void {
     this.#exit.push(listener);
   }
   kill(): void {
@@ -33,8 +35,17 @@ class StandInCore implements CoreProcess {
   say(m: CoreToShell): void {
     for (const l of this.#message) l(m);
   }
+  /** Ends it: a kill from outside when `why` names SIGKILL, otherwise its own failure. */
   die(why: string): void {
-    for (const l of this.#exit.splice(0)) l(why);
+    for (const l of this.#exit.splice(0)) l(why, why === 'killed by SIGKILL');
+  }
+  /** Says it is ready and answers one relayed call. */
+  serveOneCall(supervisor: CoreSupervisor): void {
+    this.say({ t: 'ready', logFile: null });
+    void supervisor.dispatch('app.info', {});
+    const invoke = this.posted.find((m) => m.t === 'invoke');
+    expect(invoke).toBeDefined();
+    this.say({ t: 'result', id: (invoke as { id: number }).id, envelope: { ok: true, value: {} } });
   }
 }
 
@@ -51,7 +62,7 @@ function harness() {
     init: () => ({ mode: 'headless', version: '0', dataDir: '/nowhere', credentials: 'memory', echoLog: false }),
     serve: () => Promise.resolve(undefined),
     log: () => undefined,
-    logFile: null,
+    logFile: '/data/logs/shell.log',
     now: () => now,
     setTimer: (run, ms) => {
       const t = { run, ms, cancelled: false };
@@ -78,11 +89,11 @@ describe('CoreSupervisor restart pacing', () => {
       const core = cores.at(-1)!;
       core.say({ t: 'ready', logFile: null });
       advance(2_000); // served, but only for a moment
-      core.die('exited with code 70');
+      core.die('killed by SIGKILL');
       waits.push(restartWait());
     }
     expect(waits).toEqual([...RESTART_BACKOFF_MS, RESTART_BACKOFF_MS.at(-1), RESTART_BACKOFF_MS.at(-1)]);
-    // Never given up on: each core served.
+    // Never given up on: each core served and was killed from outside.
     expect(supervisor.status.state).toBe('restarting');
 
     const steady = cores.at(-1)!;
@@ -97,11 +108,7 @@ describe('CoreSupervisor restart pacing', () => {
     void answering.supervisor.start();
     for (let i = 0; i < MAX_CORE_FAILURES + 3; i++) {
       const core = answering.cores.at(-1)!;
-      core.say({ t: 'ready', logFile: null });
-      void answering.supervisor.dispatch('app.info', {});
-      const invoke = core.posted.find((m) => m.t === 'invoke');
-      expect(invoke).toBeDefined();
-      core.say({ t: 'result', id: (invoke as { id: number }).id, envelope: { ok: true, value: {} } });
+      core.serveOneCall(answering.supervisor);
       answering.advance(QUICK_CRASH_MS / 4); // killed a moment after it answered
       core.die('killed by SIGKILL');
       answering.restartWait();
@@ -118,5 +125,46 @@ describe('CoreSupervisor restart pacing', () => {
       if (i < MAX_CORE_FAILURES - 1) silent.restartWait();
     }
     expect(silent.supervisor.status).toMatchObject({ state: 'failed', reason: 'exited with code 70' });
+  });
+
+  it('gives up on a core that answers and then crashes by itself, again and again in a short time, saying why with the log path', async () => {
+    const { supervisor, cores, advance, restartWait } = harness();
+    void supervisor.start();
+    for (let i = 0; i < MAX_CORE_FAILURES; i++) {
+      const core = cores.at(-1)!;
+      core.serveOneCall(supervisor);
+      advance(3_000); // it answered, ran a few seconds, and crashed
+      core.die('crashed (SIGSEGV)');
+      if (i < MAX_CORE_FAILURES - 1) {
+        expect(supervisor.status.state).toBe('restarting');
+        advance(restartWait());
+      }
+    }
+    expect(cores).toHaveLength(MAX_CORE_FAILURES);
+    expect(supervisor.status).toEqual({
+      state: 'failed',
+      reason: `crashed (SIGSEGV); it stopped ${MAX_CORE_FAILURES} times within ${CORE_FAILURE_WINDOW_MS / 1000} s`,
+      logFile: '/data/logs/shell.log',
+    });
+    // Calls are refused at once with the reason and where to read more, rather than held for a core that will not come.
+    const refused = await supervisor.dispatch('app.info', {});
+    expect(refused).toMatchObject({ ok: false, error: { code: 'core_unavailable' } });
+    const message = (refused as { error: { message: string } }).error.message;
+    expect(message).toContain('crashed (SIGSEGV)');
+    expect(message).toContain('/data/logs/shell.log');
+  });
+
+  it('keeps restarting a core that crashes by itself now and then, less often than the window allows', () => {
+    const { supervisor, cores, advance, restartWait } = harness();
+    void supervisor.start();
+    const spacing = CORE_FAILURE_WINDOW_MS / (MAX_CORE_FAILURES - 1) + 1;
+    for (let i = 0; i < MAX_CORE_FAILURES * 3; i++) {
+      const core = cores.at(-1)!;
+      core.serveOneCall(supervisor);
+      advance(spacing);
+      core.die('an unexpected error in the core');
+      expect(supervisor.status.state, `crash ${i + 1}`).toBe('restarting');
+      restartWait();
+    }
   });
 });

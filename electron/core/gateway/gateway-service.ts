@@ -44,7 +44,7 @@ import { Forwarding } from './forwarding.js';
 import { GatewayCalls } from './gateway-calls.js';
 import { GatewayStore, MAX_TRUSTED_TOOLS, type StoredClient } from './gateway-store.js';
 import type { AdmissionLimits } from './connection-admission.js';
-import { startFront, type Front, type FrontRefusal, type FrontTarget } from './http-front.js';
+import { startFront, type Front, type FrontDoor, type FrontRefusal, type FrontTarget } from './http-front.js';
 import type { SurfaceClient, SurfaceDeps } from './mcp-surface.js';
 import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
@@ -85,6 +85,8 @@ export interface GatewayOptions {
   onRefused?: (reason: FrontRefusal) => void;
   /** The HTTP front's connection deadlines and caps (defaults: DEFAULT_ADMISSION). */
   admission?: Partial<AdmissionLimits>;
+  /** The shell's listener on the gateway's port, which outlives this core (absent: the front listens on it itself). */
+  door?: FrontDoor;
   /** Wraps each authenticated request (tracing); absent: requests go straight to the client's endpoint. */
   traceRequest?: (clientId: string, request: Request, handle: () => Promise<Response>) => Promise<Response>;
 }
@@ -176,11 +178,16 @@ export class Gateway {
 
   /** At start-up: turns the gateway on again when it was on. A taken port is reported, not fatal. */
   async resume(): Promise<void> {
-    if (!this.#store.settings.enabled) return;
+    if (!this.#store.settings.enabled) {
+      // A door a crashed predecessor held open (the gateway was turned off just before) is not left answering.
+      await this.#opts.door?.close().catch(() => undefined);
+      return;
+    }
     try {
       await this.#start(this.#store.settings.port ?? 0);
     } catch (err) {
       this.#error = err instanceof AppError ? err.message : 'The gateway could not start';
+      await this.#opts.door?.close().catch(() => undefined);
       this.#host.notify({ id: 'gateway-start-failed', level: 'warning', message: `The gateway is on but could not start: ${this.#error}` });
     }
   }
@@ -206,6 +213,7 @@ export class Gateway {
         authenticate: (token) => this.#traced(this.#authenticate(token)),
         ...(this.#opts.onRefused ? { onRefused: this.#opts.onRefused } : {}),
         ...(this.#opts.admission ? { admission: this.#opts.admission } : {}),
+        ...(this.#opts.door ? { door: this.#opts.door } : {}),
       });
       this.#front = front;
       this.#launchKey = newLaunchKey();

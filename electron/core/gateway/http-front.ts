@@ -32,6 +32,16 @@ export interface FrontOptions {
   onRefused?(reason: FrontRefusal): void;
   /** Connection deadlines and caps (defaults: DEFAULT_ADMISSION). */
   admission?: Partial<AdmissionLimits>;
+  /** The shell's listener in front (it outlives this process): the front listens privately and `port` is the door's. */
+  door?: FrontDoor;
+}
+
+/** A listener in front of the front that outlives the core process (the shell's), forwarding connections to it. */
+export interface FrontDoor {
+  /** Listens on `port` (0: the one it holds, or any) and forwards to `upstream`; resolves with the port clients reach. */
+  open(port: number, upstream: number): Promise<number>;
+  /** Stops listening (the gateway is off). */
+  close(): Promise<void>;
 }
 
 /** A listening front. */
@@ -136,9 +146,19 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
           : new AppError('internal', `The gateway could not listen: ${err.code ?? 'error'}`),
       ),
     );
-    server.listen(opts.port, '127.0.0.1', () => resolve());
+    // Behind a door the front's own port is private (any free one); the Host clients send names the door's.
+    server.listen(opts.door ? 0 : opts.port, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  const door = opts.door;
+  if (door) {
+    try {
+      port = await door.open(opts.port, port);
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw err;
+    }
+  }
   return {
     port,
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
@@ -147,7 +167,7 @@ export async function startFront(opts: FrontOptions): Promise<Front> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       admission.closeAll();
-      await closed;
+      await Promise.all([closed, door?.close().catch(() => undefined)]);
     },
   };
 }

@@ -105,9 +105,17 @@ export function corePid(shell: number): number | undefined {
 
 /** Waits for the core to report running again after the push at index `since` of the bridge's events. */
 export async function coreRunningAgain(bridge: Bridge, since: number): Promise<void> {
-  await until('the core to run again', () =>
-    bridge.events.slice(since).some((e) => e.method === 'app.coreStatus' && (e.params as { state: string }).state === 'running'),
-  );
+  const statuses = (): unknown[] =>
+    bridge.events
+      .slice(since)
+      .filter((e) => e.method === 'app.coreStatus')
+      .map((e) => e.params);
+  try {
+    await until('the core to run again', () => statuses().some((s) => (s as { state: string }).state === 'running'));
+  } catch (err) {
+    // What the shell said since the kill tells a slow start from a shell that gave up.
+    throw new Error(`${(err as Error).message}; the shell said since the kill: ${JSON.stringify(statuses())}`);
+  }
 }
 
 /** A scratch folder removed with the launched processes (for a fixture's own state). */
