@@ -222,9 +222,9 @@ export interface RegistrySyncResult {
   source: string;
   /** When the sync ran (ms since epoch), set when the registry answered. */
   syncedAt?: number;
-  /** Cached copies replaced by a changed version. */
+  /** Entries whose saved copies a changed version replaced. */
   updated: number;
-  /** Cached copies removed because their entry was deleted. */
+  /** Deleted entries taken out of the saved listings. */
   removed: number;
   /** Why the source could not be synced (or was synced only in part). */
   error?: string;

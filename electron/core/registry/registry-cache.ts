@@ -179,8 +179,9 @@ export class RegistryCache {
     changed: RegistryRecord[],
     opts: { since: string; at: number; complete: boolean },
   ): { updated: number; removed: number } {
-    let updated = 0;
-    let removed = 0;
+    // Counted by entry name: one entry saved in several listings (and as a detail) is one change to the person.
+    const updated = new Set<string>();
+    const removed = new Set<string>();
     for (const record of changed) {
       const { name, version } = record.server;
       const latest = record.official.isLatest !== false;
@@ -191,34 +192,34 @@ export class RegistryCache {
           if (p.source !== source) continue;
           const before = p.records.length;
           p.records = p.records.filter((r) => !gone(r));
-          removed += before - p.records.length;
+          if (p.records.length < before) removed.add(name);
         }
         const before = this.#details.length;
         this.#details = this.#details.filter(
           (d) => !(d.source === source && d.record.server.name === name && d.record.server.version === version),
         );
-        removed += before - this.#details.length;
+        if (this.#details.length < before) removed.add(name);
         continue;
       }
       for (const p of this.#pages) {
         if (p.source !== source) continue;
         p.records = p.records.map((r) => {
           if (r.server.name !== name || (r.server.version !== version && !latest) || sameRecord(r, record)) return r;
-          updated++;
+          updated.add(name);
           return record;
         });
       }
       for (const d of this.#details) {
         if (d.source === source && d.record.server.name === name && d.record.server.version === version && !sameRecord(d.record, record)) {
           d.record = record;
-          updated++;
+          updated.add(name);
         }
       }
     }
     const newest = newestChange(changed);
     this.#synced[source] = { since: opts.complete ? (newest ?? opts.since) : opts.since, at: opts.at };
     this.#persist();
-    return { updated, removed };
+    return { updated: updated.size, removed: removed.size };
   }
 
   #noteStatus(source: string, record: RegistryRecord): void {
