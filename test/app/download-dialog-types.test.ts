@@ -4,8 +4,7 @@
 // Type-only imports of 'electron': erased at run time, so the binary is never loaded.
 import type { DownloadItem, SaveDialogOptions as ElectronSaveDialogOptions, Session } from 'electron';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { routeDownloadsToSaveDialog } from '../../electron/app/download-dialog';
-import { type DownloadItemLike, type DownloadSession, type SaveDialogOptions } from '../../electron/app/download-dialog';
+import type { DownloadItemLike, DownloadSession, routeDownloadsToSaveDialog, SaveDialogOptions } from '../../electron/app/download-dialog';
 
 /** The item Electron passes to a 'will-download' listener (second parameter). */
 type WillDownloadItem = Parameters<Extract<Parameters<Session['on']>, ['will-download', unknown]>[1]>[1];
