@@ -168,9 +168,9 @@ export class RegistryCache {
 
   /**
    * Applies entries changed at the registry since the last sync. A deleted latest version takes its name out of
-   * every cached listing of the source (a deleted older version only that version); any other change replaces the
-   * cached copies it stands for: the same version, or in a listing the newer latest. Counts only copies that changed,
-   * so a registry that answers `updated_since` inclusively does not report the same change twice. When the answer was
+   * every cached listing and saved entry of the source (a deleted older version only that version); any other change
+   * replaces the cached copies it stands for: the same version, or in a listing the newer latest. Counts entries whose
+   * copies actually changed, so a registry that answers `updated_since` inclusively does not report a change twice. When the answer was
    * complete, the next sync starts at the newest change time the registry reported (its clock, not this machine's),
    * else where this one started, so changes past the page bound are asked again.
    */
@@ -194,10 +194,9 @@ export class RegistryCache {
           p.records = p.records.filter((r) => !gone(r));
           if (p.records.length < before) removed.add(name);
         }
+        // Saved entries go the same way, so nothing deleted can still be prepared from this machine's copy offline.
         const before = this.#details.length;
-        this.#details = this.#details.filter(
-          (d) => !(d.source === source && d.record.server.name === name && d.record.server.version === version),
-        );
+        this.#details = this.#details.filter((d) => !(d.source === source && gone(d.record)));
         if (this.#details.length < before) removed.add(name);
         continue;
       }

@@ -44,6 +44,16 @@ describe('incremental cache sync', () => {
     expect(offline.servers.find((s) => s.name === WEATHER)).toMatchObject({ status: 'deprecated', statusMessage: 'Use weather-2' });
   });
 
+  it('a deleted entry’s saved copy goes too, so it cannot be prepared offline from this machine', async () => {
+    await search('');
+    await call(world.h.dispatch, 'registry.prepare', { name: MEMORY, source: world.fixture.url });
+    world.fixture.setStatus(MEMORY, 'deleted', 'Withdrawn');
+    expect((await sync(world.fixture.url)).results[0]).toMatchObject({ removed: 1 });
+    await world.fixture.close();
+    const env = await world.h.dispatch('registry.prepare', { name: MEMORY, source: world.fixture.url });
+    expect(env.ok ? undefined : (env.error as AppErrorData).code).toBe('connect_failed');
+  });
+
   it('the next sync starts from the newest change the registry reported, and a change seen twice counts once', async () => {
     await search('');
     await sync(world.fixture.url);
