@@ -68,7 +68,13 @@ export function SyncLine({ source }: { source: string | undefined }) {
       >
         {source === ALL_SOURCES ? 'Sync all' : 'Sync'}
       </Button>
-      <Text id="registry-sync-outcome" fz="sm" c={error !== null || outcome?.failed ? 'red.8' : 'dimmed'} role="status" aria-live="polite">
+      <Text
+        id="registry-sync-outcome"
+        fz="sm"
+        c={error !== null || outcome?.failed ? 'var(--mantine-color-red-light-color)' : 'dimmed'}
+        role="status"
+        aria-live="polite"
+      >
         {error !== null ? escapeUnsafe(error) : outcome !== null && !busy ? escapeUnsafe(outcome.text) : ''}
       </Text>
     </Group>
