@@ -16,6 +16,8 @@ export interface RegistrySource {
   url: string;
   /** Whether this is the official MCP Registry. */
   official: boolean;
+  /** When its cached listings last caught up with it (ms since epoch), if they ever did. */
+  lastSyncedAt?: number;
 }
 
 /** Which program runs a package, and whether it was found on this machine's login-shell PATH. */
@@ -214,6 +216,42 @@ export interface RegistryUpdate {
   statusMessage?: string;
 }
 
+/** How one source's incremental sync went. */
+export interface RegistrySyncResult {
+  /** Source registry URL. */
+  source: string;
+  /** When the sync ran (ms since epoch), set when the registry answered. */
+  syncedAt?: number;
+  /** Entries whose saved copies a changed version replaced. */
+  updated: number;
+  /** Deleted entries taken out of the saved listings. */
+  removed: number;
+  /** Why the source could not be synced (or was synced only in part). */
+  error?: string;
+}
+
+/** An installed server whose registry entry was among the changes a sync saw, with its entry's status now. */
+export interface InstalledStatusChange {
+  /** Server id. */
+  id: string;
+  /** Registry entry name. */
+  name: string;
+  /** Source registry URL. */
+  source: string;
+  /** Its entry's status now (active again clears an earlier flag). */
+  status: RegistryStatus;
+  /** The registry's reason, for a deprecated or deleted entry. */
+  statusMessage?: string;
+}
+
+/** What `registry.sync` did. */
+export interface RegistrySyncReport {
+  /** One result per source synced. */
+  results: RegistrySyncResult[];
+  /** Installed servers whose entry changed at its registry. */
+  statusChanges: InstalledStatusChange[];
+}
+
 /** What updating an installed server would change; nothing is saved. */
 export interface UpdatePreview {
   /** Server id. */
@@ -275,6 +313,11 @@ export interface RegistryInvokeMap {
   ) => Promise<ServerDetail>;
   /** Installed registry servers with the latest version each registry lists. */
   'registry.updates': (args: Record<string, never>) => Promise<RegistryUpdate[]>;
+  /**
+   * Brings the cached listings of a source (default: every source) up to date with what changed since the last
+   * sync (`updated_since`, `include_deleted`); names installed servers whose entry's status changed.
+   */
+  'registry.sync': (args: { source?: string }) => Promise<RegistrySyncReport>;
   /** What updating an installed server to the latest version changes (nothing saved). */
   'registry.previewUpdate': (args: { id: string }) => Promise<UpdatePreview>;
   /** Applies an update previewed before; a changed stdio launch needs approval again. */
@@ -329,6 +372,7 @@ export const registryArgSchemas = {
   'registry.prepare': z.union([z.object({ ...byName, ...prepareExtras }).strict(), z.object({ ...byJson, ...prepareExtras }).strict()]),
   'registry.install': z.union([z.object({ ...byName, ...installExtras }).strict(), z.object({ ...byJson, ...installExtras }).strict()]),
   'registry.updates': z.object({}).strict(),
+  'registry.sync': z.object({ source: sourceUrl.optional() }).strict(),
   'registry.previewUpdate': z.object({ id: ServerIdSchema }).strict(),
   'registry.applyUpdate': z.object({ id: ServerIdSchema, version, values: values.optional() }).strict(),
   'registry.parseInstall': z.object({ text: z.string().min(1).max(MAX_INSTALL_TEXT) }).strict(),

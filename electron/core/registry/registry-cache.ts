@@ -29,6 +29,28 @@ interface CachedDetail {
   record: RegistryRecord;
 }
 
+/** Entry statuses remembered at most (deleted entries included, after they left the listings). */
+export const CACHE_MAX_STATUSES = 2000;
+
+interface SyncState {
+  since: string;
+  at?: number;
+}
+
+/** The status a sync last saw for an entry's latest version. */
+export interface StatusNote {
+  /** Source registry URL. */
+  source: string;
+  /** Entry name. */
+  name: string;
+  /** Its status. */
+  status: 'active' | 'deprecated' | 'deleted';
+  /** The registry's reason, when given. */
+  statusMessage?: string;
+  /** When it changed (ISO), when said. */
+  statusChangedAt?: string;
+}
+
 /** A page served from the cache. */
 export interface CacheHit {
   /** The entries. */
@@ -44,8 +66,9 @@ export class RegistryCache {
   readonly #writer: JsonFileWriter;
   #pages: CachedPage[] = [];
   #details: CachedDetail[] = [];
-  /** Per source, the registry-side time the last incremental sync started from (ISO). */
-  #synced: Record<string, string> = {};
+  /** Per source, where the next incremental sync starts (ISO, the registry's clock) and when the last one ran. */
+  #synced: Record<string, SyncState> = {};
+  #statuses: StatusNote[] = [];
   readonly #now: () => number;
 
   constructor(dir: string, opts: { now?: () => number } = {}) {
@@ -57,6 +80,7 @@ export class RegistryCache {
       this.#pages = read.value.pages;
       this.#details = read.value.details;
       this.#synced = read.value.synced;
+      this.#statuses = read.value.statuses;
     }
   }
 
@@ -127,50 +151,86 @@ export class RegistryCache {
   /** Where the next incremental sync of a source starts: the last sync, else when its oldest listing was cached. */
   syncFrom(source: string): string | undefined {
     const known = this.#synced[source];
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.since;
     const times = [...this.#pages, ...this.#details].filter((e) => e.source === source).map((e) => e.at);
     return times.length > 0 ? new Date(Math.min(...times)).toISOString() : undefined;
   }
 
+  /** When the source's cache last caught up with its registry (ms since epoch, this machine's clock), if ever. */
+  lastSynced(source: string): number | undefined {
+    return this.#synced[source]?.at;
+  }
+
+  /** The last status a sync saw for an entry, kept after a deleted entry left the listings (bounded). */
+  statusOf(source: string, name: string): StatusNote | undefined {
+    return this.#statuses.find((n) => n.source === source && n.name === name);
+  }
+
   /**
-   * Applies entries changed at the registry since the last sync: a deleted one disappears from every cached listing
-   * and entry of the source; any other replaces the cached copies of the same name (and version, for entries).
+   * Applies entries changed at the registry since the last sync. A deleted latest version takes its name out of
+   * every cached listing and saved entry of the source (a deleted older version only that version); any other change
+   * replaces the cached copies it stands for: the same version, or in a listing the newer latest. Counts entries whose
+   * copies actually changed, so a registry that answers `updated_since` inclusively does not report a change twice. When the answer was
+   * complete, the next sync starts at the newest change time the registry reported (its clock, not this machine's),
+   * else where this one started, so changes past the page bound are asked again.
    */
-  applyChanges(source: string, changed: RegistryRecord[], syncedFrom: string): { updated: number; removed: number } {
-    let updated = 0;
-    let removed = 0;
+  applyChanges(
+    source: string,
+    changed: RegistryRecord[],
+    opts: { since: string; at: number; complete: boolean },
+  ): { updated: number; removed: number } {
+    // Counted by entry name: one entry saved in several listings (and as a detail) is one change to the person.
+    const updated = new Set<string>();
+    const removed = new Set<string>();
     for (const record of changed) {
       const { name, version } = record.server;
+      const latest = record.official.isLatest !== false;
+      if (latest) this.#noteStatus(source, record);
       if (record.official.status === 'deleted') {
+        const gone = (r: RegistryRecord): boolean => r.server.name === name && (latest || r.server.version === version);
         for (const p of this.#pages) {
           if (p.source !== source) continue;
           const before = p.records.length;
-          p.records = p.records.filter((r) => r.server.name !== name);
-          removed += before - p.records.length;
+          p.records = p.records.filter((r) => !gone(r));
+          if (p.records.length < before) removed.add(name);
         }
+        // Saved entries go the same way, so nothing deleted can still be prepared from this machine's copy offline.
         const before = this.#details.length;
-        this.#details = this.#details.filter((d) => !(d.source === source && d.record.server.name === name));
-        removed += before - this.#details.length;
+        this.#details = this.#details.filter((d) => !(d.source === source && gone(d.record)));
+        if (this.#details.length < before) removed.add(name);
         continue;
       }
       for (const p of this.#pages) {
         if (p.source !== source) continue;
         p.records = p.records.map((r) => {
-          if (r.server.name !== name) return r;
-          updated++;
+          if (r.server.name !== name || (r.server.version !== version && !latest) || sameRecord(r, record)) return r;
+          updated.add(name);
           return record;
         });
       }
       for (const d of this.#details) {
-        if (d.source === source && d.record.server.name === name && d.record.server.version === version) {
+        if (d.source === source && d.record.server.name === name && d.record.server.version === version && !sameRecord(d.record, record)) {
           d.record = record;
-          updated++;
+          updated.add(name);
         }
       }
     }
-    this.#synced[source] = syncedFrom;
+    const newest = newestChange(changed);
+    this.#synced[source] = { since: opts.complete ? (newest ?? opts.since) : opts.since, at: opts.at };
     this.#persist();
-    return { updated, removed };
+    return { updated: updated.size, removed: removed.size };
+  }
+
+  #noteStatus(source: string, record: RegistryRecord): void {
+    const { status, statusMessage, statusChangedAt } = record.official;
+    const note: StatusNote = {
+      source,
+      name: record.server.name,
+      status: status ?? 'active',
+      ...(statusMessage !== undefined ? { statusMessage } : {}),
+      ...(statusChangedAt !== undefined ? { statusChangedAt } : {}),
+    };
+    this.#statuses = [note, ...this.#statuses.filter((n) => !(n.source === source && n.name === note.name))].slice(0, CACHE_MAX_STATUSES);
   }
 
   /** Writes pending changes now (shutdown). */
@@ -189,9 +249,33 @@ export class RegistryCache {
     this.#writer.schedule(() => this.#file());
   }
 
-  #file(): { v: 1; pages: CachedPage[]; details: CachedDetail[]; synced: Record<string, string> } {
-    return { v: 1, pages: this.#pages, details: this.#details, synced: this.#synced };
+  #file(): CacheFile {
+    return { v: 1, pages: this.#pages, details: this.#details, synced: this.#synced, statuses: this.#statuses };
   }
+}
+
+interface CacheFile {
+  v: 1;
+  pages: CachedPage[];
+  details: CachedDetail[];
+  synced: Record<string, SyncState>;
+  statuses: StatusNote[];
+}
+
+function sameRecord(a: RegistryRecord, b: RegistryRecord): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The newest change time among records (updatedAt or statusChangedAt, as the registry wrote it), if any is valid. */
+function newestChange(records: RegistryRecord[]): string | undefined {
+  let best: { ms: number; text: string } | undefined;
+  for (const r of records) {
+    for (const text of [r.official.updatedAt, r.official.statusChangedAt]) {
+      const ms = text !== undefined ? Date.parse(text) : NaN;
+      if (!Number.isNaN(ms) && (best === undefined || ms > best.ms)) best = { ms, text: new Date(ms).toISOString() };
+    }
+  }
+  return best?.text;
 }
 
 function samePage(p: CachedPage, source: string, query: string, cursor: string | undefined): boolean {
@@ -210,7 +294,7 @@ function records(raw: unknown): RegistryRecord[] {
   return out;
 }
 
-function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[]; synced: Record<string, string> } {
+function parseCache(raw: unknown): Omit<CacheFile, 'v'> {
   if (!isObject(raw) || raw['v'] !== 1 || !Array.isArray(raw['pages']) || !Array.isArray(raw['details']))
     throw new Error('it is not a registry cache file');
   const pages: CachedPage[] = [];
@@ -231,12 +315,40 @@ function parseCache(raw: unknown): { pages: CachedPage[]; details: CachedDetail[
     const [record] = records([d['record']]);
     if (record !== undefined) details.push({ source: d['source'], at: d['at'], record });
   }
-  // Older cache files have no sync times: those sources start again from their oldest listing.
-  const synced: Record<string, string> = {};
-  if (isObject(raw['synced'])) {
-    for (const [source, at] of Object.entries(raw['synced']).slice(0, CACHE_MAX_PAGES + CACHE_MAX_DETAILS)) {
-      if (typeof at === 'string' && at.length <= 100 && !Number.isNaN(Date.parse(at))) synced[source] = at;
-    }
+  return { pages, details, synced: parseSynced(raw['synced']), statuses: parseStatuses(raw['statuses']) };
+}
+
+const isTime = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !Number.isNaN(Date.parse(v));
+
+/** Sync states; older files have none (those sources start again from their oldest listing) or a bare ISO string. */
+function parseSynced(raw: unknown): Record<string, SyncState> {
+  const synced: Record<string, SyncState> = {};
+  if (!isObject(raw)) return synced;
+  for (const [source, state] of Object.entries(raw).slice(0, CACHE_MAX_PAGES + CACHE_MAX_DETAILS)) {
+    if (isTime(state)) synced[source] = { since: state };
+    else if (isObject(state) && isTime(state['since']))
+      synced[source] = {
+        since: state['since'],
+        ...(typeof state['at'] === 'number' && Number.isFinite(state['at']) ? { at: state['at'] } : {}),
+      };
   }
-  return { pages, details, synced };
+  return synced;
+}
+
+function parseStatuses(raw: unknown): StatusNote[] {
+  if (!Array.isArray(raw)) return [];
+  const out: StatusNote[] = [];
+  for (const n of raw.slice(0, CACHE_MAX_STATUSES)) {
+    if (!isObject(n) || typeof n['source'] !== 'string' || typeof n['name'] !== 'string') continue;
+    const status = n['status'];
+    if (status !== 'active' && status !== 'deprecated' && status !== 'deleted') continue;
+    out.push({
+      source: n['source'].slice(0, 2048),
+      name: n['name'].slice(0, 200),
+      status,
+      ...(typeof n['statusMessage'] === 'string' ? { statusMessage: n['statusMessage'].slice(0, 1000) } : {}),
+      ...(isTime(n['statusChangedAt']) ? { statusChangedAt: n['statusChangedAt'] } : {}),
+    });
+  }
+  return out;
 }

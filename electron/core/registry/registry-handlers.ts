@@ -14,6 +14,7 @@ export function registryHandlers(host: Host): Pick<Handlers, keyof RegistryInvok
     'registry.prepare': (args) => registry().prepare(args),
     'registry.install': (args) => registry().install(args),
     'registry.updates': () => registry().updates(),
+    'registry.sync': ({ source }) => registry().sync(source),
     'registry.previewUpdate': ({ id }) => registry().previewUpdate(id),
     'registry.applyUpdate': ({ id, version, values }) => registry().applyUpdate(id, version, values),
     'registry.parseInstall': ({ text }) => registry().parseInstall(text),

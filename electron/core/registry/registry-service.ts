@@ -5,6 +5,7 @@ import type { ServerConfig, ServerConfigInput } from '../../../shared/config.js'
 import type { AppNotice, ServerDetail } from '../../../shared/contract.js';
 import type {
   InstalledFrom,
+  InstalledStatusChange,
   InstallOrigin,
   InstallPreview,
   InstallValues,
@@ -13,6 +14,8 @@ import type {
   RegistryEntry,
   RegistrySearchResult,
   RegistrySource,
+  RegistrySyncReport,
+  RegistrySyncResult,
   RegistryUpdate,
   UpdatePreview,
 } from '../../../shared/domains/registry.js';
@@ -42,6 +45,8 @@ export const DEFAULT_PAGE_SIZE = 30;
 const MAX_PENDING_LINKS = 5;
 /** Pages read at most by one incremental sync of a source. */
 const MAX_SYNC_PAGES = 20;
+/** Entries asked for per page of an incremental sync. */
+const SYNC_PAGE_SIZE = 100;
 /** Registries asked at once during an update check. */
 const UPDATE_CONCURRENCY = 4;
 /** Links of entries the core has shown, remembered so only those can be opened. */
@@ -112,18 +117,24 @@ export class RegistryService {
 
   // ---------------------------------------------------------------- sources
 
+  /** The sources, each with when its cached listings last caught up with it. */
   sources(): RegistrySource[] {
-    return this.#sources.list();
+    return this.#sources.list().map((s) => {
+      const at = this.#cache.lastSynced(s.url);
+      return at !== undefined ? { ...s, lastSyncedAt: at } : s;
+    });
   }
 
   addSource(url: string): RegistrySource[] {
-    const sources = this.#sources.add(url);
+    this.#sources.add(url);
+    const sources = this.sources();
     this.#host.events.emit('registry.sourcesChanged', { sources });
     return sources;
   }
 
   removeSource(url: string): RegistrySource[] {
-    const sources = this.#sources.remove(url);
+    this.#sources.remove(url);
+    const sources = this.sources();
     this.#host.events.emit('registry.sourcesChanged', { sources });
     return sources;
   }
@@ -163,37 +174,76 @@ export class RegistryService {
   }
 
   /**
-   * Brings the cached listings of a source (default: every cached source) up to date with what changed at the
-   * registry since the last sync (`updated_since`, `include_deleted`): deleted entries leave the cache.
-   * A source that cannot be reached keeps its cache as it was; the reason is returned.
+   * Brings the cached listings of a source (default: every source) up to date with what changed at the registry
+   * since the last sync (`updated_since`, `include_deleted=true`): deleted entries leave the cache, changed ones
+   * replace their copies, and installed servers whose entry's status changed are named. A source that cannot be
+   * reached keeps its cache as it was; the reason is in its result.
    */
-  async syncCache(source?: string): Promise<{ source: string; updated: number; removed: number; error?: string }[]> {
-    const targets = source !== undefined ? [this.#sources.resolve(source)] : this.#cache.sources().filter((s) => this.#sources.has(s));
-    const results = [];
+  async sync(source?: string): Promise<RegistrySyncReport> {
+    const targets = source !== undefined ? [this.#sources.resolve(source)] : this.#sources.list().map((s) => s.url);
+    return this.#syncTargets(targets);
+  }
+
+  async #syncTargets(targets: string[]): Promise<RegistrySyncReport> {
+    const now = this.#opts.now ?? Date.now;
+    const results: RegistrySyncResult[] = [];
+    const statusChanges: InstalledStatusChange[] = [];
     for (const target of targets) {
-      const since = this.#cache.syncFrom(target);
-      if (since === undefined) continue;
-      const startedAt = new Date((this.#opts.now ?? Date.now)()).toISOString();
+      const startedAt = now();
+      // Nothing cached yet: ask from now, which checks the registry answers and starts the sync history.
+      const since = this.#cache.syncFrom(target) ?? new Date(startedAt).toISOString();
       try {
         const changed: RegistryRecord[] = [];
         let cursor: string | undefined;
-        for (let n = 0; n < MAX_SYNC_PAGES; n++) {
+        let pages = 0;
+        do {
           const url = new URL(`${target}/v0.1/servers`);
           url.searchParams.set('updated_since', since);
           url.searchParams.set('include_deleted', 'true');
-          url.searchParams.set('limit', '100');
+          url.searchParams.set('limit', String(SYNC_PAGE_SIZE));
           if (cursor !== undefined) url.searchParams.set('cursor', cursor);
           const page = parsePage(await this.#get(url.href), cursor);
           changed.push(...page.records);
           cursor = page.nextCursor;
-          if (cursor === undefined) break;
-        }
-        results.push({ source: target, ...this.#cache.applyChanges(target, changed, startedAt) });
+          pages++;
+        } while (cursor !== undefined && pages < MAX_SYNC_PAGES);
+        const complete = cursor === undefined;
+        const counts = this.#cache.applyChanges(target, changed, { since, at: startedAt, complete });
+        statusChanges.push(...this.#installedChanges(target, changed));
+        results.push({
+          source: target,
+          syncedAt: startedAt,
+          ...counts,
+          ...(complete
+            ? {}
+            : {
+                error: `More than ${MAX_SYNC_PAGES * SYNC_PAGE_SIZE} entries changed; the first ones were applied and the next sync goes on`,
+              }),
+        });
       } catch (err) {
         results.push({ source: target, updated: 0, removed: 0, error: searchProblem(err, target).message });
       }
     }
-    return results;
+    if (results.some((r) => r.syncedAt !== undefined)) this.#host.events.emit('registry.sourcesChanged', { sources: this.sources() });
+    return { results, statusChanges };
+  }
+
+  /** Installed servers whose entry is among the changed ones, with the status the registry now gives its latest version. */
+  #installedChanges(source: string, changed: RegistryRecord[]): InstalledStatusChange[] {
+    const byName = new Map(changed.filter((r) => r.official.isLatest !== false).map((r) => [r.server.name, r]));
+    return this.#origins
+      .entries(this.#existingIds())
+      .filter(([, o]) => o.source === source && byName.has(o.name))
+      .map(([id, o]) => {
+        const { status = 'active', statusMessage } = byName.get(o.name)!.official;
+        return {
+          id,
+          name: shown(o.name, 200),
+          source: shown(source, 2048),
+          status,
+          ...(status !== 'active' && statusMessage !== undefined ? { statusMessage: shown(statusMessage, 500) } : {}),
+        };
+      });
   }
 
   // ---------------------------------------------------------------- prepare and install
@@ -239,8 +289,9 @@ export class RegistryService {
 
   /** Every installed registry server with the latest version its registry lists. */
   async updates(): Promise<RegistryUpdate[]> {
-    // The update check is also when cached listings catch up with the registries (deleted entries leave the cache).
-    await this.syncCache();
+    // The update check is also when cached listings catch up with the registries (deleted entries leave the cache);
+    // only sources with something cached, so an update check never asks a registry nothing came from.
+    await this.#syncTargets(this.#cache.sources().filter((s) => this.#sources.has(s)));
     const existing = this.#existingIds();
     this.#origins.prune(existing);
     const entries = this.#origins.entries(existing);
@@ -500,7 +551,13 @@ export class RegistryService {
         ...((status === 'deprecated' || deleted) && statusMessage !== undefined ? { statusMessage: shown(statusMessage, 500) } : {}),
       };
     } catch (err) {
-      return { ...base, updateAvailable: false, error: err instanceof AppError ? err.message : 'The registry could not be asked' };
+      // Unreachable with no cached copy (a deleted entry leaves the listings): the status the last sync saw still flags it.
+      const note = this.#cache.statusOf(origin.source, origin.name);
+      const flag =
+        note !== undefined && note.status !== 'active'
+          ? { status: note.status, ...(note.statusMessage !== undefined ? { statusMessage: shown(note.statusMessage, 500) } : {}) }
+          : {};
+      return { ...base, updateAvailable: false, ...flag, error: err instanceof AppError ? err.message : 'The registry could not be asked' };
     }
   }
 

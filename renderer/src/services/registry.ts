@@ -13,6 +13,7 @@ export const registryService = {
   install: (target: PrepareTarget, opts: { choice?: number; values?: InstallValues; id?: string; displayName?: string }) =>
     bridge().api['registry.install']({ ...target, ...opts }),
   updates: () => bridge().api['registry.updates']({}),
+  sync: (source?: string) => bridge().api['registry.sync'](source !== undefined ? { source } : {}),
   previewUpdate: (id: string) => bridge().api['registry.previewUpdate']({ id }),
   applyUpdate: (id: string, version: string, values?: InstallValues) =>
     bridge().api['registry.applyUpdate']({ id, version, ...(values ? { values } : {}) }),

@@ -2,12 +2,14 @@
 // handed over. Install flows are store actions returning what the core prepared; secrets pass through, never kept.
 import type { ServerDetail } from '../../../shared/contract';
 import type {
+  InstalledStatusChange,
   InstallPreview,
   InstallValues,
   PreparedInstall,
   PrepareTarget,
   RegistrySearchResult,
   RegistrySource,
+  RegistrySyncReport,
   RegistryUpdate,
   UpdatePreview,
 } from '../../../shared/domains/registry';
@@ -38,25 +40,60 @@ export function rememberSource(source: string | undefined): void {
   }
 }
 
-/** One first page from every source, each entry keeping its source; a source that fails is reported, not fatal. */
-async function searchAll(query: string, sources: RegistrySource[], limit: number): Promise<RegistrySearchResult> {
-  const pages = await Promise.allSettled(sources.map((s) => registryService.search({ query, limit, source: s.url })));
+/** Entries "All sources" shows at most, however often "Load more" is pressed (narrow the search past that). */
+export const ALL_SOURCES_MAX_ENTRIES = 500;
+
+/** Where "Load more" goes on for one source of an "All sources" search. */
+export interface MoreCursor {
+  /** Source URL. */
+  source: string;
+  /** Its next page's cursor. */
+  cursor: string;
+}
+
+/**
+ * One page from each of `asks` (every source's first, or each source's next), each entry keeping its source; a
+ * source that fails is reported, not fatal, and keeps its cursor so the next "Load more" asks it again.
+ */
+async function searchEach(
+  query: string,
+  asks: { source: string; cursor?: string }[],
+  limit: number,
+): Promise<{ result: RegistrySearchResult; more: MoreCursor[]; failed: number }> {
+  const pages = await Promise.allSettled(
+    asks.map((a) => registryService.search({ query, limit, source: a.source, ...(a.cursor !== undefined ? { cursor: a.cursor } : {}) })),
+  );
   const result: RegistrySearchResult = { servers: [], skipped: [], source: ALL_SOURCES };
+  const more: MoreCursor[] = [];
   const problems: string[] = [];
+  let failed = 0;
   pages.forEach((page, i) => {
-    const url = sources[i]!.url;
+    const { source: url, cursor } = asks[i]!;
     if (page.status === 'rejected') {
+      failed++;
       problems.push(`${url}: ${message(page.reason)}`);
+      if (cursor !== undefined) more.push({ source: url, cursor });
       return;
     }
     result.servers.push(...page.value.servers);
     result.skipped.push(...page.value.skipped.map((k) => ({ ...k, reason: `${url}: ${k.reason}` })));
     if (page.value.offline) problems.push(`${url}: ${page.value.offline.message}`);
+    if (page.value.nextCursor !== undefined) more.push({ source: url, cursor: page.value.nextCursor });
   });
-  if (problems.length === sources.length && result.servers.length === 0 && sources.length > 0)
-    throw new AppError('connect_failed', problems.join('; '));
   if (problems.length > 0) result.offline = { message: problems.join('; ') };
-  return result;
+  return { result, more, failed };
+}
+
+/** `base` with `next`'s entries appended (an entry already shown, by source and name, is not repeated), bounded. */
+function appendPage(base: RegistrySearchResult, next: RegistrySearchResult): RegistrySearchResult {
+  const seen = new Set(base.servers.map((e) => `${e.source}\n${e.name}`));
+  const fresh = next.servers.filter((e) => !seen.has(`${e.source}\n${e.name}`));
+  return {
+    ...base,
+    servers: [...base.servers, ...fresh].slice(0, ALL_SOURCES_MAX_ENTRIES),
+    skipped: [...base.skipped, ...next.skipped].slice(0, ALL_SOURCES_MAX_ENTRIES),
+    ...(next.offline !== undefined ? { offline: next.offline } : base.offline !== undefined ? { offline: base.offline } : {}),
+  };
 }
 
 /** Entries per page of the browser. */
@@ -70,8 +107,10 @@ export interface BrowseState {
   source: string | undefined;
   /** Cursor of each page visited so far (undefined for the first); the last one is the page shown. */
   cursors: (string | undefined)[];
-  /** The page shown. */
+  /** The page shown ("All sources": every page loaded so far, each entry with its source). */
   result: RegistrySearchResult | null;
+  /** "All sources": each source that has more, with its next cursor (empty: nothing more, or the bound reached). */
+  more: MoreCursor[];
   /** A search is running. */
   loading: boolean;
   /** Why the last search failed. */
@@ -83,6 +122,10 @@ export interface RegistrySlice {
   registrySources: RegistrySource[];
   browse: BrowseState;
   registryUpdates: RegistryUpdate[] | null;
+  /** Installed servers whose registry entry is deprecated or deleted, from the last update check and syncs since. */
+  registryFlags: InstalledStatusChange[];
+  /** The last sync's report, shown beside the Sync action. */
+  registrySync: RegistrySyncReport | null;
   /** Shows the install link the OS handed over last (received before the renderer attached, or just now). */
   showInstallLinks: () => Promise<void>;
   /** The registry sources changed (registry.sourcesChanged). */
@@ -94,6 +137,10 @@ export interface RegistrySlice {
   /** Searches from the first page. */
   searchRegistry: (query: string, source?: string) => Promise<void>;
   nextRegistryPage: () => Promise<void>;
+  /** "All sources": the next page of every source that has one, appended. */
+  loadMoreRegistry: () => Promise<void>;
+  /** Syncs the cached listings of a source (default: every source), then searches again. */
+  syncRegistry: (source?: string) => Promise<void>;
   previousRegistryPage: () => Promise<void>;
   prepareInstall: (target: PrepareTarget, choice?: number, values?: InstallValues) => Promise<PreparedInstall>;
   installFromRegistry: (
@@ -111,8 +158,10 @@ const message = (err: unknown): string => (err instanceof AppError ? err.message
 
 export const registryInitialState = {
   registrySources: [],
-  browse: { query: '', source: undefined, cursors: [undefined], result: null, loading: false, error: null },
+  browse: { query: '', source: undefined, cursors: [undefined], result: null, more: [], loading: false, error: null },
   registryUpdates: null,
+  registryFlags: [],
+  registrySync: null,
 } satisfies Partial<RegistrySlice>;
 
 export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
@@ -126,8 +175,13 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       const cursor = cursors[cursors.length - 1];
       if (source === ALL_SOURCES) {
         const sources = get().registrySources.length > 0 ? get().registrySources : await registryService.sources();
-        const result = await searchAll(query, sources, BROWSE_PAGE_SIZE);
-        if (seq === searchSeq) set({ browse: { query, source, cursors, result, loading: false, error: null } });
+        const { result, more, failed } = await searchEach(
+          query,
+          sources.map((s) => ({ source: s.url })),
+          BROWSE_PAGE_SIZE,
+        );
+        if (failed === sources.length && sources.length > 0) throw new AppError('connect_failed', result.offline?.message ?? '');
+        if (seq === searchSeq) set({ browse: { query, source, cursors, result, more, loading: false, error: null } });
         return;
       }
       const result = await registryService.search({
@@ -136,10 +190,31 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
         ...(source !== undefined ? { source } : {}),
         ...(cursor !== undefined ? { cursor } : {}),
       });
-      if (seq === searchSeq) set({ browse: { query, source, cursors, result, loading: false, error: null } });
+      if (seq === searchSeq) set({ browse: { query, source, cursors, result, more: [], loading: false, error: null } });
     } catch (err) {
-      if (seq === searchSeq) set({ browse: { ...get().browse, result: null, loading: false, error: message(err) } });
+      if (seq === searchSeq) set({ browse: { ...get().browse, result: null, more: [], loading: false, error: message(err) } });
     }
+  };
+  /** Replaces the flags of the servers a sync or an update check named (an active entry clears its flag). */
+  const applyFlags = (changes: InstalledStatusChange[]): void => {
+    if (changes.length === 0) return;
+    const named = new Set(changes.map((c) => c.id));
+    const registryFlags = [...get().registryFlags.filter((f) => !named.has(f.id)), ...changes.filter((c) => c.status !== 'active')];
+    const byId = new Map(changes.map((c) => [c.id, c]));
+    const updates = get().registryUpdates?.map((u): RegistryUpdate => {
+      const c = byId.get(u.id);
+      if (c === undefined) return u;
+      const { status: _s, statusMessage: _m, ...rest } = u;
+      return c.status === 'active'
+        ? rest
+        : {
+            ...rest,
+            status: c.status,
+            ...(c.statusMessage !== undefined ? { statusMessage: c.statusMessage } : {}),
+            ...(c.status === 'deleted' ? { updateAvailable: false } : {}),
+          };
+    });
+    set({ registryFlags, ...(updates !== undefined ? { registryUpdates: updates } : {}) });
   };
   return {
     ...registryInitialState,
@@ -178,6 +253,28 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       if (next === undefined || browse.loading) return;
       await load(browse.query, browse.source, [...browse.cursors, next]);
     },
+    loadMoreRegistry: async () => {
+      const { browse } = get();
+      if (browse.source !== ALL_SOURCES || browse.loading || browse.more.length === 0 || browse.result === null) return;
+      if (browse.result.servers.length >= ALL_SOURCES_MAX_ENTRIES) return;
+      const seq = ++searchSeq;
+      set({ browse: { ...browse, loading: true, error: null } });
+      const { result, more } = await searchEach(browse.query, browse.more, BROWSE_PAGE_SIZE);
+      if (seq !== searchSeq) return;
+      const merged = appendPage(browse.result, result);
+      // At the bound nothing more is offered: the count line says to narrow the search.
+      const bounded = merged.servers.length >= ALL_SOURCES_MAX_ENTRIES ? [] : more;
+      set({ browse: { ...get().browse, result: merged, more: bounded, loading: false, error: null } });
+    },
+    syncRegistry: async (source) => {
+      const report = await registryService.sync(source);
+      set({ registrySync: report });
+      applyFlags(report.statusChanges);
+      // The sources' last sync times also arrive by registry.sourcesChanged; asking keeps this answer's order.
+      set({ registrySources: await registryService.sources() });
+      const { browse } = get();
+      await load(browse.query, browse.source, [undefined]);
+    },
     previousRegistryPage: async () => {
       const { browse } = get();
       if (browse.cursors.length <= 1 || browse.loading) return;
@@ -190,7 +287,19 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       return detail;
     },
     checkRegistryUpdates: async () => {
-      set({ registryUpdates: await registryService.updates() });
+      const updates = await registryService.updates();
+      set({ registryUpdates: updates });
+      // The check's answer about every installed server replaces the flags it names.
+      set({ registryFlags: [] });
+      applyFlags(
+        updates.map((u) => ({
+          id: u.id,
+          name: u.name,
+          source: u.source,
+          status: u.status ?? 'active',
+          ...(u.statusMessage !== undefined ? { statusMessage: u.statusMessage } : {}),
+        })),
+      );
     },
     previewRegistryUpdate: (id) => registryService.previewUpdate(id),
     applyRegistryUpdate: async (id, version, values) => {
@@ -206,6 +315,8 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
 
 /** The browser's search state. */
 export const selectBrowse = (s: Store): BrowseState => s.browse;
+/** Installed servers whose entry is no longer active at its registry. */
+export const selectRegistryFlags = (s: Store): InstalledStatusChange[] => s.registryFlags;
 /** The registry sources. */
 export const selectRegistrySources = (s: Store): RegistrySource[] => s.registrySources;
 /** Update state of one installed server, when checked. */

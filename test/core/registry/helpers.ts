@@ -6,7 +6,7 @@ import type { RegistryService } from '../../../electron/core/registry/registry-s
 import type { LocalPackages } from '../../../electron/core/registry/install-options.js';
 import type { CorePorts } from '../../../electron/core/compose.js';
 import { afterEach, beforeEach } from 'vitest';
-import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry-server.js';
+import { startFixtureRegistry, type FixtureRegistry, type FixtureRegistryOptions } from '../../fixtures/registry/registry-server.js';
 import { call, cleanup, makeHost, tempDir, type HostHarness } from '../../shared/support/harness.js';
 
 /** A folder with executable stand-ins for the given runtimes (never run by these tests). */
@@ -54,11 +54,11 @@ export interface FixtureRegistryWorld {
 }
 
 /** Builds a fresh world before each test of the file and tears it down after: the set-up the registry flow tests share. */
-export function useFixtureRegistry(prefix: string): FixtureRegistryWorld {
+export function useFixtureRegistry(prefix: string, fixtureOptions: FixtureRegistryOptions = {}): FixtureRegistryWorld {
   const world = {} as FixtureRegistryWorld;
   beforeEach(async () => {
     world.dir = tempDir(prefix);
-    world.fixture = await startFixtureRegistry();
+    world.fixture = await startFixtureRegistry(fixtureOptions);
     world.h = makeRegistryHost(world.dir);
     await call(world.h.dispatch, 'registry.addSource', { url: world.fixture.url });
   });

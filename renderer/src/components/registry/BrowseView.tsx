@@ -7,8 +7,17 @@ import { useEffect, useRef, useState } from 'react';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 import { countLabel } from '../../ui/count';
 import { useStore } from '../../store';
-import { ALL_SOURCES, rememberedSource, rememberSource, selectBrowse, selectRegistrySources } from '../../store/registry-slice';
+import {
+  ALL_SOURCES,
+  ALL_SOURCES_MAX_ENTRIES,
+  rememberedSource,
+  rememberSource,
+  selectBrowse,
+  selectRegistryFlags,
+  selectRegistrySources,
+} from '../../store/registry-slice';
 import { EntryCard } from './EntryCard';
+import { SyncLine } from './SyncLine';
 
 /** Hostname and path of a source, for the picker. */
 function sourceLabel(url: string, official: boolean): string {
@@ -18,10 +27,9 @@ function sourceLabel(url: string, official: boolean): string {
 
 function UpdatesSummary() {
   const updates = useStore((s) => s.registryUpdates);
+  // From the last update check and every sync since (a sync can flag a server before any check ran).
+  const flagged = useStore(selectRegistryFlags);
   const openDialog = useStore((s) => s.openDialog);
-  if (updates === null) return null;
-  const available = updates.filter((u) => u.updateAvailable);
-  const flagged = updates.filter((u) => u.status !== undefined);
   const flags =
     flagged.length > 0 ? (
       <Alert
@@ -41,6 +49,8 @@ function UpdatesSummary() {
         </Stack>
       </Alert>
     ) : null;
+  if (updates === null) return flags;
+  const available = updates.filter((u) => u.updateAvailable);
   if (updates.length === 0)
     return (
       <Text fz="sm" c="dimmed">
@@ -84,6 +94,7 @@ export function BrowseView() {
   const loadRegistrySources = useStore((s) => s.loadRegistrySources);
   const searchRegistry = useStore((s) => s.searchRegistry);
   const nextRegistryPage = useStore((s) => s.nextRegistryPage);
+  const loadMoreRegistry = useStore((s) => s.loadMoreRegistry);
   const previousRegistryPage = useStore((s) => s.previousRegistryPage);
   const checkRegistryUpdates = useStore((s) => s.checkRegistryUpdates);
   const openDialog = useStore((s) => s.openDialog);
@@ -169,6 +180,7 @@ export function BrowseView() {
         />
         <Button onClick={() => openDialog({ kind: 'registrySources' })}>Sources…</Button>
       </Group>
+      <SyncLine source={source ?? sources[0]?.url} />
 
       {result?.offline && (
         <Alert color="yellow" icon={<IconAlertTriangle size={18} aria-hidden />} title="Registry unreachable" role="status">
@@ -187,7 +199,7 @@ export function BrowseView() {
           {browse.loading
             ? 'Searching…'
             : result
-              ? `${countLabel(result.servers.length, 'server')} ${source === ALL_SOURCES ? `from ${countLabel(sources.length, 'source')}` : `on page ${page}`}${browse.query ? ` for “${browse.query}”` : ''}`
+              ? `${countLabel(result.servers.length, 'server')} ${source === ALL_SOURCES ? `from ${countLabel(sources.length, 'source')}` : `on page ${page}`}${browse.query ? ` for “${browse.query}”` : ''}${source === ALL_SOURCES && result.servers.length >= ALL_SOURCES_MAX_ENTRIES ? ` (the first ${ALL_SOURCES_MAX_ENTRIES}; narrow the search to see others)` : ''}`
               : ''}
         </Text>
         {browse.loading && <Loader size="xs" aria-hidden />}
@@ -197,8 +209,8 @@ export function BrowseView() {
         <details>
           <summary>
             <Text span fz="sm" c="dimmed">
-              {countLabel(result.skipped.length, 'entry', 'entries')} of this page could not be read and{' '}
-              {result.skipped.length === 1 ? 'was' : 'were'} left out
+              {countLabel(result.skipped.length, 'entry', 'entries')} {source === ALL_SOURCES ? 'of these results' : 'of this page'} could
+              not be read and {result.skipped.length === 1 ? 'was' : 'were'} left out
             </Text>
           </summary>
           <Stack gap={2} mt={4}>
@@ -225,7 +237,17 @@ export function BrowseView() {
         ))}
       </Stack>
 
-      {result && (page > 1 || result.nextCursor !== undefined) && (
+      {result && source === ALL_SOURCES && browse.more.length > 0 && (
+        <Group justify="center" gap="sm" component="nav" aria-label="More results">
+          <Button loading={browse.loading} onClick={() => void loadMoreRegistry()}>
+            Load more
+          </Button>
+          <Text fz="sm" c="dimmed">
+            {`${countLabel(browse.more.length, 'source')} ${browse.more.length === 1 ? 'has' : 'have'} more`}
+          </Text>
+        </Group>
+      )}
+      {result && source !== ALL_SOURCES && (page > 1 || result.nextCursor !== undefined) && (
         <Group justify="center" gap="sm" component="nav" aria-label="Pages">
           <Button disabled={page <= 1 || browse.loading} onClick={() => void previousRegistryPage()}>
             Previous page

@@ -102,7 +102,12 @@ export function EntryCard({ entry, sourceLabel }: { entry: RegistryEntry; source
             </Text>
           )}
           {entry.status !== 'active' && (
-            <Text fz="sm" c={entry.status === 'deleted' ? 'red.8' : 'yellow.9'} data-status-message>
+            <Text
+              fz="sm"
+              // The scheme-aware text colours (raised to AA in both schemes); a fixed shade (yellow.9, 2.99:1 on white) failed.
+              c={entry.status === 'deleted' ? 'var(--mantine-color-red-light-color)' : 'var(--mantine-color-yellow-light-color)'}
+              data-status-message
+            >
               {entry.status === 'deleted' ? 'Deleted from the registry' : 'Deprecated'}
               {statusDay(entry.statusChangedAt) !== undefined ? ` on ${statusDay(entry.statusChangedAt)}` : ''}
               {entry.statusMessage ? `: ${escapeUnsafe(entry.statusMessage)}` : ''}
