@@ -6,7 +6,7 @@ import type { CallOutcome } from '../../shared/domains/calls.js';
 import type { Flags } from './args.js';
 import { CliError } from './cli-error.js';
 import type { CliCore } from './cli-core.js';
-import { checkCall, type Evidence } from './collection/assertions.js';
+import { checkCall, type Evidence } from '../../shared/collections/assertions.js';
 import { loadCollection, type CollectionCall } from './collection/collection-file.js';
 import { junitXml, summaryLines, type CallResult } from './collection/reporters.js';
 import { connectServer } from './connect.js';
