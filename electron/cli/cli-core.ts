@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { InvokeArgs, InvokeKey, InvokeResult, LaunchApproval } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { bootstrap } from '../bootstrap.js';
@@ -33,6 +34,10 @@ export interface CoreSource {
   waitForAuthS?: number;
   /** Send traces of this run to an OTLP/HTTP endpoint (overrides the settings' one). */
   otlp?: string;
+  /** Machine output (`--json`): a pending sign-in is also announced as one JSON line. */
+  json?: boolean;
+  /** Lines a person pastes while a sign-in is awaited (default: this process's stdin). */
+  pasted?: () => AsyncIterable<string>;
 }
 
 /** The running core as the commands see it. */
@@ -45,6 +50,10 @@ export interface CliCore {
   readonly waitForAuthS: number | undefined;
   /** Where progress lines go (stderr). */
   readonly out: Output;
+  /** Whether the command prints JSON (`--json`). */
+  readonly json: boolean;
+  /** The lines pasted on stdin while a sign-in is awaited (a redirect URL completes it). */
+  pasted(): AsyncIterable<string>;
   /** Runs the core's shutdown (servers ended, writes flushed, the lock released). */
   close(): Promise<void>;
 }
@@ -109,6 +118,8 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
     dataDir,
     waitForAuthS: source.waitForAuthS,
     out,
+    json: source.json === true,
+    pasted: source.pasted ?? stdinLines,
     async call(method, args) {
       const envelope = await dispatch(method, args);
       if (!envelope.ok) throw CliError.fromCore(envelope.error);
@@ -128,6 +139,18 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
     }
   }
   return core;
+}
+
+/** Lines of this process's stdin (nothing when stdin is closed or /dev/null). */
+async function* stdinLines(): AsyncIterable<string> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  try {
+    for await (const line of rl) yield line;
+  } finally {
+    rl.close();
+    // Reading stdin keeps the process alive; a sign-in that completed another way must not.
+    process.stdin.pause();
+  }
 }
 
 /** Imports the config's servers; with `yes`, approves their stdio launches, printing each one. */

@@ -11,7 +11,12 @@ export async function connectServer(core: CliCore, id: string): Promise<void> {
   if (status.state === 'needs-auth') {
     const pending = await signInNeeded(core, id, status.error?.message);
     if (core.waitForAuthS === undefined) throw pending;
-    core.out.note(`${pending.message}\nWaiting up to ${core.waitForAuthS} s for the sign-in (--wait-for-auth)…`);
+    // Announced before waiting, so a script can hand the address to a person or a browser while the command waits.
+    if (core.json) core.out.json({ ...pending.details, waitingS: core.waitForAuthS });
+    core.out.note(
+      `${pending.message}\nWaiting up to ${core.waitForAuthS} s for the sign-in (--wait-for-auth); ` +
+        'or paste the address the browser was sent back to here and press Enter…',
+    );
     await waitForSignIn(core, id, core.waitForAuthS, pending);
     status = await core.call('servers.connect', { id });
   }
@@ -27,17 +32,57 @@ export async function connectServer(core: CliCore, id: string): Promise<void> {
   await core.call('catalog.refresh', { id });
 }
 
-/** Polls the sign-in until it completes (the redirect reached the core's listener), fails, or the time runs out. */
+/**
+ * Waits for the sign-in to complete: the redirect reaching the core's loopback listener, or the redirect address
+ * pasted on stdin (a browser on another machine cannot reach the loopback listener). Fails when the sign-in fails
+ * or the time runs out.
+ */
 async function waitForSignIn(core: CliCore, id: string, seconds: number, pending: CliError): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    const auth = await core.call('auth.status', { id });
-    if (auth.state === 'signed-in') return;
-    if (auth.flow?.failed)
-      throw new CliError(EXIT.authorization, 'auth_required', `${id}: the sign-in failed: ${auth.flow.failed.message}`);
-    await sleep(200);
+  const stop = new AbortController();
+  let pasteFailure: CliError | undefined;
+  const pasting = readPasted(core, id, stop.signal).catch((err: unknown) => {
+    pasteFailure = err instanceof CliError ? err : new CliError(EXIT.authorization, 'auth_required', `${id}: ${(err as Error).message}`);
+  });
+  try {
+    while (Date.now() < deadline) {
+      if (pasteFailure) throw pasteFailure;
+      const auth = await core.call('auth.status', { id });
+      if (auth.state === 'signed-in') return;
+      if (auth.flow?.failed)
+        throw new CliError(EXIT.authorization, 'auth_required', `${id}: the sign-in failed: ${auth.flow.failed.message}`);
+      await sleep(200);
+    }
+  } finally {
+    stop.abort();
+    void pasting;
   }
   throw new CliError(EXIT.authorization, 'auth_required', `${id}: no sign-in within --wait-for-auth ${seconds} s`, pending.details);
+}
+
+/** Completes the sign-in with the first pasted line that is an http(s) address; other lines are said to be ignored. */
+async function readPasted(core: CliCore, id: string, signal: AbortSignal): Promise<void> {
+  const lines = core.pasted()[Symbol.asyncIterator]();
+  const aborted = new Promise<IteratorResult<string>>((resolve) =>
+    signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true }),
+  );
+  try {
+    for (;;) {
+      const next = await Promise.race([lines.next(), aborted]);
+      if (next.done || signal.aborted) return;
+      const line = next.value.trim();
+      if (line === '') continue;
+      if (!/^https?:\/\//i.test(line) || line.length > 8192) {
+        core.out.note('That is not the address the browser was sent back to (it starts with http://127.0.0.1…); ignored.');
+        continue;
+      }
+      // The core checks state, issuer and code exactly as for the listener's redirect; a wrong address fails the flow.
+      await core.call('auth.complete', { id, redirectUrl: line });
+      return;
+    }
+  } finally {
+    void lines.return?.();
+  }
 }
 
 /** Starts the sign-in to get its authorization URL; the error carries it for `--json` as `pendingAuth`. */

@@ -1,11 +1,12 @@
 // `switchboard run COLLECTION… [--reporter junit [--out FILE]] [--json]`: each collection's calls in order, each
 // checked against its assertions; exit 0 only when every assertion of every call held.
 import { writeFileSync } from 'node:fs';
+import type { ToolSummary } from '../../shared/domains/catalog.js';
 import type { CallOutcome } from '../../shared/domains/calls.js';
 import type { Flags } from './args.js';
 import { CliError } from './cli-error.js';
 import type { CliCore } from './cli-core.js';
-import { checkCall, type Evidence } from './collection/assertions.js';
+import { checkCall, type Evidence } from '../../shared/collections/assertions.js';
 import { loadCollection, type CollectionCall } from './collection/collection-file.js';
 import { junitXml, summaryLines, type CallResult } from './collection/reporters.js';
 import { connectServer } from './connect.js';
@@ -27,11 +28,31 @@ function connector(core: CliCore): (server: string | undefined) => Promise<void>
   };
 }
 
+/**
+ * Resolves each (tool, server) once per run: a search of the whole catalog per call cost more than the call itself
+ * for a fast tool. A tool gone from the catalog meanwhile still fails at the call, with the core's not_found.
+ */
+function resolver(core: CliCore): (tool: string, server: string | undefined) => Promise<ToolSummary> {
+  const found = new Map<string, Promise<ToolSummary>>();
+  return (tool, server) => {
+    const key = JSON.stringify([tool, server ?? null]);
+    let p = found.get(key);
+    if (!p) {
+      p = resolveTool(core, tool, server);
+      // A failed resolution is not kept: the next call to it tries again (a server may have connected since).
+      p.catch(() => found.delete(key));
+      found.set(key, p);
+    }
+    return p;
+  };
+}
+
 async function runCall(
   core: CliCore,
   suite: string,
   call: CollectionCall,
   connect: (s: string | undefined) => Promise<void>,
+  resolve: (tool: string, server: string | undefined) => Promise<ToolSummary>,
 ): Promise<CallResult> {
   const name = call.name ?? call.tool;
   const base = { suite, name, tool: call.tool };
@@ -39,7 +60,7 @@ async function runCall(
   let evidence: Evidence = {};
   try {
     await connect(call.server);
-    const tool = await resolveTool(core, call.tool, call.server);
+    const tool = await resolve(call.tool, call.server);
     try {
       outcome = await callTool(core, tool, call.args, call.timeoutS);
     } catch (err) {
@@ -81,10 +102,11 @@ export async function runCollections(core: CliCore, words: string[], flags: Flag
     throw CliError.usage(`Unknown --reporter ${flags.reporter} (junit is the one there is)`);
   const collections = words.map(loadCollection); // every file is checked before any call is made
   const connect = connector(core);
+  const resolve = resolver(core);
   const results: CallResult[] = [];
   for (const collection of collections)
     for (const call of collection.calls) {
-      const result = await runCall(core, collection.name, call, connect);
+      const result = await runCall(core, collection.name, call, connect, resolve);
       results.push(result);
       if (flags.json) out.json(result);
     }

@@ -35,7 +35,8 @@ State:
   --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
   --config FILE     a throwaway run whose servers come from an mcp.json-style file
   --yes             approve the config's own launches (printed), or the launch shown by servers approve
-  --wait-for-auth S wait for a needed sign-in (open the printed URL) instead of exiting 4 at once
+  --wait-for-auth S wait for a needed sign-in (open the printed URL, or paste the redirect URL on stdin)
+                    instead of exiting 4 at once
   --otlp URL        send OpenTelemetry traces of the run to an OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318)
 
 Exit codes:
@@ -99,6 +100,7 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
         ...(flags.config !== undefined ? { config: flags.config } : {}),
         ...(flags.waitForAuth !== undefined ? { waitForAuthS: positiveNumber('wait-for-auth', flags.waitForAuth) ?? 0 } : {}),
         ...(flags.otlp !== undefined ? { otlp: flags.otlp } : {}),
+        json: flags.json,
         yes: flags.yes,
       },
       out,

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolSummary } from '../../shared/domains/catalog.js';
 import type { CallOutcome } from '../../shared/domains/calls.js';
+import { pickTool } from '../../shared/collections/resolve.js';
 import { positiveNumber, readArgs, type Flags } from './args.js';
 import { CliError } from './cli-error.js';
 import type { CliCore } from './cli-core.js';
@@ -50,14 +51,9 @@ export async function toolsList(core: CliCore, flags: Flags, out: Output): Promi
 
 /** Finds a tool by its local name (`mcp__server__tool`) or its original name; ambiguous or unknown is a usage error. */
 export async function resolveTool(core: CliCore, name: string, server: string | undefined): Promise<ToolSummary> {
-  const tools = await catalogTools(core, server);
-  const exact = tools.find((t) => t.name === name);
-  if (exact) return exact;
-  const matches = tools.filter((t) => t.originalName === name);
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1)
-    throw CliError.usage(`Several servers offer ${name} (${matches.map((t) => t.serverId).join(', ')}): pick one with --server`);
-  throw new CliError(EXIT.usage, 'not_found', `No tool named ${name}${server !== undefined ? ` on ${server}` : ''}`);
+  const picked = pickTool(await catalogTools(core, server), name, server);
+  if (picked.ok) return picked.tool;
+  throw picked.reason === 'ambiguous' ? CliError.usage(picked.message) : new CliError(EXIT.usage, 'not_found', picked.message);
 }
 
 /** Calls a tool with a client-side time limit: when it runs out the call is cancelled and ends as a timeout. */

@@ -59,6 +59,7 @@ import { defaultServerFolder, removeServerFolder, serverWorkDir, withLaunchWorkD
 import { SessionManager, type SessionHost } from './sessions/session-manager.js';
 import type { TransportFactory } from './transports/transport-factory.js';
 import { startTelemetry } from './telemetry/start.js';
+import { LiveTelemetry } from './telemetry/live.js';
 import { savedEndpoint, TelemetrySetting } from './settings/telemetry-setting.js';
 import { gatewayRequestTracer, instrumentCalls, instrumentResources } from './telemetry/instrument.js';
 
@@ -186,15 +187,26 @@ export function createCore(ports: CorePorts): Host {
 
   // Traces, when an endpoint is set: sent last, after everything that makes spans has stopped.
   const otlpEndpoint = ports.otlpEndpoint ?? savedEndpoint(definitions.settings);
-  const telemetrySetting = new TelemetrySetting(definitions, { endpoint: otlpEndpoint, overridden: ports.otlpEndpoint !== undefined });
-  const telemetry = startTelemetry({
-    endpoint: otlpEndpoint,
-    version: ports.version,
-    mode: ports.mode,
-    ...(ports.otlpDelayMs !== undefined ? { scheduledDelayMs: ports.otlpDelayMs } : {}),
-    log: (level, text) => logger.log(level, 'telemetry', text),
-    notify,
-  });
+  const tracerFor = (endpoint: string | undefined) =>
+    startTelemetry({
+      endpoint,
+      version: ports.version,
+      mode: ports.mode,
+      ...(ports.otlpDelayMs !== undefined ? { scheduledDelayMs: ports.otlpDelayMs } : {}),
+      log: (level, text) => logger.log(level, 'telemetry', text),
+      notify,
+    });
+  // Installed once, switched in place: Settings → Tracing applies without a restart.
+  const telemetry = new LiveTelemetry(tracerFor(otlpEndpoint));
+  const telemetrySetting = new TelemetrySetting(
+    definitions,
+    { endpoint: otlpEndpoint, overridden: ports.otlpEndpoint !== undefined },
+    (endpoint) => {
+      if (endpoint === undefined) logger.log('info', 'telemetry', 'traces are off');
+      // The replaced tracer's flush is the shutdown's to await (LiveTelemetry keeps it); a failed one was reported.
+      void telemetry.replace(tracerFor(endpoint));
+    },
+  );
   lifetime.add({ name: 'send traces', stage: 'flush', timeoutMs: 5000, run: () => telemetry.shutdown() });
 
   const gate = new LaunchGate(credentials, definitions);
@@ -386,7 +398,7 @@ export function createCore(ports: CorePorts): Host {
       ...(ports.gatewayLauncher ? { launcher: ports.gatewayLauncher } : {}),
       ...(ports.gatewayAdmission ? { admission: ports.gatewayAdmission } : {}),
       ...(ports.gatewayDoor ? { door: ports.gatewayDoor } : {}),
-      ...(telemetry.enabled ? { traceRequest: gatewayRequestTracer(telemetry) } : {}),
+      traceRequest: gatewayRequestTracer(telemetry),
     },
   );
   // The gateway is a front door: it closes first, so no new call arrives while calls are cancelled.

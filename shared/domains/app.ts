@@ -32,7 +32,7 @@ export interface TelemetryState {
   active: boolean;
   /** True when the command line's --otlp sets the endpoint for this run, overriding the saved one. */
   overridden: boolean;
-  /** True when the saved setting differs from what runs: it applies at the next start. */
+  /** True when the saved setting differs from what runs (a run whose --otlp overrides it): it applies at the next start. */
   restartNeeded: boolean;
 }
 

@@ -78,3 +78,62 @@ export function processesWith(marker: string): number[] {
     .filter((l) => l.includes(marker) && !l.includes('ps -eo'))
     .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
+
+/** A command still running: its output so far, its stdin, and its end. */
+export interface LiveCli {
+  /** Resolves with the first stdout or stderr text matching `pattern` (rejects if the command ends first). */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Writes to the command's stdin (a person pasting). */
+  type(text: string): void;
+  /** The whole run, once it ends. */
+  done: Promise<CliRun>;
+}
+
+/** Starts the command with a piped stdin and lets the test act while it waits. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): LiveCli {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  let ended: number | null | undefined;
+  const waiters: { pattern: RegExp; resolve: (m: RegExpExecArray) => void; reject: (e: Error) => void }[] = [];
+  const check = (): void => {
+    for (const w of [...waiters]) {
+      const m = w.pattern.exec(stdout) ?? w.pattern.exec(stderr);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  };
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    check();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    check();
+  });
+  const done = new Promise<CliRun>((resolve) =>
+    child.once('close', (code) => {
+      running.delete(child);
+      ended = code;
+      for (const w of waiters.splice(0)) w.reject(new Error(`the command ended (${code}) before ${w.pattern}:\n${stderr}`));
+      resolve({ code, stdout, stderr });
+    }),
+  );
+  return {
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ pattern, resolve, reject });
+        check();
+        if (ended !== undefined && waiters.length > 0) reject(new Error(`the command ended (${ended}) before ${pattern}`));
+      }),
+    type: (text) => void child.stdin.write(text),
+    done,
+  };
+}

@@ -128,7 +128,7 @@ test('saves an OTLP endpoint, refuses one that is not http(s), and says when it 
 
   await field.fill('http://127.0.0.1:4318');
   await tracing.getByRole('button', { name: 'Save tracing' }).click();
-  await expect(tracing.getByTestId('tracing-status')).toHaveText('Saved. It applies at the next start of Switchboard.');
+  await expect(tracing.getByTestId('tracing-status')).toHaveText('Traces are being sent in this run.');
   await expect(field).not.toHaveAttribute('aria-invalid', 'true');
   const file = JSON.parse(readFileSync(join(switchboard.dataDir, 'config.json'), 'utf8')) as { telemetry?: unknown };
   expect(file.telemetry).toEqual({ otlpEndpoint: 'http://127.0.0.1:4318' });

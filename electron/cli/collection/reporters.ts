@@ -1,5 +1,5 @@
 // What `switchboard run` prints: a readable summary, one JSON line per call (--json), or JUnit XML (--reporter junit).
-import type { AssertionResult } from './assertions.js';
+import type { AssertionResult } from '../../../shared/collections/assertions.js';
 
 /** One call's result. */
 export interface CallResult {

@@ -1,5 +1,5 @@
-// The OTLP tracing setting: the endpoint and whether traces are sent, saved in the settings file. Tracing's wrappers
-// are installed when the core starts, so a change is saved now and applies at the next start; the state says so.
+// The OTLP tracing setting: the endpoint and whether traces are sent, saved in the settings file. A change applies
+// at once (the running core's tracer is replaced), except in a run whose --otlp overrides the saved setting.
 import type { Settings } from '../../../shared/config.js';
 import type { TelemetryState } from '../../../shared/domains/app.js';
 import { AppError } from '../../../shared/errors.js';
@@ -36,10 +36,13 @@ export function checkEndpoint(endpoint: string): string {
 export class TelemetrySetting {
   readonly #definitions: Definitions;
   readonly #running: RunningTelemetry;
+  readonly #apply: ((endpoint: string | undefined) => void) | undefined;
 
-  constructor(definitions: Definitions, running: RunningTelemetry) {
+  /** `apply` switches the running core to an endpoint (none: off); without it a change waits for the next start. */
+  constructor(definitions: Definitions, running: RunningTelemetry, apply?: (endpoint: string | undefined) => void) {
     this.#definitions = definitions;
-    this.#running = running;
+    this.#running = { ...running };
+    this.#apply = apply;
   }
 
   state(): TelemetryState {
@@ -65,6 +68,11 @@ export class TelemetrySetting {
     if (given === undefined) delete next.telemetry;
     else next.telemetry = { otlpEndpoint: given, ...(enabled ? {} : { enabled: false }) };
     this.#definitions.save(next);
+    const wanted = savedEndpoint(next);
+    if (this.#apply && !this.#running.overridden && wanted !== this.#running.endpoint) {
+      this.#apply(wanted);
+      this.#running.endpoint = wanted;
+    }
     return this.state();
   }
 }

@@ -4,13 +4,15 @@
 import type { CallService } from '../calls/call-service.js';
 import type { ResourceService } from '../resources/resource-service.js';
 import { ATTR, jsonBytes, safeUri } from './attributes.js';
-import type { Telemetry } from './telemetry.js';
+import { NO_TELEMETRY, type SpanHandle, type Telemetry } from './telemetry.js';
 
 /** Every tool call (the person's, an MCP App's, a gateway client's) is a span named after the tool. */
 export function instrumentCalls(calls: CallService, telemetry: Telemetry): void {
-  if (!telemetry.enabled) return;
+  if (telemetry === NO_TELEMETRY) return;
   const callRoute = calls.callRoute.bind(calls);
   calls.callRoute = (route, args, callIdOrOptions) => {
+    // Tracing switched off at run time: the call as if unwrapped (no argument sizes measured).
+    if (!telemetry.enabled) return callRoute(route, args, callIdOrOptions);
     const origin = typeof callIdOrOptions === 'object' ? callIdOrOptions.origin?.kind : undefined;
     return telemetry.run(
       `call ${route.originalName}`,
@@ -35,19 +37,25 @@ export function instrumentCalls(calls: CallService, telemetry: Telemetry): void 
 
 /** Every resource read (a URI or an expanded template) is a span. */
 export function instrumentResources(resources: ResourceService, telemetry: Telemetry): void {
-  if (!telemetry.enabled) return;
+  if (telemetry === NO_TELEMETRY) return;
   const read = resources.read.bind(resources);
   resources.read = (id, target) =>
-    telemetry.run(
-      'read resource',
-      'internal',
-      { [ATTR.serverId]: id, [ATTR.resourceUri]: 'uri' in target ? safeUri(target.uri) : safeUri(target.uriTemplate) },
-      async (span) => {
-        const result = await read(id, target);
-        span.set({ [ATTR.status]: 'ok', [ATTR.resultBytes]: jsonBytes(result.parts), 'switchboard.resource.parts': result.parts.length });
-        return result;
-      },
-    );
+    !telemetry.enabled
+      ? read(id, target)
+      : telemetry.run(
+          'read resource',
+          'internal',
+          { [ATTR.serverId]: id, [ATTR.resourceUri]: 'uri' in target ? safeUri(target.uri) : safeUri(target.uriTemplate) },
+          async (span) => {
+            const result = await read(id, target);
+            span.set({
+              [ATTR.status]: 'ok',
+              [ATTR.resultBytes]: jsonBytes(result.parts),
+              'switchboard.resource.parts': result.parts.length,
+            });
+            return result;
+          },
+        );
 }
 
 /** Largest request body looked into for its JSON-RPC method names (the front bounds bodies anyway). */
@@ -74,11 +82,15 @@ async function methodsOf(request: Request): Promise<string | undefined> {
 /** How the gateway hands each authenticated HTTP request to tracing. */
 export type TraceGatewayRequest = (clientId: string, request: Request, handle: () => Promise<Response>) => Promise<Response>;
 
-/** Each gateway request (authenticated, past the front's checks) is a server span; its calls are its children. */
+/**
+ * Each gateway request (authenticated, past the front's checks) is a server span; its calls are its children. The
+ * span lasts until the response is finished: its whole body sent (an SSE stream to its end), or the client gone.
+ */
 export function gatewayRequestTracer(telemetry: Telemetry): TraceGatewayRequest {
   return async (clientId, request, handle) => {
+    if (!telemetry.enabled) return handle();
     const method = await methodsOf(request);
-    return telemetry.run(
+    return telemetry.enter(
       method !== undefined ? `gateway ${method}` : `gateway ${request.method}`,
       'server',
       {
@@ -91,8 +103,52 @@ export function gatewayRequestTracer(telemetry: Telemetry): TraceGatewayRequest 
         const response = await handle();
         span.set({ [ATTR.httpStatus]: response.status });
         if (response.status >= 500) span.fail(String(response.status));
-        return response;
+        return endsWithBody(response, span);
       },
     );
   };
+}
+
+/** The response with a body that ends `span` when it is read to its end, fails, or is cancelled by the client. */
+function endsWithBody(response: Response, span: SpanHandle): Response {
+  const body = response.body;
+  if (body === null) {
+    span.set({ [ATTR.responseBytes]: 0 });
+    span.end();
+    return response;
+  }
+  const reader = body.getReader();
+  let bytes = 0;
+  const finish = (failure?: string): void => {
+    span.set({ [ATTR.responseBytes]: bytes });
+    if (failure !== undefined) span.fail(failure);
+    span.end();
+  };
+  const traced = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            finish();
+            controller.close();
+            return;
+          }
+          bytes += value.byteLength;
+          controller.enqueue(value);
+        } catch (err) {
+          finish('stream_failed');
+          controller.error(err);
+        }
+      },
+      cancel(reason) {
+        // The client hung up mid-stream (an SSE stream it closed): that ends the request, not as a failure.
+        span.set({ 'switchboard.response.cancelled': true });
+        finish();
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(traced, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

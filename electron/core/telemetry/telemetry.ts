@@ -28,6 +28,11 @@ export interface Telemetry {
   readonly enabled: boolean;
   /** Runs `fn` inside a new span, child of the current one; the span ends when `fn` settles (a throw fails it). */
   run<T>(name: string, role: SpanRole, attributes: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside a new span, child of the current one, that outlives `fn`: the caller ends it (a response whose
+   * body is still streaming). A throw from `fn` fails and ends it.
+   */
+  enter<T>(name: string, role: SpanRole, attributes: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T>;
   /** Starts a span the caller ends, child of `parent` or else of the current span; it is not made current. */
   start(name: string, role: SpanRole, attributes: SpanAttributes, parent?: SpanHandle): SpanHandle;
   /** Sends what is buffered and stops (the core's shutdown). */
@@ -40,6 +45,7 @@ const NOOP_SPAN: SpanHandle = { set: () => undefined, fail: () => undefined, end
 export const NO_TELEMETRY: Telemetry = {
   enabled: false,
   run: (_name, _role, _attributes, fn) => fn(NOOP_SPAN),
+  enter: (_name, _role, _attributes, fn) => fn(NOOP_SPAN),
   start: () => NOOP_SPAN,
   shutdown: () => Promise.resolve(),
 };
@@ -106,6 +112,17 @@ export class TracerTelemetry implements Telemetry {
       throw err;
     } finally {
       handle.end();
+    }
+  }
+
+  async enter<T>(name: string, role: SpanRole, attributes: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
+    const handle = this.start(name, role, attributes) as OtelSpan;
+    try {
+      return await this.#current.run(trace.setSpan(ROOT_CONTEXT, handle.span), () => fn(handle));
+    } catch (err) {
+      handle.fail(errorType(err));
+      handle.end();
+      throw err;
     }
   }
 

@@ -6,7 +6,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { TransportFactory } from '../transports/transport-factory.js';
 import { ATTR, jsonBytes, safeName, safeUri } from './attributes.js';
-import type { SpanHandle, Telemetry } from './telemetry.js';
+import { NO_TELEMETRY, type SpanHandle, type Telemetry } from './telemetry.js';
 
 /** Requests in flight tracked per transport; beyond it the oldest are ended unanswered (a server that never answers). */
 const MAX_PENDING = 4096;
@@ -65,7 +65,8 @@ function finish(span: SpanHandle, message: Fields): void {
 /** Wraps one transport so its requests become spans. */
 function traceTransport(inner: Transport, serverId: string, kind: string, telemetry: Telemetry): Transport {
   const base = { [ATTR.serverId]: serverId, [ATTR.transport]: kind };
-  let connect: SpanHandle | undefined = telemetry.start(`connect ${serverId}`, 'client', base);
+  // Tracing can be switched on or off while the transport lives: each new span asks whether it is on.
+  let connect: SpanHandle | undefined = telemetry.enabled ? telemetry.start(`connect ${serverId}`, 'client', base) : undefined;
   const sent = new Map<string, { span: SpanHandle; method: string }>();
   const received = new Map<string, SpanHandle>();
   let outerOnMessage: OnMessage | undefined;
@@ -108,7 +109,7 @@ function traceTransport(inner: Transport, serverId: string, kind: string, teleme
 
   const tracedSend: Send = (message, options) => {
     const m = message as Fields;
-    if (typeof m.method === 'string' && m.id !== undefined) {
+    if (typeof m.method === 'string' && m.id !== undefined && telemetry.enabled) {
       const target = targetOf(m.method, m.params);
       // The handshake (initialize, or discovery on stateless servers) is the connect's own round trip.
       const parent = connect && sent.size === 0 ? connect : undefined;
@@ -162,7 +163,7 @@ function traceTransport(inner: Transport, serverId: string, kind: string, teleme
             (m.result as { protocolVersion?: unknown } | undefined)?.protocolVersion,
           );
       }
-    } else if (typeof m.method === 'string' && m.id !== undefined) {
+    } else if (typeof m.method === 'string' && m.id !== undefined && telemetry.enabled) {
       const span = telemetry.start(
         m.method,
         'server',
@@ -206,9 +207,9 @@ function traceTransport(inner: Transport, serverId: string, kind: string, teleme
   });
 }
 
-/** A factory whose transports are traced; with tracing off, the factory itself. */
+/** A factory whose transports are traced; with tracing that can never turn on, the factory itself. */
 export function traceFactory(factory: TransportFactory, telemetry: Telemetry): TransportFactory {
-  if (!telemetry.enabled) return factory;
+  if (telemetry === NO_TELEMETRY) return factory;
   return (ctx) => {
     const opened = factory(ctx);
     return { ...opened, transport: traceTransport(opened.transport, ctx.config.id, ctx.config.transport.type, telemetry) };

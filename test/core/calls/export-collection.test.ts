@@ -3,7 +3,7 @@
 // exported faithfully.
 import { describe, expect, it } from 'vitest';
 import { CollectionSchema } from '../../../electron/cli/collection/collection-file.js';
-import { parsePath, valueAt } from '../../../electron/cli/collection/json-path.js';
+import { parsePath, valueAt } from '../../../shared/collections/json-path.js';
 import { collectionFileName, exportCallsAsCollection, type CollectionSources } from '../../../electron/core/calls/export-collection.js';
 import type { HistoryEntry } from '../../../shared/domains/calls.js';
 import { AppError } from '../../../shared/errors.js';

@@ -1,6 +1,6 @@
 // The OTLP tracing setting through the contract: saved to the settings file, refused with config_invalid when the
-// endpoint is not http(s), kept when turned off, and reported as applying at the next start until the core restarts
-// with it (the next core then traces to it, or the command line's --otlp wins over it).
+// endpoint is not http(s), kept when turned off, applied at once to the running core (and by the next core), except
+// that the command line's --otlp wins over it for its run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ function saved(dir: string): unknown {
 }
 
 describe('app.setTelemetry', () => {
-  it('saves the endpoint, says it applies at the next start, and the next core traces to it', async () => {
+  it('saves the endpoint, applies it to the running core at once, and the next core traces to it too', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const h = open(dir);
@@ -40,13 +40,13 @@ describe('app.setTelemetry', () => {
       restartNeeded: false,
     } satisfies TelemetryState);
     const state = await call<TelemetryState>(h.dispatch, 'app.setTelemetry', { endpoint: ' http://127.0.0.1:4318 ', enabled: true });
-    expect(state).toEqual({ endpoint: 'http://127.0.0.1:4318', enabled: true, active: false, overridden: false, restartNeeded: true });
+    expect(state).toEqual({ endpoint: 'http://127.0.0.1:4318', enabled: true, active: true, overridden: false, restartNeeded: false });
     expect(saved(dir)).toEqual({ otlpEndpoint: 'http://127.0.0.1:4318' });
     await h.host.shutdown();
     hosts.splice(0);
 
     const next = open(dir);
-    expect(await call(next.dispatch, 'app.telemetry', {})).toEqual({ ...state, active: true, restartNeeded: false });
+    expect(await call(next.dispatch, 'app.telemetry', {})).toEqual(state);
   });
 
   it('keeps the endpoint when turned off, and an off endpoint does not trace at the next start', async () => {

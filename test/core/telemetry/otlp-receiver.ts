@@ -14,6 +14,9 @@ export interface ReceivedSpan {
   /** 2 = error (OTLP's STATUS_CODE_ERROR). */
   statusCode: number;
   service: string | undefined;
+  /** Start and end, nanoseconds since the epoch. */
+  startNano: bigint;
+  endNano: bigint;
 }
 
 /** A listening receiver. */
@@ -43,6 +46,8 @@ interface OtlpSpan {
   kind: number;
   attributes?: KeyValue[];
   status?: { code?: number };
+  startTimeUnixNano?: string | number;
+  endTimeUnixNano?: string | number;
 }
 interface OtlpBody {
   resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
@@ -88,6 +93,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               attributes: attributes(s.attributes),
               statusCode: s.status?.code ?? 0,
               service: typeof service === 'string' ? service : undefined,
+              startNano: BigInt(s.startTimeUnixNano ?? 0),
+              endNano: BigInt(s.endTimeUnixNano ?? 0),
             });
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');

@@ -177,6 +177,37 @@ describe('OpenTelemetry traces', () => {
     expect(everything).not.toContain(ARGUMENT);
   }, 60_000);
 
+  it('ends a gateway request span when its SSE response has ended, not when its headers went out', async () => {
+    await addApproved(h!.host, server('echo', 'echo-stdio.ts'));
+    await call(dispatch, 'servers.connect', { id: 'echo' });
+    await call(dispatch, 'catalog.refresh', { id: 'echo' });
+    const status = await h!.host.gateway.enable(0);
+    const added = await h!.host.gateway.addClient('streamer', { mode: 'all', writes: 'allow' });
+    const client = new Client({ name: 'otlp-sse', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(status.url!), { requestInit: { headers: { Authorization: `Bearer ${added.token}` } } }),
+    );
+    let progress = 0;
+    try {
+      const { tools } = await client.listTools();
+      const slow = tools.find((t) => t.name.endsWith('slow'))!;
+      // Progress asked for: the gateway answers with an SSE stream whose headers go out with the first notification.
+      const result = await client.callTool({ name: slow.name, arguments: { ms: 300, steps: 3 } }, { onprogress: () => void progress++ });
+      expect(result.isError).not.toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(progress).toBeGreaterThanOrEqual(1);
+    const spans = await finish();
+    const request = spans.find((s) => s.name === 'gateway tools/call')!;
+    const inner = children(spans, request);
+    expect(inner.map((s) => s.name)).toEqual(['call slow']);
+    // The call finished while the stream was open; the request's span lasts until the stream's last byte.
+    expect(request.endNano).toBeGreaterThanOrEqual(inner[0]!.endNano);
+    expect(request.attributes[ATTR.responseBytes]).toBeGreaterThan(0);
+    expect(request.statusCode).not.toBe(2);
+  }, 60_000);
+
   it('makes each delivery of events a span with its counts', async () => {
     const host = h!.host;
     await addApproved(host, eventsStdio('ev', { lifecycle: 'discover' }));

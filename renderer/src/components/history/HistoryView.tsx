@@ -1,6 +1,7 @@
 // Call history as a table: time, server, tool, status (colour, icon, words), duration and who started the call;
 // row actions in a menu ("Run again" calls again and opens the new entry, "Load into form" opens the tool with
-// the arguments filled in); saved calls grouped above. #/history/<callId> opens one call's detail.
+// the arguments filled in); saved calls grouped above. #/history/<callId> opens one call's detail. "Run collection…"
+// runs the saved calls or a collection file with their assertions.
 import {
   ActionIcon,
   Alert,
@@ -42,6 +43,7 @@ import { CodeBlock } from '../../ui/CodeBlock';
 import { countLabel } from '../../ui/count';
 import { cleanText, durationLabel, oneLine } from '../../ui/text';
 import { ExportTestDialog, type ExportFormat } from './ExportTestDialog';
+import { RunCollectionDialog } from './RunCollectionDialog';
 import { CallStatusBadge, PresentationView } from '../tools/ResultView';
 
 /** Who started a call, in words. */
@@ -496,6 +498,7 @@ export function HistoryView() {
   const [query, setQuery] = useState(history.query);
   const [saving, setSaving] = useState<HistoryEntry | null>(null);
   const [clearing, setClearing] = useState(false);
+  const [runningCollection, setRunningCollection] = useState(false);
   const [exporting, setExporting] = useState<{ entries: HistoryEntry[]; title?: string; format?: ExportFormat } | null>(null);
   const exportOne = (e: HistoryEntry, format?: ExportFormat): void => setExporting({ entries: [e], ...(format ? { format } : {}) });
   const actions = useCallActions();
@@ -518,6 +521,9 @@ export function HistoryView() {
           History
         </Title>
         <Group gap="xs">
+          <Button leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={() => setRunningCollection(true)}>
+            Run collection…
+          </Button>
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
             onClick={() => void exportHistory().then((x) => saveFile(x.fileName, x.text))}
@@ -623,6 +629,16 @@ export function HistoryView() {
       )}
       {saving && <SaveDialog entry={saving} onClose={() => setSaving(null)} />}
       {clearing && <ClearDialog onClose={() => setClearing(false)} />}
+      {runningCollection && (
+        <RunCollectionDialog
+          saved={history.saved}
+          onClose={() => {
+            setRunningCollection(false);
+            // The run's calls are in the History now.
+            void loadHistory();
+          }}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 // The OTLP tracing setting: an endpoint (http or https, checked by the core, whose typed error is shown under the
-// field), an on/off switch, what a trace holds, and plainly when a saved change takes effect (the next start: the
-// core installs tracing when it starts).
+// field), an on/off switch, what a trace holds, and plainly what this run does (a saved change applies at once,
+// unless the run's --otlp overrides the setting).
 import { Alert, Button, Group, Paper, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { TelemetryState } from '../../../../shared/domains/app';

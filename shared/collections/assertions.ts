@@ -1,9 +1,8 @@
-// Checks one call's outcome against its expectations. Each assertion yields a result, held or not, with what was
+// Checks one call's outcome against its expectations (the command line's `run` and the History view's runner). Each assertion yields a result, held or not, with what was
 // seen, so a report can say exactly what failed.
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { isDeepStrictEqual } from 'node:util';
-import type { CallOutcome } from '../../../shared/domains/calls.js';
-import type { Expectations } from './collection-file.js';
+import type { CallOutcome } from '../domains/calls.js';
+import type { Expectations } from './collection.js';
 import { parsePath, valueAt } from './json-path.js';
 
 /** One assertion's verdict. */
@@ -28,6 +27,22 @@ const show = (v: unknown): string => {
   const text = JSON.stringify(v) ?? String(v);
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 };
+
+/** Deep equality of JSON values (what structuredContent and a collection's expected values are). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
+}
 
 /** Every assertion of `expect` on this outcome, in a fixed order. */
 export function checkCall(expect: Expectations, outcome: CallOutcome, evidence: Evidence): AssertionResult[] {
@@ -65,7 +80,7 @@ export function checkCall(expect: Expectations, outcome: CallOutcome, evidence: 
     const got = valueAt(evidence.structuredContent, segments);
     check(
       name,
-      got.found && isDeepStrictEqual(got.value, want),
+      got.found && jsonEqual(got.value, want),
       got.found ? `found ${show(got.value)}` : 'nothing at that path in structuredContent',
     );
   }

@@ -1,8 +1,8 @@
 // Each assertion kind on a made-up outcome: held, and not held with what was found.
 import { describe, expect, it } from 'vitest';
 import type { CallOutcome } from '../../../shared/domains/calls.js';
-import { checkCall } from '../../../electron/cli/collection/assertions.js';
-import { parsePath, valueAt } from '../../../electron/cli/collection/json-path.js';
+import { checkCall } from '../../../shared/collections/assertions.js';
+import { parsePath, valueAt } from '../../../shared/collections/json-path.js';
 
 function outcome(over: Partial<CallOutcome> = {}, text = 'Temperature 36, drizzle'): CallOutcome {
   return {
