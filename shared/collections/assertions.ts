@@ -104,3 +104,21 @@ export function checkCall(expect: Expectations, outcome: CallOutcome, evidence: 
     check(`duration < ${expect.maxDurationMs} ms`, outcome.durationMs < expect.maxDurationMs, `took ${outcome.durationMs} ms`);
   return results;
 }
+
+/** One collection call's outcome, as `switchboard run` reports it and the History runner shows it. */
+export interface CallCheckResult {
+  /** The call's name in the collection. */
+  name: string;
+  /** The tool that was called (or asked for, when it could not be found). */
+  tool: string;
+  /** ok, error, timeout, cancelled, or "not run" when the call could not be made. */
+  status: string;
+  /** How long the call took. */
+  durationMs: number;
+  /** Whether every assertion held. */
+  passed: boolean;
+  /** Each assertion, held or failed with what was seen. */
+  assertions: AssertionResult[];
+  /** Why the call could not be made at all (connection, unknown tool, the core refused it). */
+  error?: string;
+}

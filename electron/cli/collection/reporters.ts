@@ -1,17 +1,9 @@
 // What `switchboard run` prints: a readable summary, one JSON line per call (--json), or JUnit XML (--reporter junit).
-import type { AssertionResult } from '../../../shared/collections/assertions.js';
+import type { CallCheckResult } from '../../../shared/collections/assertions.js';
 
-/** One call's result. */
-export interface CallResult {
+/** One call's result, with the suite (collection file) it came from. */
+export interface CallResult extends CallCheckResult {
   suite: string;
-  name: string;
-  tool: string;
-  status: string;
-  durationMs: number;
-  passed: boolean;
-  assertions: AssertionResult[];
-  /** Why the call could not be made at all (connection, unknown tool). */
-  error?: string;
 }
 
 /** The readable summary lines. */

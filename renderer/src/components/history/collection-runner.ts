@@ -1,7 +1,7 @@
 // Runs a collection's calls in order from the window, checking each with the shared assertions (the ones
 // `switchboard run` uses): resolve the tool in the catalog, call it, fetch the raw result and the output schema only
 // when an assertion needs them. Reaches the core through the ports it is given, so a test can pass the real bridge.
-import { checkCall, type AssertionResult, type Evidence } from '../../../../shared/collections/assertions';
+import { checkCall, type CallCheckResult, type Evidence } from '../../../../shared/collections/assertions';
 import type { CollectionCall } from '../../../../shared/collections/collection';
 import { pickTool } from '../../../../shared/collections/resolve';
 import type { ToolDetail, ToolSummary } from '../../../../shared/domains/catalog';
@@ -19,18 +19,9 @@ export interface RunnerPorts {
 }
 
 /** One call's row in the results table. */
-export interface RunRow {
+export interface RunRow extends CallCheckResult {
   /** Position in the collection. */
   index: number;
-  name: string;
-  tool: string;
-  /** ok, error, timeout, cancelled, or "not run" when the call could not be made. */
-  status: string;
-  durationMs: number;
-  passed: boolean;
-  assertions: AssertionResult[];
-  /** Why the call was not made (unknown tool, the core refused it). */
-  error?: string;
   /** The History entry of the call, when one was made. */
   callId?: string;
 }
