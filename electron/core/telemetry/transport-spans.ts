@@ -212,6 +212,10 @@ export function traceFactory(factory: TransportFactory, telemetry: Telemetry): T
   if (telemetry === NO_TELEMETRY) return factory;
   return (ctx) => {
     const opened = factory(ctx);
+    // Only connections opened while tracing is on are wrapped: the wrapper is a proxy, and the auth and DPoP layers
+    // must see the transport itself whenever nobody asked for traces. Switching tracing on reaches a server at its
+    // next connect; calls, reads and gateway requests follow the switch at once.
+    if (!telemetry.enabled) return opened;
     return { ...opened, transport: traceTransport(opened.transport, ctx.config.id, ctx.config.transport.type, telemetry) };
   };
 }

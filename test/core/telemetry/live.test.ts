@@ -54,8 +54,10 @@ describe('tracing switched while the core runs', () => {
     const before = await echo('before');
     const on = await call<TelemetryState>(dispatch, 'app.setTelemetry', { endpoint: a.endpoint, enabled: true });
     expect(on).toMatchObject({ endpoint: a.endpoint, enabled: true, active: true, restartNeeded: false });
+    // Calls follow the switch at once; a server's own round trips are traced from its next connect on.
+    await call(dispatch, 'servers.restart', { id: 'echo' });
     const toA = await echo('to a');
-    // The call's own round trip is traced too: the open connection's transport follows the switch.
+    // The reconnected transport keeps following the switch: moved to b, its round trips go to b.
     const moved = await call<TelemetryState>(dispatch, 'app.setTelemetry', { endpoint: b.endpoint, enabled: true });
     expect(moved).toMatchObject({ endpoint: b.endpoint, active: true, restartNeeded: false });
     const toB = await echo('to b');
