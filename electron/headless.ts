@@ -21,6 +21,7 @@ import { listenOnKeptPort, readLastPort, writeLastPort } from './headless/last-p
 import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
+import { openControlDoor, type ControlDoor } from './shell/control-door.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
 import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
@@ -139,13 +140,29 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
   await writeLastPort(dataDir, server.port).catch((err: unknown) =>
     logger.warn('app', `the port could not be recorded for the next run: ${err instanceof Error ? err.message : String(err)}`),
   );
+  // The `switchboard` command on this folder uses this core through the control door (control.json) instead of
+  // failing on the folder's lock; without the door (it could not open) it says the folder is in use, as before.
+  const control: ControlDoor | undefined = await openControlDoor({
+    dataDir,
+    dispatch: core.dispatch,
+    log: (level, message) => logger.log(level, 'app', message),
+  }).catch((err: unknown) => {
+    say(`[warning] the switchboard command cannot use this Switchboard: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
   rendererOrigins = [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`];
-  reserved = { pagePrefix: sandbox.pageUrl(''), warmUrl: sandbox.warmUrl, reservedPorts: [server.port, sandbox.port] };
+  reserved = {
+    pagePrefix: sandbox.pageUrl(''),
+    warmUrl: sandbox.warmUrl,
+    reservedPorts: [server.port, sandbox.port, ...(control ? [control.port] : [])],
+  };
   const url = `${server.origin}/#token=${token}`;
   return new Promise<number>((done) => {
     let stopping = false;
     let firstSignalAt = 0;
     const finish = async (code: number): Promise<void> => {
+      // First: a command that finds control.json from now on starts its own core once the folder is released.
+      await control?.close();
       const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS);
       if (report === undefined) {
         const ended = await cleanUpAfterCore(dataDir, (m) => logger.warn('supervisor', m));

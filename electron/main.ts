@@ -29,6 +29,7 @@ import { createBrowserOpener } from './platform/browser-opener.js';
 import { collectInstallLinks } from './install-links.js';
 import { runAndExit } from './gateway-cli/run.js';
 import { CoreSupervisor } from './shell/core-supervisor.js';
+import { openControlDoor } from './shell/control-door.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
 import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
@@ -186,12 +187,18 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     log: (level, message) => log.log(level, 'supervisor', message),
     logFile: log.file,
   });
+  // The `switchboard` command on this folder uses this core through the control door (control.json) instead of
+  // failing on the folder's lock.
+  const control = openControlDoor({ dataDir, dispatch: core.dispatch, log: (level, message) => log.log(level, 'app', message) }).catch(
+    (err: unknown) => log.warn('app', `the switchboard command cannot use this app: ${err instanceof Error ? err.message : String(err)}`),
+  );
   // A quit from the first moment waits for the core: it is asked to stop within what is left of the shell's budget,
   // then ended; a core that was killed or did not answer leaves server groups and the gateway's endpoint file, which
   // the shell ends and removes itself.
   installQuitHandler(
     app,
     async () => {
+      await (await control)?.close();
       const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS - QUIT_CLEANUP_MS, QUIT_CLEANUP_MS / 2);
       if (report === undefined) await cleanUpAfterCore(dataDir, (message) => log.warn('supervisor', message));
       await door.close();

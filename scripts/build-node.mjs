@@ -58,6 +58,10 @@ await Promise.all([
     outdir: 'dist/bin',
     format: 'esm',
     outExtension: { '.js': '.mjs' },
+    // Split at its dynamic imports: a command routed to the running app's core never loads the core, the SDK or
+    // OpenTelemetry (electron/cli/local-core.ts is imported only when the command starts its own core).
+    splitting: true,
+    chunkNames: 'switchboard-chunks/[name]-[hash]',
     external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).flatMap((name) => [name, `${name}/*`]),
     banner: { js: '#!/usr/bin/env node' },
   }),

@@ -1,26 +1,14 @@
-// Starts the core in this process for one command, the way headless does (bootstrap, the data folder's lock), and
-// gives the commands one typed door into it: the contract's dispatcher, so the command line uses exactly what the UI
-// uses. `--config FILE` runs on a throwaway data folder whose servers come from the file.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+// The commands' one typed door into a core: the contract's dispatch, so the command line uses exactly what the UI
+// uses. The core is the running app's when Switchboard holds the data folder (through its control door), else one the
+// command starts in this process for the command (local-core.ts). `--config FILE` runs on a throwaway data folder
+// whose servers come from the file.
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { InvokeArgs, InvokeKey, InvokeResult, LaunchApproval } from '../../shared/contract.js';
-import { AppError } from '../../shared/errors.js';
-import { bootstrap } from '../bootstrap.js';
-import type { Dispatch } from '../core/dispatcher.js';
-import { createLogger } from '../core/logging/logger.js';
-import { tracesUrl } from '../core/telemetry/otlp.js';
-import { acquireDataLock, type DataLock } from '../core/storage/data-lock.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
-import { createPrintingOpener } from '../platform/browser-opener.js';
-import { createSettingsStore } from '../platform/settings-store.js';
 import { CliError } from './cli-error.js';
-import { EXIT } from './exit-codes.js';
+import { connectToRunningApp, type ControlClient } from './control-client.js';
 import type { Output } from './output.js';
-
-declare const __APP_VERSION__: string;
-const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0';
 
 /** Where the command's state comes from. */
 export interface CoreSource {
@@ -54,95 +42,57 @@ export interface CliCore {
   readonly json: boolean;
   /** The lines pasted on stdin while a sign-in is awaited (a redirect URL completes it). */
   pasted(): AsyncIterable<string>;
-  /** Runs the core's shutdown (servers ended, writes flushed, the lock released). */
+  /** Its own core: runs the shutdown (servers ended, writes flushed, the lock released); the app's: ends the connection. */
   close(): Promise<void>;
 }
 
-/** Opens the core on the data folder or config file, or throws a CliError saying why it cannot. */
+/**
+ * Opens the core for one command, or throws a CliError saying why it cannot. While Switchboard (headless or the
+ * desktop app) runs on the data folder, the command uses that app's core through its control door (control.json)
+ * rather than starting a second core on the folder; otherwise it starts its own (local-core.ts, loaded only then).
+ * A `--config` run always starts its own, on a throwaway folder.
+ */
 export async function openCore(source: CoreSource, out: Output): Promise<CliCore> {
-  if (source.otlp !== undefined) {
-    try {
-      tracesUrl(source.otlp);
-    } catch (err) {
-      throw CliError.usage(`--otlp: ${(err as Error).message}`);
+  if (source.config === undefined) {
+    const dataDir = resolve(source.dataDir ?? defaultDataDir());
+    const door = await connectToRunningApp(dataDir);
+    if (door !== undefined) {
+      if (source.otlp !== undefined) {
+        door.close();
+        throw CliError.usage(
+          `--otlp cannot apply to the running Switchboard's core (process ${door.pid}) on ${dataDir}: set the OTLP endpoint in its ` +
+            'Settings, or quit it first, or use --config FILE for a run of its own.',
+        );
+      }
+      // On stderr: --json output stays the command's own.
+      out.note(`Using the running Switchboard's core (process ${door.pid}) on ${dataDir}`);
+      return routedCore(door, dataDir, source, out);
     }
   }
-  const throwaway = source.config !== undefined;
-  let configText: string | undefined;
-  if (source.config !== undefined) {
-    try {
-      configText = readFileSync(source.config, 'utf8');
-    } catch (err) {
-      throw CliError.usage(`Cannot read --config ${source.config}: ${(err as Error).message}`);
-    }
-  }
-  const dataDir = throwaway ? mkdtempSync(join(tmpdir(), 'switchboard-cli-')) : resolve(source.dataDir ?? defaultDataDir());
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  let lock: DataLock;
-  try {
-    lock = acquireDataLock(dataDir, { mode: 'cli' });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const code = err instanceof AppError ? err.code : 'data_locked';
-    // The single-process rule: a second core on the same folder would overwrite the first one's writes.
-    throw new CliError(
-      EXIT.switchboard,
-      code,
-      `${message}\nThe switchboard command starts its own core on the data folder, so it cannot run while Switchboard uses it. ` +
-        'Quit Switchboard first, or use another folder with --data-dir, or a throwaway run with --config FILE.',
-    );
-  }
-  let dispatch: Dispatch;
-  let shutdown: () => Promise<unknown>;
-  try {
-    const booted = await bootstrap({
-      mode: 'headless',
-      version: VERSION,
-      settingsStore: createSettingsStore(dataDir),
-      // A throwaway run keeps nothing, secrets included.
-      credentials: throwaway || process.env['SWITCHBOARD_CREDENTIALS'] === 'memory' ? 'memory' : 'auto',
-      logger: createLogger(throwaway ? {} : { dataDir }),
-      dataLock: lock,
-      // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
-      authOpener: createPrintingOpener(() => undefined),
-      ...(source.otlp !== undefined ? { otlpEndpoint: source.otlp } : {}),
-    });
-    dispatch = booted.dispatch;
-    shutdown = () => booted.host.shutdown();
-  } catch (err) {
-    lock.release();
-    if (throwaway) rmSync(dataDir, { recursive: true, force: true });
-    throw new CliError(EXIT.switchboard, 'internal', `Switchboard's core did not start: ${(err as Error).message}`);
-  }
-  const core: CliCore = {
+  const { openLocalCore } = await import('./local-core.js');
+  return openLocalCore(source, out);
+}
+
+/** The commands' door into the running app's core: each call through its control door. */
+function routedCore(door: ControlClient, dataDir: string, source: CoreSource, out: Output): CliCore {
+  return {
     dataDir,
     waitForAuthS: source.waitForAuthS,
     out,
     json: source.json === true,
     pasted: source.pasted ?? stdinLines,
     async call(method, args) {
-      const envelope = await dispatch(method, args);
+      const envelope = await door.call(method, args);
       if (!envelope.ok) throw CliError.fromCore(envelope.error);
       return envelope.value as InvokeResult<typeof method>;
     },
-    async close() {
-      await shutdown();
-      if (throwaway) rmSync(dataDir, { recursive: true, force: true });
-    },
+    // Only the connection: the app's core and the servers it connected keep running.
+    close: () => Promise.resolve(door.close()),
   };
-  if (configText !== undefined) {
-    try {
-      await loadConfig(core, configText, source.yes, out);
-    } catch (err) {
-      await core.close();
-      throw err;
-    }
-  }
-  return core;
 }
 
 /** Lines of this process's stdin (nothing when stdin is closed or /dev/null). */
-async function* stdinLines(): AsyncIterable<string> {
+export async function* stdinLines(): AsyncIterable<string> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   try {
     for await (const line of rl) yield line;
@@ -150,20 +100,6 @@ async function* stdinLines(): AsyncIterable<string> {
     rl.close();
     // Reading stdin keeps the process alive; a sign-in that completed another way must not.
     process.stdin.pause();
-  }
-}
-
-/** Imports the config's servers; with `yes`, approves their stdio launches, printing each one. */
-async function loadConfig(core: CliCore, text: string, yes: boolean, out: Output): Promise<void> {
-  const result = await core.call('servers.import', { text });
-  for (const skipped of result.skipped) out.note(`Skipped "${skipped.key}" from the config: ${skipped.reason}`);
-  for (const id of result.added) {
-    const detail = await core.call('servers.get', { id });
-    if (!detail.approval?.required) continue;
-    if (!yes) continue;
-    out.note(`Approving the launch of ${id} from the config (--yes): ${describeLaunch(detail.approval)}`);
-    for (const warning of detail.approval.warnings) out.note(`  warning: ${warning.text}`);
-    await core.call('servers.approve', { id, fingerprint: detail.approval.fingerprint });
   }
 }
 

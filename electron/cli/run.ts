@@ -4,15 +4,8 @@ import { createInterface } from 'node:readline/promises';
 import { parseCommandLine, positiveNumber, type Flags } from './args.js';
 import { CliError } from './cli-error.js';
 import { openCore, type CliCore } from './cli-core.js';
-import { promptsGet, resourcesRead } from './content-commands.js';
 import { EXIT, EXIT_TABLE, type ExitCode } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
-import { serversAdd, serversApprove, serversImport, serversList, serversTest } from './servers-commands.js';
-import { historyExport } from './history-command.js';
-import { lintCommand } from './lint-command.js';
-import { loadCommand } from './load-command.js';
-import { runCollections } from './run-command.js';
-import { callCommand, toolsList } from './tool-commands.js';
 
 export const USAGE = `Usage: switchboard COMMAND [options]
 
@@ -57,24 +50,35 @@ function terminalConfirm(question: string): Promise<boolean> | undefined {
   );
 }
 
-const COMMANDS: Record<string, Command> = {
-  'servers list': (core, _w, flags, out) => serversList(core, flags, out),
-  'servers add': serversAdd,
-  'servers import': serversImport,
-  'servers approve': (core, words, flags, out) => serversApprove(core, words, flags, out, terminalConfirm),
-  'servers test': serversTest,
-  'tools list': (core, _w, flags, out) => toolsList(core, flags, out),
-  call: callCommand,
-  'resources read': resourcesRead,
-  'prompts get': promptsGet,
-  run: runCollections,
-  load: loadCommand,
-  lint: lintCommand,
-  history: historyExport,
+// Each command's module is loaded when it runs: a command routed to the running app loads only what it uses (the
+// collection reader, the linter, the importer stay unread), which is most of its start-up.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  'servers list': async () => {
+    const { serversList } = await import('./servers-commands.js');
+    return (core, _w, flags, out) => serversList(core, flags, out);
+  },
+  'servers add': async () => (await import('./servers-commands.js')).serversAdd,
+  'servers import': async () => (await import('./servers-commands.js')).serversImport,
+  'servers approve': async () => {
+    const { serversApprove } = await import('./servers-commands.js');
+    return (core, words, flags, out) => serversApprove(core, words, flags, out, terminalConfirm);
+  },
+  'servers test': async () => (await import('./servers-commands.js')).serversTest,
+  'tools list': async () => {
+    const { toolsList } = await import('./tool-commands.js');
+    return (core, _w, flags, out) => toolsList(core, flags, out);
+  },
+  call: async () => (await import('./tool-commands.js')).callCommand,
+  'resources read': async () => (await import('./content-commands.js')).resourcesRead,
+  'prompts get': async () => (await import('./content-commands.js')).promptsGet,
+  run: async () => (await import('./run-command.js')).runCollections,
+  load: async () => (await import('./load-command.js')).loadCommand,
+  lint: async () => (await import('./lint-command.js')).lintCommand,
+  history: async () => (await import('./history-command.js')).historyExport,
 };
 
 /** Finds the command for the leading words: two-word commands first. */
-function findCommand(words: string[]): { command: Command; rest: string[] } | undefined {
+function findCommand(words: string[]): { command: () => Promise<Command>; rest: string[] } | undefined {
   const two = COMMANDS[words.slice(0, 2).join(' ')];
   if (words.length >= 2 && two) return { command: two, rest: words.slice(2) };
   const one = words[0] !== undefined ? COMMANDS[words[0]] : undefined;
@@ -94,6 +98,9 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
     const found = findCommand(words);
     if (!found) throw CliError.usage(`Unknown command: ${words.slice(0, 2).join(' ')}\n${USAGE}`);
     if (flags.config !== undefined && flags.dataDir !== undefined) throw CliError.usage('Give --data-dir or --config, not both');
+    // The command's module loads while the core opens.
+    const loading = found.command();
+    loading.catch(() => undefined); // awaited below; a core that cannot open is the failure to report
     const core = await openCore(
       {
         ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
@@ -106,7 +113,9 @@ export async function run(argv: string[], out: Output = processOutput()): Promis
       out,
     );
     try {
-      return await found.command(core, found.rest, flags, out);
+      return await (
+        await loading
+      )(core, found.rest, flags, out);
     } finally {
       await core.close();
     }

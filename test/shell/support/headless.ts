@@ -48,10 +48,10 @@ export interface Launched {
   stderr: () => string;
 }
 
-/** Starts headless Switchboard with a fresh data folder and connects a bridge to it. */
-export async function launch(env: NodeJS.ProcessEnv = {}): Promise<Launched> {
-  const dataDir = tempDir('sb-core-restart-');
-  dirs.push(dataDir);
+/** Starts headless Switchboard with a fresh data folder (or `reuse`, one an earlier launch made) and connects a bridge to it. */
+export async function launch(env: NodeJS.ProcessEnv = {}, reuse?: string): Promise<Launched> {
+  const dataDir = reuse ?? tempDir('sb-core-restart-');
+  if (reuse === undefined) dirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/headless.ts', '--data-dir', dataDir, '--json'], {
     cwd: root,
     env: { ...process.env, SWITCHBOARD_CREDENTIALS: 'memory', ...env },
