@@ -66,8 +66,7 @@ export function exitFor(code: ErrorCode): ExitCode {
       return EXIT.timeout;
     case 'port_in_use':
     case 'data_locked':
-    // The running app's core stopped, is restarting or is stopping under a call the command made through it.
-    case 'core_restarted':
+    case 'core_restarted': // the running app's core stopped, restarts or stops under a call made through it
     case 'core_unavailable':
     case 'shutting_down':
     case 'storage_failed':

@@ -1,0 +1,139 @@
+// The `switchboard` command while headless Switchboard runs on the same data folder, with real processes: the built
+// bin goes through the running app's core (its control door, control.json) instead of failing on the folder's lock —
+// the call is in the app's History, made on the server process the app already runs, and the command says on stderr
+// (never in --json stdout) which core it used. A control.json the app does not own (a wrong token) is refused; one
+// left by a launch that is gone (dead pid, or a live pid with no door) is ignored and the command starts its own core.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROL_FILE, parseControlFile, type ControlFile } from '../../electron/shell/control-file.js';
+import { launch, stopLaunched, type Launched } from '../shell/support/headless.js';
+import { alive } from '../shell/support/processes.js';
+import { cleanup, tempDir } from '../shared/support/harness.js';
+import { TSX_LOADER } from '../shared/support/tsx-loader.js';
+import { buildCli, echoFixture, processesWith, runCli, stopAll } from './cli-harness.js';
+
+beforeAll(() => buildCli(), 120_000);
+afterEach(async () => {
+  await stopAll();
+  await stopLaunched();
+});
+const dirs: string[] = [];
+afterAll(() => dirs.splice(0).forEach(cleanup));
+
+/** A running headless app with the echo fixture added, approved and connected; `marker` finds its server process. */
+async function appWithEcho(marker: string): Promise<Launched> {
+  const app = await launch();
+  const detail = await app.bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
+    config: {
+      id: 'echo',
+      name: 'echo',
+      transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, echoFixture, `--marker=${marker}`] },
+    },
+  });
+  await app.bridge.rpc('servers.approve', { id: 'echo', fingerprint: detail.approval!.fingerprint });
+  const status = await app.bridge.rpc<{ state: string }>('servers.connect', { id: 'echo' });
+  expect(status.state).toBe('connected');
+  return app;
+}
+
+function controlFile(dataDir: string): ControlFile {
+  return parseControlFile(readFileSync(join(dataDir, CONTROL_FILE), 'utf8'))!;
+}
+
+describe('switchboard while Switchboard runs on the same data folder', () => {
+  it("goes through the running app's core: the call is in its History, on the server it already runs", async () => {
+    const marker = `cli-route-${process.pid}-${Date.now()}`;
+    const app = await appWithEcho(marker);
+    const servers = processesWith(marker);
+    expect(servers).toHaveLength(1);
+
+    const listed = await runCli(['servers', 'list', '--json', '--data-dir', app.dataDir]);
+    expect(listed.stderr).not.toMatch(/in use|data_locked/);
+    expect(listed.code, listed.stderr).toBe(0);
+    const summaries = JSON.parse(listed.stdout) as { id: string; state?: string; status?: { state: string } }[];
+    expect(summaries.map((s) => s.id)).toEqual(['echo']);
+    expect(listed.stderr).toContain(`Using the running Switchboard's core (process ${app.child.pid})`);
+
+    const called = await runCli([
+      'call',
+      'mcp__echo__echo',
+      '--args',
+      '{"text":"through the running app"}',
+      '--server',
+      'echo',
+      '--json',
+      '--data-dir',
+      app.dataDir,
+    ]);
+    expect(called.code, called.stderr).toBe(0);
+    // stdout is the outcome alone (the note is on stderr).
+    const outcome = JSON.parse(called.stdout) as { callId: string; status: string; presentation: { text: string } };
+    expect(outcome.status).toBe('ok');
+    expect(outcome.presentation.text).toContain('through the running app');
+    expect(called.stderr).toContain("Using the running Switchboard's core");
+
+    // The app's own History has the command's call (read through the bridge a page uses).
+    const history = await app.bridge.rpc<{ entries: { callId: string; tool: string; arguments: Record<string, unknown> }[] }>(
+      'calls.history',
+      { limit: 10 },
+    );
+    const entry = history.entries.find((e) => e.callId === outcome.callId);
+    expect(entry).toMatchObject({ tool: 'mcp__echo__echo', arguments: { text: 'through the running app' } });
+
+    // The same server process served it: the command started no core and no server of its own, and left the app's.
+    expect(processesWith(marker)).toEqual(servers);
+    const status = await app.bridge.rpc<{ state: string }>('servers.status', { id: 'echo' });
+    expect(status.state).toBe('connected');
+
+    // `history export` reads the same History.
+    const exported = await runCli(['history', 'export', outcome.callId, '--data-dir', app.dataDir]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('through the running app');
+  }, 120_000);
+
+  it('a tool error and an unknown tool keep their exit codes through the running app', async () => {
+    const app = await appWithEcho(`cli-route-codes-${process.pid}`);
+    const unknown = await runCli(['call', 'mcp__echo__nope', '--server', 'echo', '--data-dir', app.dataDir, '--json']);
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ ok: false, exitCode: 2, code: 'not_found' });
+    const badArgs = await runCli(['call', 'mcp__echo__add', '--args', '{"a":"x"}', '--server', 'echo', '--data-dir', app.dataDir]);
+    expect(badArgs.code).toBe(5);
+  }, 120_000);
+
+  it('refuses a control.json whose token the running app does not take', async () => {
+    const app = await launch();
+    const file = controlFile(app.dataDir);
+    writeFileSync(
+      join(app.dataDir, CONTROL_FILE),
+      JSON.stringify({ ...file, token: file.token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) }),
+      { mode: 0o600 },
+    );
+    const listed = await runCli(['servers', 'list', '--json', '--data-dir', app.dataDir]);
+    expect(listed.code).toBe(7);
+    expect(JSON.parse(listed.stdout)).toMatchObject({ ok: false, exitCode: 7, code: 'denied' });
+    expect(listed.stderr).toContain('refused the command (HTTP 401)');
+  }, 60_000);
+
+  it('ignores a control.json left by a launch that is gone, and starts its own core', async () => {
+    const dataDir = tempDir('sb-cli-stale-');
+    dirs.push(dataDir);
+    // A pid that was used and is gone now.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(gone.stdout);
+    expect(alive(deadPid)).toBe(false);
+    const stale: ControlFile = { version: 1, url: 'http://127.0.0.1:9', pid: deadPid, token: 'A'.repeat(43) };
+    writeFileSync(join(dataDir, CONTROL_FILE), JSON.stringify(stale), { mode: 0o600 });
+    const listed = await runCli(['servers', 'list', '--json', '--data-dir', dataDir]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    expect(listed.stderr).not.toContain('Using the running');
+
+    // A live pid that is not a Switchboard (pid reuse): nothing answers at the URL, so the command runs on its own.
+    writeFileSync(join(dataDir, CONTROL_FILE), JSON.stringify({ ...stale, pid: process.pid }), { mode: 0o600 });
+    const again = await runCli(['servers', 'list', '--json', '--data-dir', dataDir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('Using the running');
+  }, 60_000);
+});
