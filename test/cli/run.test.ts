@@ -135,13 +135,13 @@ describe('exit codes from real causes', () => {
     expect(r.stderr).toContain('--timeout 0.5 s');
   });
 
-  it('Switchboard failure: the data folder is held by another Switchboard, and the message says so', async () => {
+  it('Switchboard failure: the data folder is held by a Switchboard with no control door, and the message says so', async () => {
     fresh();
     const lock = acquireDataLock(dir, { mode: 'headless' });
     try {
       const r = await runCli(['--data-dir', dir, 'servers', 'list']);
       expect(r.code).toBe(EXIT.switchboard);
-      expect(r.stderr).toContain('cannot run while Switchboard uses it');
+      expect(r.stderr).toContain('cannot start its own while the folder is in use');
     } finally {
       lock.release();
     }
