@@ -25,7 +25,7 @@ Commands:
   load TOOL [--args JSON] [--server ID] --concurrency N (--requests N | --duration S) [--rate R] [--allow-remote] [--json]
 
 State:
-  --data-dir DIR    Switchboard's data folder (default: the app's); refused while Switchboard uses it
+  --data-dir DIR    Switchboard's data folder (default: the app's); while Switchboard runs on it, its core is used
   --config FILE     a throwaway run whose servers come from an mcp.json-style file
   --yes             approve the config's own launches (printed), or the launch shown by servers approve
   --wait-for-auth S wait for a needed sign-in (open the printed URL, or paste the redirect URL on stdin)
