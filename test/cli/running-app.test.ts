@@ -12,15 +12,23 @@ import { launch, stopLaunched, type Launched } from '../shell/support/headless.j
 import { alive } from '../shell/support/processes.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
 import { TSX_LOADER } from '../shared/support/tsx-loader.js';
-import { buildCli, echoFixture, processesWith, runCli, stopAll } from './cli-harness.js';
+import { startWorld, type World } from '../fixtures/auth/oauth-world.js';
+import { buildCli, echoFixture, processesWith, runCli, startCli, stopAll } from './cli-harness.js';
 
-beforeAll(() => buildCli(), 120_000);
+let world: World;
+beforeAll(async () => {
+  buildCli();
+  world = await startWorld({ tokenPrefix: 'CANARY_route_' });
+}, 120_000);
 afterEach(async () => {
   await stopAll();
   await stopLaunched();
 });
 const dirs: string[] = [];
-afterAll(() => dirs.splice(0).forEach(cleanup));
+afterAll(async () => {
+  dirs.splice(0).forEach(cleanup);
+  await world.close();
+});
 
 /** A running headless app with the echo fixture added, approved and connected; `marker` finds its server process. */
 async function appWithEcho(marker: string): Promise<Launched> {
@@ -100,6 +108,28 @@ describe('switchboard while Switchboard runs on the same data folder', () => {
     expect(JSON.parse(unknown.stdout)).toMatchObject({ ok: false, exitCode: 2, code: 'not_found' });
     const badArgs = await runCli(['call', 'mcp__echo__add', '--args', '{"a":"x"}', '--server', 'echo', '--data-dir', app.dataDir]);
     expect(badArgs.code).toBe(5);
+  }, 120_000);
+
+  it("a sign-in the running app needs: the command prints the URL (pendingAuth with --json) and the app's core completes it", async () => {
+    const app = await launch();
+    await app.bridge.rpc('servers.add', { config: { id: 'oa', name: 'oa', transport: { type: 'http', url: world.mcpUrl } } });
+    const cli = startCli(['--data-dir', app.dataDir, 'tools', 'list', '--server', 'oa', '--json', '--wait-for-auth', '60']);
+    const [line] = await cli.waitFor(/^\{"pendingAuth":true.*\}$/m);
+    const pending = JSON.parse(line) as { authUrl: string; serverId: string };
+    expect(pending.serverId).toBe('oa');
+    expect(pending.authUrl.startsWith(`${world.issuer}/authorize?`)).toBe(true);
+    await cli.waitFor(/Open this address in a browser to sign in: http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    // The browser is sent back to the app's loopback listener: the running core holds the flow.
+    const landed = await fetch(await world.consent(pending.authUrl));
+    expect(landed.status).toBe(200);
+    await landed.text();
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect((JSON.parse(lines[lines.length - 1] ?? '') as { name: string }[]).map((t) => t.name)).toEqual(['mcp__oa__whoami']);
+    expect(r.stdout + r.stderr).not.toContain('CANARY_route_');
+    // Signed in in the app itself: its next call needs no sign-in.
+    expect(await app.bridge.rpc<{ state: string }>('auth.status', { id: 'oa' })).toMatchObject({ state: 'signed-in' });
   }, 120_000);
 
   it('refuses a control.json whose token the running app does not take', async () => {
