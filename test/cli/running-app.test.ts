@@ -6,15 +6,17 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_FILE, parseControlFile, type ControlFile } from '../../electron/shell/control-file.js';
-import { launch, stopLaunched, type Launched } from '../shell/support/headless.js';
-import { alive } from '../shell/support/processes.js';
+import { coreRunningAgain, corePid, launch, stopLaunched, type Launched } from '../shell/support/headless.js';
+import { alive, childrenOf, until } from '../shell/support/processes.js';
 import { cleanup, tempDir } from '../shared/support/harness.js';
 import { TSX_LOADER } from '../shared/support/tsx-loader.js';
 import { startWorld, type World } from '../fixtures/auth/oauth-world.js';
 import { buildCli, echoFixture, processesWith, runCli, startCli, stopAll } from './cli-harness.js';
 
+const callsFixture = fileURLToPath(new URL('../fixtures/servers/calls-stdio.ts', import.meta.url));
 let world: World;
 beforeAll(async () => {
   buildCli();
@@ -130,6 +132,41 @@ describe('switchboard while Switchboard runs on the same data folder', () => {
     expect(r.stdout + r.stderr).not.toContain('CANARY_route_');
     // Signed in in the app itself: its next call needs no sign-in.
     expect(await app.bridge.rpc<{ state: string }>('auth.status', { id: 'oa' })).toMatchObject({ state: 'signed-in' });
+  }, 120_000);
+
+  it("a call in flight when the running app's core dies ends with core_restarted and exit 7", async () => {
+    const app = await launch();
+    const detail = await app.bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
+      config: {
+        id: 'calls',
+        name: 'calls',
+        transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, callsFixture] },
+      },
+    });
+    await app.bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
+    const since = app.bridge.events.length;
+    const cli = startCli([
+      '--data-dir',
+      app.dataDir,
+      'call',
+      'mcp__calls__slow',
+      '--args',
+      '{"ms":60000,"steps":600}',
+      '--server',
+      'calls',
+      '--json',
+    ]);
+    // The call runs on the server once its progress reaches the app's page.
+    await until('the call to be running', () => app.bridge.events.slice(since).some((e) => e.method === 'call.progress'));
+    const core = await until('the core process', () => corePid(app.child.pid!));
+    const server = await until('the server process', () => childrenOf(core)[0]);
+    process.kill(core, 'SIGKILL');
+    const r = await cli.done;
+    expect(r.code).toBe(7);
+    expect(JSON.parse(r.stdout.trim().split('\n').pop() ?? '')).toMatchObject({ ok: false, exitCode: 7, code: 'core_restarted' });
+    await coreRunningAgain(app.bridge, since);
+    // The new core ends the dead one's server.
+    await until(`the dead core's server ${server} to be gone`, () => !alive(server));
   }, 120_000);
 
   it('refuses a control.json whose token the running app does not take', async () => {
