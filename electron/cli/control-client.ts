@@ -16,6 +16,9 @@ import {
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
 
+/** How long the door may take to say it is there. */
+const HELLO_TIMEOUT_MS = 10_000;
+
 /** A connection to the running app's door. */
 export interface ControlClient {
   /** The door's URL (for the note on stderr). */
@@ -42,10 +45,12 @@ export async function connectToRunningApp(dataDir: string): Promise<ControlClien
   const file = readControlFile(dataDir);
   if (file === undefined || !pidAlive(file.pid)) return undefined;
   const agent = new Agent({ keepAlive: true });
-  const send = (method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> => exchange(agent, file, method, path, body);
+  const send = (method: 'GET' | 'POST', path: string, body?: string, timeoutMs?: number): Promise<Answer> =>
+    exchange(agent, file, { method, path, ...(body !== undefined ? { body } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   let hello: Answer;
   try {
-    hello = await send('GET', CONTROL_HELLO_PATH);
+    // The shell answers this itself (no core involved): a door silent this long is not going to serve the command.
+    hello = await send('GET', CONTROL_HELLO_PATH, undefined, HELLO_TIMEOUT_MS);
   } catch (err) {
     agent.destroy();
     const code = (err as NodeJS.ErrnoException).code;
@@ -105,8 +110,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-function exchange(agent: Agent, file: ControlFile, method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
+interface Exchange {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** No answer within this: fails with ETIMEDOUT (calls have none: a tool may run long, --timeout cancels it). */
+  timeoutMs?: number;
+}
+
+function exchange(agent: Agent, file: ControlFile, { method, path, body, timeoutMs }: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    // A timer, not the socket's timeout: the kept-alive socket must not carry a limit into the calls after it.
+    let timer: NodeJS.Timeout | undefined;
     const req = request(
       `${file.url}${path}`,
       {
@@ -120,11 +135,20 @@ function exchange(agent: Agent, file: ControlFile, method: 'GET' | 'POST', path:
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+        });
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.on('close', () => clearTimeout(timer));
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
     req.end(body);
   });
 }
