@@ -20,9 +20,19 @@ const MAX_DEPTH = 64;
 
 /** Replaces every known secret value and bearer credential inside one string. */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text.replace(CREDENTIAL_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  // Most strings of a message are short words and ids: the credential pattern needs a scheme name, a blank and 8
+  // characters, and its scheme names are case-sensitive, so a plain search rules it out without running it.
+  let out = mayHoldCredential(text) ? text.replace(CREDENTIAL_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED}`) : text;
   for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/** Shortest text CREDENTIAL_IN_TEXT can match ("Basic" or "DPoP…", a blank, 8 characters). */
+const SHORTEST_CREDENTIAL = 'DPoP'.length + 1 + 8;
+
+/** False when CREDENTIAL_IN_TEXT cannot match `text` (too short, or none of its scheme names occurs). */
+function mayHoldCredential(text: string): boolean {
+  return text.length >= SHORTEST_CREDENTIAL && (text.includes('Bearer') || text.includes('Basic') || text.includes('DPoP'));
 }
 
 /** A deep copy of a JSON value with secret-named fields and known secret values redacted (depth-bounded). */

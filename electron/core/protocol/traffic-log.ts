@@ -89,18 +89,35 @@ interface Open {
   time: number;
 }
 
+/**
+ * One recorded entry with what its payload text is made from until it is made, and whether it left its ring (a
+ * pending batch skips it). Kept beside the entry rather than in a WeakMap/WeakSet: two weak-table updates per
+ * message cost more than the rest of recording, and ephemeron tables slow every garbage collection.
+ */
+interface Slot {
+  entry: TrafficEntry;
+  source: PayloadSource | undefined;
+  evicted: boolean;
+}
+
+/** Methods whose display text is remembered at most (a server sending ever new method names cannot grow it). */
+const METHOD_TEXTS = 64;
+
+/** An id as shown: a number needs no sanitising (its text is digits, sign, point and exponent only). */
+function idTextOf(id: string | number): string {
+  return typeof id === 'number' ? truncate(String(id), 100) : truncate(sanitizeText(id), 100);
+}
+
 /** Records traffic of every session of one Host. */
 export class TrafficLog implements TrafficSink {
   readonly #deps: TrafficLogDeps;
-  readonly #rings = new Map<string, TrafficEntry[]>();
+  readonly #rings = new Map<string, Slot[]>();
   readonly #seq = new Map<string, number>();
   readonly #open = new Map<string, Map<string, Open>>();
   readonly #secrets = new Map<string, string[]>();
-  #batch: TrafficEntry[] = [];
-  /** Entries whose payload text is not made yet, with what it is made from. */
-  readonly #unformatted = new WeakMap<TrafficEntry, PayloadSource>();
-  /** Entries pushed out of their ring (a pending batch skips them). */
-  readonly #evicted = new WeakSet<TrafficEntry>();
+  #batch: Slot[] = [];
+  /** Recent methods with their display text (a method repeats on nearly every message: sanitised once). */
+  readonly #methodText = new Map<string, string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(deps: TrafficLogDeps) {
@@ -119,7 +136,7 @@ export class TrafficLog implements TrafficSink {
     const hasId = typeof m.id === 'string' || typeof m.id === 'number';
     const method = typeof m.method === 'string' ? m.method : undefined;
     const kind: TrafficKind = method !== undefined ? (hasId ? 'request' : 'notification') : isObject(m.error) ? 'error' : 'response';
-    const idText = hasId ? truncate(sanitizeText(String(m.id)), 100) : undefined;
+    const idText = hasId ? idTextOf(m.id as string | number) : undefined;
     // The payload text is made when the entry is first read or sent, not here: under a flood most entries leave
     // the ring unseen. A small message is kept as it is until then; a large one as a bounded preview.
     const entry: TrafficEntry = {
@@ -133,11 +150,8 @@ export class TrafficLog implements TrafficSink {
       truncated: false,
     };
     const secrets = this.#secrets.get(serverId) ?? [];
-    this.#unformatted.set(entry, {
-      ...(bytes <= KEEP_WHOLE_BYTES ? { value: message } : previewValue(message, keepChars(secrets))),
-      secrets,
-      bytes,
-    });
+    const source: PayloadSource =
+      bytes <= KEEP_WHOLE_BYTES ? { value: message, secrets, bytes } : { ...previewValue(message, keepChars(secrets)), secrets, bytes };
     if (idText !== undefined) entry.id = idText;
     const open = this.#openOf(serverId);
     if (kind === 'request' && method !== undefined && idText !== undefined) {
@@ -152,24 +166,31 @@ export class TrafficLog implements TrafficSink {
         entry.durationMs = Math.max(0, now - request.time);
       }
     }
-    if (method !== undefined) entry.method = truncate(sanitizeText(method), 200);
-    const ring = this.#rings.get(serverId) ?? [];
-    ring.push(entry);
+    if (method !== undefined) entry.method = this.#methodTextOf(method);
+    const slot: Slot = { entry, source, evicted: false };
+    let ring = this.#rings.get(serverId);
+    if (ring === undefined) {
+      ring = [];
+      this.#rings.set(serverId, ring);
+    }
+    ring.push(slot);
     if (kind === 'notification' && method === EVENT_NOTIFICATION_METHOD) this.#capEvents(ring);
     // shift, not splice: V8 drops an array's head in place, where a splice moves the whole ring on every message.
     while (ring.length > TRAFFIC_PER_SERVER) {
       const gone = ring.shift()!;
-      this.#unformatted.delete(gone);
-      this.#evicted.add(gone);
+      gone.source = undefined;
+      gone.evicted = true;
     }
-    this.#rings.set(serverId, ring);
-    this.#queue(entry);
+    this.#queue(slot);
   }
 
   /** Recorded entries matching the filter, oldest first, at most `limit` (the newest ones). */
   entries(filter: TrafficFilter = {}, limit = 100_000): { entries: TrafficEntry[]; total: number } {
     const rings = filter.serverId ? [this.#rings.get(filter.serverId) ?? []] : [...this.#rings.values()];
-    const all = rings.flat().filter((e) => matchesTraffic(this.#formatted(e), filter));
+    const all = rings
+      .flat()
+      .map((slot) => this.#formatted(slot))
+      .filter((e) => matchesTraffic(e, filter));
     if (!filter.serverId) all.sort((a, b) => a.time - b.time || a.seq - b.seq);
     return { entries: all.slice(Math.max(0, all.length - limit)), total: all.length };
   }
@@ -181,7 +202,7 @@ export class TrafficLog implements TrafficSink {
       this.#batch = [];
     } else {
       this.#rings.delete(serverId);
-      this.#batch = this.#batch.filter((e) => e.serverId !== serverId);
+      this.#batch = this.#batch.filter((slot) => slot.entry.serverId !== serverId);
     }
     this.#deps.events.emit('protocol.cleared', serverId === undefined ? {} : { serverId });
   }
@@ -192,7 +213,7 @@ export class TrafficLog implements TrafficSink {
     this.#open.delete(serverId);
     this.#secrets.delete(serverId);
     this.#seq.delete(serverId);
-    this.#batch = this.#batch.filter((e) => e.serverId !== serverId);
+    this.#batch = this.#batch.filter((slot) => slot.entry.serverId !== serverId);
   }
 
   /** A session ended: its open requests will never be answered. */
@@ -205,35 +226,45 @@ export class TrafficLog implements TrafficSink {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     // Entries a flood pushed out of the ring before this flush are not sent (nor formatted).
-    const entries = this.#batch.filter((e) => !this.#evicted.has(e)).map((e) => this.#formatted(e));
+    const entries = this.#batch.filter((slot) => !slot.evicted).map((slot) => this.#formatted(slot));
     this.#batch = [];
     if (entries.length > 0 && this.#deps.events.size > 0) this.#deps.events.emit('protocol.traffic', { entries });
   }
 
   /** The entry with its payload text, made on first use. */
-  #formatted(entry: TrafficEntry): TrafficEntry {
-    const source = this.#unformatted.get(entry);
-    if (source === undefined) return entry;
-    this.#unformatted.delete(entry);
-    Object.assign(entry, payloadText(source));
-    return entry;
+  #formatted(slot: Slot): TrafficEntry {
+    const source = slot.source;
+    if (source === undefined) return slot.entry;
+    slot.source = undefined;
+    Object.assign(slot.entry, payloadText(source));
+    return slot.entry;
+  }
+
+  /** A method's display text (sanitised and cut), remembered for the methods seen most recently. */
+  #methodTextOf(method: string): string {
+    let text = this.#methodText.get(method);
+    if (text === undefined) {
+      text = truncate(sanitizeText(method), 200);
+      if (this.#methodText.size >= METHOD_TEXTS) this.#methodText.clear();
+      this.#methodText.set(method, text);
+    }
+    return text;
   }
 
   /** Keeps at most EVENT_NOTIFICATIONS_PER_SERVER event notifications in the ring, dropping the oldest. */
-  #capEvents(ring: TrafficEntry[]): void {
+  #capEvents(ring: Slot[]): void {
     let count = 0;
     let oldest = -1;
     for (let i = 0; i < ring.length; i++) {
-      const e = ring[i]!;
-      if (!isEventNotification(e)) continue;
+      if (!isEventNotification(ring[i]!.entry)) continue;
       if (oldest < 0) oldest = i;
       count++;
     }
     if (count <= EVENT_NOTIFICATIONS_PER_SERVER || oldest < 0) return;
     const [gone] = ring.splice(oldest, 1);
     if (gone === undefined) return;
-    this.#unformatted.delete(gone);
-    this.#evicted.add(gone);
+    gone.source = undefined;
+    gone.evicted = true;
   }
 
   #nextSeq(serverId: string): number {
@@ -251,9 +282,9 @@ export class TrafficLog implements TrafficSink {
     return open;
   }
 
-  #queue(entry: TrafficEntry): void {
+  #queue(slot: Slot): void {
     if (this.#deps.events.size === 0) return;
-    this.#batch.push(entry);
+    this.#batch.push(slot);
     while (this.#batch.length > TRAFFIC_PER_SERVER * 4) this.#batch.shift();
     if (this.#timer) return;
     this.#timer = setTimeout(() => this.flush(), TRAFFIC_BATCH_MS);
