@@ -48,7 +48,8 @@ export function registerTaskMethods(server: Server, relay: GatewayTaskRelay, con
   };
   server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => relay.get(asker(ctx, 'tasks/get'), params.taskId));
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) =>
-    relay.update(asker(ctx, 'tasks/update'), params.taskId, params.inputResponses),
+    // The SDK lifts inputResponses off the params as it does for MRTR retries.
+    relay.update(asker(ctx, 'tasks/update'), params.taskId, ctx.mcpReq.inputResponses ?? params.inputResponses),
   );
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) =>
     relay.cancel(asker(ctx, 'tasks/cancel'), params.taskId),
