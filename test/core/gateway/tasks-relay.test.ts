@@ -34,7 +34,9 @@ async function connect(token: string, tasks: boolean): Promise<Client> {
     { name: 'tasks-test', version: '1.0.0' },
     { capabilities: { elicitation: {}, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) }, versionNegotiation: { mode: 'auto' } },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(w.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(w.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   open.push(client);
   return client;
 }
