@@ -2,8 +2,8 @@
 // manager, catalog, call service) whose gateway fronts the conformance fixture server over stdio. The gateway
 // client sees that one server under its own names (an original-names profile), as the suites call tools like
 // `test_simple_text` by name. The upstream session is 2026-07-28, so the gateway sees the multi-round tools' input
-// rounds themselves and relays them to its client; elicitation, sampling and roots are on for the server (the
-// person's settings gate what may be relayed). Prints one JSON line {"url","token"} when ready; stops cleanly on
+// rounds themselves and relays them to its client; elicitation, sampling, roots and tasks are on for the server (the
+// person's settings gate what may be relayed; a client that negotiates the tasks extension gets the server's tasks). Prints one JSON line {"url","token"} when ready; stops cleanly on
 // SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,7 @@ await host.add({
   elicitation: true,
   sampling: true,
   roots: true,
+  tasks: true,
   transport: {
     type: 'stdio',
     command: process.execPath,

@@ -68,6 +68,13 @@ export interface RunOptions {
   whileWaiting?: <T>(wait: () => Promise<T>) => Promise<T>;
   /** Who answers the requests of an MRTR round it takes, instead of Switchboard (a gateway client's call). */
   relayRound?: RoundRelay;
+  /** Takes a 2026-07-28 task handle instead of Switchboard following it (true: taken; the call ends with the handle). */
+  takeTask?: (handle: JsonObject) => boolean;
+  /**
+   * Calls without the tasks extension (the caller could have declared it and did not); told when the server refuses
+   * because the tool runs only as a task (-32021 naming the extension), the call then ends in a host error.
+   */
+  tasksRefused?: () => void;
   /** Time source (tests). */
   now?: () => number;
 }
@@ -141,7 +148,7 @@ const METHOD_NAMES: Record<string, string> = {
 
 /** Runs the call; throws SDK errors, or the signal's reason when aborted. */
 export async function runToolCall(opts: RunOptions): Promise<RunResult> {
-  const { config } = opts;
+  const config = opts.tasksRefused ? { ...opts.config, tasks: false } : opts.config;
   const requestMs = config.timeouts.requestSecs * 1000;
   const modernTasks = config.tasks && opts.client.getProtocolEra() === 'modern';
   const support = opts.taskSupport ?? 'forbidden';
@@ -174,6 +181,10 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
       raw = modernTasks ? await rawCallLeg(opts, params, requestMs) : await callLeg(opts, params, requestMs);
     } catch (err) {
       const missing = missingCapabilities(err);
+      if (opts.tasksRefused && missing?.includes('extensions') && requiresTasks(err)) {
+        opts.tasksRefused();
+        return hostError('input_unsupported', 'The tool runs only as a task, and the caller did not declare the tasks extension.');
+      }
       if (missing && missing.every((m) => m === 'elicitation')) {
         if (!opts.config.elicitation) return hostError('elicitation_not_enabled', ELICITATION_OFF);
         return hostError('elicitation_unavailable', 'The tool asked for user input (elicitation), but this connection cannot answer it.');
@@ -203,6 +214,7 @@ export async function runToolCall(opts: RunOptions): Promise<RunResult> {
     }
 
     const task = config.tasks || legacyTask ? readTask(raw) : undefined;
+    if (task && modernTasks && !task.v1 && opts.takeTask?.(raw) === true) return { result: raw };
     if (task) return await followTask(opts, task, modernTasks ? baseMeta : undefined, legacyTask);
     return { result: raw };
   }
@@ -222,6 +234,13 @@ function missingCapabilities(err: unknown): string[] | undefined {
   const data = (err as { data?: unknown }).data;
   const req = isObject(data) && isObject(data.requiredCapabilities) ? Object.keys(data.requiredCapabilities) : [];
   return req.length > 0 ? req : ['a capability it did not name'];
+}
+
+/** Whether a -32021 error names the tasks extension among the capabilities it requires. */
+function requiresTasks(err: unknown): boolean {
+  const data = (err as { data?: unknown }).data;
+  const required = isObject(data) && isObject(data.requiredCapabilities) ? data.requiredCapabilities : {};
+  return isObject(required.extensions) && required.extensions[TASKS_EXTENSION] !== undefined;
 }
 
 function progressOf(opts: RunOptions): (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void {

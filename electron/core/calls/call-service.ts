@@ -79,6 +79,10 @@ export interface CallRelay {
   sample?: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   /** Passes a 2026-07-28 server's input rounds (MRTR) on to whoever started the call, keys and requests unchanged. */
   round?: RoundRelay;
+  /** Takes a 2026-07-28 server's task handle for the caller (true: taken), instead of Switchboard following the task. */
+  task?: (handle: JsonObject) => boolean;
+  /** Calls without the tasks extension (the caller did not declare it); told when the server requires it. */
+  tasksRefused?: () => void;
 }
 
 /**
@@ -234,6 +238,8 @@ export class CallService {
           : {}),
         ...(elicit ? { elicit } : {}),
         ...(opts.relay?.round ? { relayRound: opts.relay.round } : {}),
+        ...(opts.relay?.task ? { takeTask: opts.relay.task } : {}),
+        ...(opts.relay?.tasksRefused ? { tasksRefused: opts.relay.tasksRefused } : {}),
         ...(opts.relay?.logLevel ? { logLevel: opts.relay.logLevel } : {}),
         ...(opts.relay?.firstResponses ? { firstResponses: opts.relay.firstResponses } : {}),
         whileWaiting: async <T>(wait: () => Promise<T>): Promise<T> => {

@@ -25,6 +25,7 @@ import type { AskBroker, AskOutcome } from './ask-broker.js';
 import type { ProfileView } from './profile.js';
 import { missingSecretsMessage, toCallToolResult, toolError } from './result-convert.js';
 import type { GatewayCatalog, VisibleTools } from './tool-listing.js';
+import type { RoundTasks } from './tasks/task-surface.js';
 
 /** Bytes of structured content a gateway result may carry (the discovery output budget). */
 export const STRUCTURED_BYTES = 256 * 1024;
@@ -81,6 +82,8 @@ export interface RoundContext {
   roots?: boolean;
   requestState?: string;
   inputResponses?: Record<string, unknown>;
+  /** The tasks extension on a 2026-07-28 request (absent: a 2025-11-25 session, or no tasks relay). */
+  tasks?: RoundTasks;
 }
 
 /** A round of requests the client is asked to answer; its token is the requestState the client must echo. */
@@ -99,6 +102,10 @@ class Parked {
   finished = false;
   round: RoundContext;
   input: InputWait | undefined;
+  /** The CreateTaskResult the client gets when the server's task was handed to it. */
+  task: JsonObject | undefined;
+  /** The -32021 the client gets when the server runs the tool only as a task and the client did not negotiate tasks. */
+  refusal: Error | undefined;
   #wake: (() => void) | undefined;
   #lastProgress = -Infinity;
   #rounds = 0;
@@ -387,6 +394,11 @@ export class GatewayCalls {
       round: this.#relayRound(parked, config),
       ...(round.sampling ? { sample: (params: JsonObject, signal: AbortSignal) => this.#relaySample(parked, config, params, signal) } : {}),
       ...firstResponses(round, config),
+      // A 2026-07-28 client that negotiated tasks gets the server's task; one that did not is called as it asked (a
+      // server that runs the tool only as a task refuses, and the client gets that -32021); 2025-11-25 sessions,
+      // which cannot negotiate the extension, get the finished result (Switchboard follows the task).
+      ...(round.tasks?.negotiated ? { task: (handle: JsonObject) => this.#takeTask(parked, round.tasks!, route.serverId, handle) } : {}),
+      ...(round.tasks && !round.tasks.negotiated ? { tasksRefused: () => (parked.refusal = round.tasks!.refusal()) } : {}),
     };
     parked.done = this.#deps.calls
       .callRoute(route, args, {
@@ -396,7 +408,10 @@ export class GatewayCalls {
         relay,
         deadlineAt,
       })
-      .then((outcome) => this.#finish(parked, route, config, outcome, round.client))
+      .then((outcome) => {
+        const result = this.#finish(parked, route, config, outcome, round.client);
+        return parked.task ? (parked.task as CallToolResult) : result;
+      })
       .catch((err: unknown) => toolError(err instanceof AppError ? err.message : 'The call failed unexpectedly.'))
       .finally(() => {
         parked.finished = true;
@@ -439,6 +454,7 @@ export class GatewayCalls {
     }
     const result = await parked.done;
     await parked.flushed();
+    if (parked.refusal) throw parked.refusal;
     return result;
   }
 
@@ -451,6 +467,16 @@ export class GatewayCalls {
       takes: (method, params) => relayable(parked.round, method, params),
       answer: (requests, signal) => parked.ask(asClientRequests(requests), config.timeouts.elicitationSecs * 1000, signal),
     };
+  }
+
+  /** Hands the server's task to the client (its CreateTaskResult ends the call); an unusable handle is followed as before. */
+  #takeTask(parked: Parked, tasks: RoundTasks, serverId: string, handle: JsonObject): boolean {
+    try {
+      parked.task = tasks.adopt(serverId, handle);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** A 2025-11-25 server's sampling request, asked of the client as a one-request round. */

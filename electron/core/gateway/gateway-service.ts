@@ -50,6 +50,7 @@ import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
 import { setupInstall, setupPreview, type GatewayLauncher } from './setup-help.js';
 import { SkillListing, type GatewaySkills } from './skill-listing.js';
+import { GatewayTaskRelay } from './tasks/task-relay.js';
 import { ToolListing, type GatewayCatalog } from './tool-listing.js';
 
 /** The parts of the Host the gateway uses (read lazily: the Host builds them in its constructor). */
@@ -101,6 +102,7 @@ export class Gateway {
   readonly #listing: ToolListing;
   readonly #calls: GatewayCalls;
   readonly #forwarding: Forwarding;
+  readonly #tasks: GatewayTaskRelay;
   readonly #surface: SurfaceDeps;
   readonly #endpoints = new Map<string, ClientEndpoint>();
   readonly #digests = new Map<string, string>();
@@ -152,12 +154,14 @@ export class Gateway {
       unsubscribe: (id, uri) => host.interaction.resources.unsubscribe(id, uri),
       subscriptions: (id) => host.interaction.resources.subscriptions(id),
     });
+    this.#tasks = new GatewayTaskRelay({ client: (id) => host.sessions.client(id), config: (id) => host.config(id) });
     this.#surface = {
       version: opts.version,
       catalog: host.catalog,
       listing: this.#listing,
       calls: this.#calls,
       forwarding: this.#forwarding,
+      tasks: this.#tasks,
       ...(host.skills === undefined
         ? {}
         : {
@@ -238,6 +242,7 @@ export class Gateway {
     this.#launchKey = undefined;
     this.asks.cancelAll(reason);
     this.#calls.cancelAll();
+    await this.#tasks.forget();
     await Promise.all([...this.#endpoints.values()].map((e) => e.close()));
     this.#endpoints.clear();
     await front?.close();
@@ -392,6 +397,7 @@ export class Gateway {
     await this.#host.credentials.delete(tokenAccount(id)).catch(() => undefined);
     this.asks.cancelAll('The client was removed', id);
     this.#calls.cancelAll(id);
+    await this.#tasks.forget(id);
     const endpoint = this.#endpoints.get(id);
     this.#endpoints.delete(id);
     await endpoint?.close();

@@ -23,6 +23,8 @@ import type { ProfileView } from './profile.js';
 import type { SessionScope } from './session-scope.js';
 import type { SkillListing } from './skill-listing.js';
 import type { GatewayCatalog, ToolListing, VisibleTools } from './tool-listing.js';
+import type { GatewayTaskRelay } from './tasks/task-relay.js';
+import { negotiatedTasks, registerTaskMethods, roundTasks, TASKS_DECLARATION } from './tasks/task-surface.js';
 
 /** Tools per tools/list page, and bytes per page. */
 export const PAGE_TOOLS = 2000;
@@ -43,6 +45,8 @@ export interface SurfaceDeps {
   forwarding: Forwarding;
   /** The skills served to clients (absent: the extension is never declared). */
   skills?: SkillListing;
+  /** The tasks relay (absent: the tasks extension is never declared; upstream tasks are followed to their end). */
+  tasks?: GatewayTaskRelay;
   /** The client's profile now (it may change while sessions are open). */
   view(clientId: string): ProfileView | undefined;
   serverNote(serverId: string): string | undefined;
@@ -113,6 +117,9 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
   const progressive = initial?.progressive === true;
   const legacy = instance.era === 'legacy';
   const skillsExtension = deps.skills?.declaration(initial);
+  // The tasks extension exists on 2026-07-28 only (SEP-2663); 2025-11-25 sessions keep getting finished results.
+  const tasks = legacy ? undefined : deps.tasks;
+  const extensions = { ...(skillsExtension ?? {}), ...(tasks ? TASKS_DECLARATION : {}) };
   const server = new Server(
     { name: 'switchboard-gateway', title: 'Switchboard', version: deps.version },
     {
@@ -122,7 +129,7 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         resources: { listChanged: true, ...(legacy ? { subscribe: true } : {}) },
         completions: {},
         logging: {},
-        ...(skillsExtension === undefined ? {} : { extensions: skillsExtension }),
+        ...(Object.keys(extensions).length === 0 ? {} : { extensions }),
       },
       instructions: progressive
         ? 'Switchboard gateway. Tools of the servers you may use are grouped by server. Call tools_groups to see the groups, tools_select to add a group or named tools to your tool list (you get notifications/tools/list_changed), and tools_search to find tools by what they do.'
@@ -191,6 +198,9 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
         ...declaredInput(server),
         ...(typeof state === 'string' ? { requestState: state } : {}),
         ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
+        ...(tasks
+          ? { tasks: roundTasks(tasks, client.id, negotiatedTasks(server, ctx.mcpReq._meta as Record<string, unknown> | undefined)) }
+          : {}),
       };
       const result = await deps.calls.call(round, name, args);
       const r = result as JsonObject;
@@ -272,6 +282,8 @@ export function buildSurface(deps: SurfaceDeps, instance: SurfaceInstance): Serv
     'completion/complete',
     guarded(async (request) => (await deps.forwarding.complete(viewNow(), request.params as unknown as JsonObject)) as never),
   );
+  if (tasks)
+    registerTaskMethods(server, tasks, { clientId: client.id, sees: (id) => viewNow().sees(id), input: () => declaredInput(server) });
   if (legacy && instance.subscriptions) {
     const subs = instance.subscriptions;
     server.setRequestHandler(
