@@ -13,7 +13,9 @@ import { createLogger } from '../core/logging/logger.js';
 import { tracesUrl } from '../core/telemetry/otlp.js';
 import { acquireDataLock, type DataLock } from '../core/storage/data-lock.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
+import { heldSignIns } from '../core/auth/held-sign-ins.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
+import { SignInRedirects } from '../shell/sign-in-redirects.js';
 import { createSettingsStore } from '../platform/settings-store.js';
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
@@ -94,6 +96,8 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
   }
   let dispatch: Dispatch;
   let shutdown: () => Promise<unknown>;
+  // The same redirect listeners the shells hold, here in the command's own process (its core runs in it too).
+  const signIns = new SignInRedirects({ log: (level, message) => level === 'warn' && out.note(message) });
   try {
     const booted = await bootstrap({
       mode: 'headless',
@@ -105,10 +109,14 @@ export async function openCore(source: CoreSource, out: Output): Promise<CliCore
       dataLock: lock,
       // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
       authOpener: createPrintingOpener(() => undefined),
+      signIns: heldSignIns((request) => signIns.serve(request)),
       ...(source.otlp !== undefined ? { otlpEndpoint: source.otlp } : {}),
     });
     dispatch = booted.dispatch;
-    shutdown = () => booted.host.shutdown();
+    shutdown = async () => {
+      await booted.host.shutdown();
+      await signIns.close();
+    };
   } catch (err) {
     lock.release();
     if (throwaway) rmSync(dataDir, { recursive: true, force: true });
