@@ -68,7 +68,8 @@ export class SignInRedirects {
         return this.#open(request.serverId, request.state, request.timeoutMs);
       case 'signIn.arm': {
         const flow = this.#flow(request.flowId);
-        if (request.exchange?.v !== 1 || request.exchange.state !== flow.state) throw new Error('the sign-in material does not fit the flow');
+        if (request.exchange?.v !== 1 || request.exchange.state !== flow.state)
+          throw new Error('the sign-in material does not fit the flow');
         flow.exchange = request.exchange;
         return true;
       }

@@ -196,15 +196,17 @@ export async function resumeFlows(ctx: AuthContext): Promise<number> {
   try {
     held = await adopt();
   } catch (err) {
-    ctx.log('', 'warning', `The sign-ins in progress before the core restarted could not be taken over: ${err instanceof Error ? err.message : 'unknown error'}`);
+    ctx.log(
+      '',
+      'warning',
+      `The sign-ins in progress before the core restarted could not be taken over: ${err instanceof Error ? err.message : 'unknown error'}`,
+    );
     return 0;
   }
   let resumed = 0;
   for (const one of held) {
     const ex = one.exchange;
     const id = ex.serverId;
-    let flow: Flow | undefined;
-    const listener = one.resume(redirectHandlers(ctx, id, () => flow));
     try {
       const config = ctx.remote(id);
       const t = config.transport as { url: string };
@@ -214,7 +216,6 @@ export async function resumeFlows(ctx: AuthContext): Promise<number> {
       const current: Flow = {
         serverId: id,
         serverUrl: ex.serverUrl,
-        listener,
         redirectUri: ex.redirectUri,
         step: 'browser',
         attempt: ex.attempt,
@@ -245,19 +246,24 @@ export async function resumeFlows(ctx: AuthContext): Promise<number> {
         }),
       };
       current.shown.resolve();
-      flow = current;
       ctx.flows.set(id, current);
+      // Only now: a redirect that arrived while no core ran is handed over at once, and must find the flow.
+      current.listener = one.resume(redirectHandlers(ctx, id, () => current));
       ctx.log(id, 'info', 'Sign-in taken over after the core restarted; waiting for the redirect');
       ctx.announce(id);
       resumed++;
       // What the user action would have done next: connect with the new grant.
       void current.done.promise.then(
-        () => ctx.reconnect(id).catch((err: unknown) => ctx.log(id, 'warning', `Reconnecting after sign-in failed: ${describeAuthError(id, err).message}`)),
+        () =>
+          ctx
+            .reconnect(id)
+            .catch((err: unknown) => ctx.log(id, 'warning', `Reconnecting after sign-in failed: ${describeAuthError(id, err).message}`)),
         // The failure is recorded and shown by failFlow.
         () => undefined,
       );
     } catch {
-      void listener.close();
+      // Not ours to finish any more: the shell lets the flow go (its redirect, if one came, is refused).
+      void one.resume({ onCallback: () => Promise.resolve({ ok: false }), onTimeout: () => undefined }).close();
     }
   }
   return resumed;
