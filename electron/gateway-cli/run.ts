@@ -70,12 +70,13 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const say = (line: string): void => void process.stderr.write(`switchboard-gateway: ${sanitizeText(line)}\n`);
   // Retries wait out a core restart only once connected: a Switchboard that is not running is reported at once.
   let connected = false;
-  let upstream: Upstream | undefined;
+  // Set once connected (the fetch below is built first: the connection needs it).
+  const held: { upstream?: Upstream } = {};
   const fetchFn = gapRetryingFetch({
     enabled: () => connected,
     onGap: (detail) => {
       say(`${detail}; waiting for it to come back`);
-      upstream?.markStale();
+      held.upstream?.markStale();
     },
   });
   const clientId = client.id;
@@ -114,7 +115,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       for (const kind of ['tools', 'prompts', 'resources'] as const) changed(kind);
     },
   });
-  upstream = up;
+  held.upstream = up;
   const handle = serveStdio(
     () => {
       current = proxyServer(up, VERSION);
