@@ -1,7 +1,7 @@
 // Builds the core the same way for the Electron app and headless mode: the shell's ports in, the composition root
 // (core/compose.ts) does the rest.
 import type { ServerConfigInput } from '../shared/config.js';
-import type { BrowserOpener } from './core/auth/auth-ports.js';
+import type { AdoptSignIns, BrowserOpener, ListenForRedirect } from './core/auth/auth-ports.js';
 import { createCore } from './core/compose.js';
 import { createDispatcher, type Dispatch } from './core/dispatcher.js';
 import { createHandlers } from './core/handlers.js';
@@ -42,6 +42,11 @@ export interface BootstrapOptions {
   urlOpener?: UrlOpener;
   /** Opens sign-in URLs: the system browser in the app; headless prints them (and the UI shows them). */
   authOpener?: BrowserOpener;
+  /**
+   * The OAuth redirect listeners: held by the shell (a core process), so a sign-in outlives the core; default: this
+   * process's own, which end with it.
+   */
+  signIns?: { listen: ListenForRedirect; adopt?: AdoptSignIns };
   /** Opens transports (tests may inject one); defaults to the real factory. */
   transportFactory?: TransportFactory;
   /** Test-only: npm identifiers of registry entries mapped to local programs (never set in normal use). */
@@ -90,7 +95,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Bootstrapped> {
     isBuiltin: (command) => builtinFor(builtins, command) !== undefined,
     loginPath: () => resolveLoginPath().then((r) => r.path),
     ...(opts.urlOpener ? { urlOpener: opts.urlOpener } : {}),
-    auth: { opener: opts.authOpener ?? createPrintingOpener(), listen: listenForRedirect },
+    auth: { opener: opts.authOpener ?? createPrintingOpener(), ...(opts.signIns ?? { listen: listenForRedirect }) },
     ...(opts.localPackages !== undefined ? { registry: { localPackages: opts.localPackages } } : {}),
     ...(opts.demoServer ? { demoServer: opts.demoServer } : {}),
     ...(opts.gatewayLauncher ? { gatewayLauncher: opts.gatewayLauncher } : {}),

@@ -25,6 +25,7 @@ import { openControlDoor, type ControlDoor } from './shell/control-door.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
 import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
+import { SignInRedirects, signInsFollowCore, withSignInRedirects } from './shell/sign-in-redirects.js';
 import { startNodeCore } from './shell/node-core-process.js';
 import type { LocalPackages } from './core/registry/install-options.js';
 
@@ -84,6 +85,8 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
     gapReason: (): string =>
       core.status.state === 'failed' ? "Switchboard's core stopped and was not restarted" : "Switchboard's core is restarting",
   });
+  // The OAuth redirect listeners, held here so a sign-in in progress outlives a core restart.
+  const signIns = new SignInRedirects({ log: (level, message) => logger.log(level, 'auth', message) });
   const core = new CoreSupervisor({
     launch: () =>
       startNodeCore({
@@ -108,15 +111,19 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
       echoLog: true,
     }),
     // Headless has no browser or safeStorage of its own: the core prints sign-in addresses itself.
-    serve: withGatewayDoor(
-      door,
-      withMemorySecrets((request) => Promise.reject(new Error(`headless mode cannot ${request.op}`))),
+    serve: withSignInRedirects(
+      signIns,
+      withGatewayDoor(
+        door,
+        withMemorySecrets((request) => Promise.reject(new Error(`headless mode cannot ${request.op}`))),
+      ),
     ),
     log: (level, message) => logger.log(level, 'supervisor', message),
     logFile: logger.file,
     ...testRestartBackoff(),
   });
   core.subscribe(doorFollowsCore(door));
+  core.subscribe(signInsFollowCore(signIns));
   // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
@@ -171,7 +178,7 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
         const slow = report.steps.filter((s) => s.outcome !== 'ok').map((s) => `${s.name} ${s.outcome}`);
         if (slow.length > 0) say(`Switchboard stopped (${slow.join('; ')}).`);
       }
-      await Promise.allSettled([server.close(), sandbox.close(), door.close()]);
+      await Promise.allSettled([server.close(), sandbox.close(), door.close(), signIns.close()]);
       await logger.close();
       lock.release();
       done(code);

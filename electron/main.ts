@@ -32,6 +32,7 @@ import { CoreSupervisor } from './shell/core-supervisor.js';
 import { openControlDoor } from './shell/control-door.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
 import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
+import { SignInRedirects, signInsFollowCore, withSignInRedirects } from './shell/sign-in-redirects.js';
 import { withMemorySecrets } from './shell/memory-secrets.js';
 import { CORE_SERVICE_NAME, startUtilityCore, type UtilityCore } from './shell/utility-core-process.js';
 
@@ -154,6 +155,8 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     log.warn('supervisor', `Electron reports the core's process gone: ${details.reason} (code ${details.exitCode})`);
     current?.noteGone(details);
   });
+  // The OAuth redirect listeners, held in main so a sign-in in progress outlives a core restart.
+  const signIns = new SignInRedirects({ log: (level, message) => log.log(level, 'auth', message) });
   const core = new CoreSupervisor({
     launch: () => {
       current = startUtilityCore({
@@ -174,14 +177,17 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       echoLog: false,
       settingsThrough: 'electron-store',
     }),
-    serve: withGatewayDoor(
-      door,
-      withMemorySecrets(
-        answerShellRequest({
-          openExternal: (url) => opener.open(new URL(url)),
-          openAppWindow: (callId) => apps.openAppWindow(callId),
-          safeStorage,
-        }),
+    serve: withSignInRedirects(
+      signIns,
+      withGatewayDoor(
+        door,
+        withMemorySecrets(
+          answerShellRequest({
+            openExternal: (url) => opener.open(new URL(url)),
+            openAppWindow: (callId) => apps.openAppWindow(callId),
+            safeStorage,
+          }),
+        ),
       ),
     ),
     log: (level, message) => log.log(level, 'supervisor', message),
@@ -201,7 +207,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
       await (await control)?.close();
       const report = await core.shutdown(SHUTDOWN_TIMEOUT_MS - QUIT_CLEANUP_MS, QUIT_CLEANUP_MS / 2);
       if (report === undefined) await cleanUpAfterCore(dataDir, (message) => log.warn('supervisor', message));
-      await door.close();
+      await Promise.allSettled([door.close(), signIns.close()]);
       // The folder is the shell's to release, and only once no core can write to it.
       lock?.release();
       await log.close();
@@ -218,6 +224,7 @@ async function start(installLinks: ReturnType<typeof collectInstallLinks>): Prom
     if (EVENT_KEYS.includes(event)) events.push(event, payload);
   });
   core.subscribe(doorFollowsCore(door));
+  core.subscribe(signInsFollowCore(signIns));
   const mainFrame = createFrameGuard(() => win, isAppUrl);
   registerIpc(
     ipcMain,

@@ -13,8 +13,10 @@ import { createLogger } from '../core/logging/logger.js';
 import { tracesUrl } from '../core/telemetry/otlp.js';
 import { acquireDataLock, type DataLock } from '../core/storage/data-lock.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
+import { heldSignIns } from '../core/auth/held-sign-ins.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
 import { createSettingsStore } from '../platform/settings-store.js';
+import { SignInRedirects } from '../shell/sign-in-redirects.js';
 import { describeLaunch, stdinLines, type CliCore, type CoreSource } from './cli-core.js';
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
@@ -62,6 +64,8 @@ export async function openLocalCore(source: CoreSource, out: Output): Promise<Cl
   }
   let dispatch: Dispatch;
   let shutdown: () => Promise<unknown>;
+  // The same redirect listeners the shells hold, here in the command's own process (its core runs in it too).
+  const signIns = new SignInRedirects({ log: (level, message) => level === 'warn' && out.note(message) });
   try {
     const booted = await bootstrap({
       mode: 'headless',
@@ -73,11 +77,16 @@ export async function openLocalCore(source: CoreSource, out: Output): Promise<Cl
       dataLock: lock,
       // The command prints the sign-in address itself (connect.ts), once, and as pendingAuth with --json.
       authOpener: createPrintingOpener(() => undefined),
+      signIns: heldSignIns((request) => signIns.serve(request)),
       ...(source.otlp !== undefined ? { otlpEndpoint: source.otlp } : {}),
     });
     dispatch = booted.dispatch;
-    shutdown = () => booted.host.shutdown();
+    shutdown = async () => {
+      await booted.host.shutdown();
+      await signIns.close();
+    };
   } catch (err) {
+    await signIns.close();
     lock.release();
     if (throwaway) rmSync(dataDir, { recursive: true, force: true });
     throw new CliError(EXIT.switchboard, 'internal', `Switchboard's core did not start: ${(err as Error).message}`);

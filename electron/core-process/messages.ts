@@ -5,6 +5,7 @@
 // must answer synchronously (the app sandbox's launches), and shutdown.
 import type { AppNotice, EventKey, IpcEnvelope } from '../../shared/contract.js';
 import type { SandboxPageInput } from '../core/apps/sandbox-page.js';
+import type { SignInRequest } from '../core/auth/auth-ports.js';
 import type { GatewayLauncher } from '../core/gateway/setup-help.js';
 import type { ShutdownReport } from '../core/lifecycle/shutdown.js';
 import type { ViewerState } from '../core/presence.js';
@@ -126,7 +127,8 @@ export type ShellRequest =
   | { op: 'safeStorage.encrypt'; plain: string }
   | { op: 'safeStorage.decrypt'; cipher: string }
   | MemorySecretsRequest
-  | GatewayDoorRequest;
+  | GatewayDoorRequest
+  | SignInRequest;
 
 /** The gateway's port is held by the shell (it outlives a core): the core's front listens privately behind it. */
 export type GatewayDoorRequest = { op: 'gatewayDoor.open'; port: number; upstream: number } | { op: 'gatewayDoor.close' };

@@ -5,6 +5,7 @@ import type { AppNotice } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { bootstrap, type Bootstrapped } from '../bootstrap.js';
 import { UNCLEAN_STOP_NOTICE } from '../core/lifecycle/run-marker.js';
+import { heldSignIns } from '../core/auth/held-sign-ins.js';
 import { createLogger, type Logger } from '../core/logging/logger.js';
 import { demoServerConfig } from '../demo/demo-config.js';
 import { createPrintingOpener } from '../platform/browser-opener.js';
@@ -164,8 +165,12 @@ export function serveCore(opts: ServeCoreOptions): ServingCore {
       gatewayLauncher: () => init.gatewayLauncher,
       // Both shells hold the gateway's port: clients get a clean error, not a refused connection, while a core restarts.
       gatewayDoor: shellGatewayDoor(requests),
+      // And the sign-in redirect listeners: a sign-in started by a core that then died is finished by the next one.
+      signIns: heldSignIns((request) => requests.request(request)),
     });
     const { host } = built;
+    const resumed = await host.auth.resumeSignIns();
+    if (resumed > 0) log.info('auth', `took over ${resumed} sign-in(s) started before the core restarted`);
     host.events.subscribe((key, payload) => {
       postOrExplain(link, { t: 'event', key, payload }, (reason) =>
         log.warn('relay', `the ${key} event could not be sent to the shell: ${reason}`),

@@ -10,7 +10,7 @@ import type { ServerConfigInput } from '../../shared/config.js';
 import type { AppInfo, AppNotice } from '../../shared/contract.js';
 import { createHostApps } from './apps/host-apps.js';
 import { AuthManager } from './auth/auth-manager.js';
-import type { BrowserOpener, ListenForRedirect } from './auth/auth-ports.js';
+import type { AdoptSignIns, BrowserOpener, ListenForRedirect } from './auth/auth-ports.js';
 import { createHostCalls } from './calls/host-calls.js';
 import { RunningCalls } from './calls/running-calls.js';
 import { createHostCatalog } from './catalog/host-catalog.js';
@@ -96,6 +96,8 @@ export interface CorePorts {
   auth: {
     opener: BrowserOpener;
     listen: ListenForRedirect;
+    /** The sign-ins a previous core started that the shell still holds (absent: this process holds its own). */
+    adopt?: AdoptSignIns;
     /** Where authorization's plain-words lines go (default: the logger). */
     log?: (serverId: string, level: 'info' | 'warning' | 'error', text: string) => void;
     /** Sign-in flow lifetime (tests shorten it). */
@@ -271,6 +273,7 @@ export function createCore(ports: CorePorts): Host {
     },
     opener: ports.auth.opener,
     listen: ports.auth.listen,
+    ...(ports.auth.adopt !== undefined ? { adopt: ports.auth.adopt } : {}),
     log:
       ports.auth.log ??
       ((id, level, text) => logger.log(level === 'info' ? 'info' : level === 'error' ? 'error' : 'warn', `auth ${id}`, text)),

@@ -11,7 +11,7 @@ import { processAlive } from '../core/transports/process-group.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectGateway, proxyServer } from './proxy.js';
+import { connectGateway, gapRetryingFetch, proxyServer, statusOf, Upstream } from './proxy.js';
 
 declare const __APP_VERSION__: string;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0';
@@ -59,30 +59,73 @@ export async function run(argv: string[]): Promise<number | undefined> {
   if (!client) return fail(`Switchboard has no gateway client named "${values.client}". Add one in Switchboard's Gateway view.`);
 
   let current: Server | undefined;
-  let upstream: Client;
+  let first: Client;
+  const changed = (kind: 'tools' | 'prompts' | 'resources'): void => {
+    const s = current;
+    if (!s) return;
+    const send = kind === 'tools' ? s.sendToolListChanged() : kind === 'prompts' ? s.sendPromptListChanged() : s.sendResourceListChanged();
+    // A client that closed its end meanwhile needs no notice.
+    void send.catch(() => undefined);
+  };
+  const say = (line: string): void => void process.stderr.write(`switchboard-gateway: ${sanitizeText(line)}\n`);
+  // Retries wait out a core restart only once connected: a Switchboard that is not running is reported at once.
+  let connected = false;
+  // Set once connected (the fetch below is built first: the connection needs it).
+  const held: { upstream?: Upstream } = {};
+  const fetchFn = gapRetryingFetch({
+    enabled: () => connected,
+    onGap: (detail) => {
+      say(`${detail}; waiting for it to come back`);
+      held.upstream?.markStale();
+    },
+  });
+  const clientId = client.id;
+  let known = endpoint;
+  // Each connection reads the endpoint file again: a core started since writes its own launch key there.
+  const open = async (): Promise<Client> => {
+    if (connected) {
+      const latest = readEndpoint(dataDir);
+      if (!latest) throw new Error(NOT_RUNNING);
+      known = latest;
+    }
+    if (!known.clients.some((c) => c.id === clientId))
+      throw new Error(`Switchboard has no gateway client "${values.client ?? ''}" any more.`);
+    try {
+      return await connectGateway(known.url, launchToken(known.key, clientId), VERSION, changed, fetchFn);
+    } catch (err) {
+      // Read during the gap, the file still named the dead core's key: the new core has written its own since.
+      const latest = connected ? readEndpoint(dataDir) : undefined;
+      if (statusOf(err) !== 401 || !latest || latest.key === known.key) throw err;
+      known = latest;
+      return connectGateway(known.url, launchToken(known.key, clientId), VERSION, changed, fetchFn);
+    }
+  };
   try {
-    upstream = await connectGateway(endpoint.url, launchToken(endpoint.key, client.id), VERSION, (kind) => {
-      const s = current;
-      if (!s) return;
-      const send =
-        kind === 'tools' ? s.sendToolListChanged() : kind === 'prompts' ? s.sendPromptListChanged() : s.sendResourceListChanged();
-      void send.catch(() => undefined);
-    });
+    first = await open();
+    connected = true;
   } catch (err) {
-    const status = (err as { status?: number }).status ?? (err as { data?: { status?: number } }).data?.status;
+    const status = statusOf(err);
     if (status === 401) return fail(`Switchboard refused the client "${client.name}" (was it removed?).`);
     return fail(NOT_RUNNING);
   }
+  const up = new Upstream(first, {
+    open,
+    log: say,
+    reconnected: () => {
+      for (const kind of ['tools', 'prompts', 'resources'] as const) changed(kind);
+    },
+  });
+  held.upstream = up;
   const handle = serveStdio(
     () => {
-      current = proxyServer(upstream, VERSION);
+      current = proxyServer(up, VERSION);
       return current;
     },
     { onerror: () => undefined },
   );
   const stop = async (): Promise<void> => {
     await handle.close().catch(() => undefined);
-    await upstream.close().catch(() => undefined);
+    await up.close();
     process.exit(0);
   };
   process.stdin.once('end', () => void stop());

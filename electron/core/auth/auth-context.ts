@@ -8,7 +8,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { CredentialStore } from '../ports.js';
 import { describeAuthError } from './auth-errors.js';
-import type { BrowserOpener, ListenForRedirect } from './auth-ports.js';
+import type { AdoptSignIns, BrowserOpener, ListenForRedirect } from './auth-ports.js';
 import { buildStatus } from './auth-status.js';
 import { plainText } from './callback.js';
 import { AuthCredentials, type GrantRecord } from './credentials.js';
@@ -35,6 +35,8 @@ export interface AuthManagerOptions {
   opener: BrowserOpener;
   /** Starts the loopback redirect listener for one flow. */
   listen: ListenForRedirect;
+  /** The sign-ins the shell held while the core before this one stopped (taken over by resumeSignIns). */
+  adopt?: AdoptSignIns;
   /** Network fetch under the guards (tests may pass their own). */
   fetch?: FetchLike;
   /** Log sink for plain-words lines (never secrets). */

@@ -14,7 +14,7 @@ import type { AuthCredentials, GrantRecord } from './credentials.js';
 import { refreshGrant } from './refresh-guard.js';
 import { checkAuthorizationUrl } from './safe-url.js';
 import { SignIn } from './sign-in.js';
-import { cancelFlow } from './sign-in-flow.js';
+import { cancelFlow, resumeFlows } from './sign-in-flow.js';
 import { cancelDeviceFlow, devicePage, startDeviceFlow } from './device-code.js';
 import { createTransportAuth, type TransportAuth } from './token-source.js';
 
@@ -147,6 +147,14 @@ export class AuthManager {
     opts: { authorizeFirst?: boolean; onShown?: () => void; max?: number } = {},
   ): Promise<T> {
     return this.#signIn.runAuthorized(id, op, opts);
+  }
+
+  /**
+   * Takes over the sign-ins the shell still holds from a core that stopped (crashed or was killed) between sending
+   * the browser off and the redirect: they complete here. Resolves with how many there were.
+   */
+  resumeSignIns(): Promise<number> {
+    return resumeFlows(this.#ctx);
   }
 
   /** Completes the pending sign-in with the redirect URL the user pasted from the browser. */

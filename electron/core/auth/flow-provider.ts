@@ -26,6 +26,14 @@ export interface FlowHooks {
   redirect(url: URL): Promise<void>;
 }
 
+/** What a flow holds between the authorization request and the token exchange (secrets: the verifier, the client). */
+export interface FlowParts {
+  codeVerifier: string;
+  discovery: OAuthDiscoveryState;
+  client: StoredOAuthClientInformation;
+  resource?: string;
+}
+
 /** A high-entropy, URL-safe value for `state` (256 bits). */
 export function newState(): string {
   return randomBytes(32).toString('base64url');
@@ -34,7 +42,7 @@ export function newState(): string {
 /** The provider for one authorization-code flow. */
 export class FlowProvider implements OAuthClientProvider {
   /** The `state` sent with the authorization request (checked by the owner, not by the SDK). */
-  readonly stateValue = newState();
+  readonly stateValue: string;
   /** The Client ID Metadata Document URL, only when no client id is pre-registered (fixed by the settings). */
   readonly clientMetadataUrl?: string;
   readonly #redirectUri: string;
@@ -57,7 +65,18 @@ export class FlowProvider implements OAuthClientProvider {
     reusableClient: (issuer: string) => StoredOAuthClientInformation | undefined;
     /** The server's DPoP session, used only when its authorization server advertises DPoP. */
     dpop?: () => Promise<DpopSession>;
+    /** The state to send (default: a new one). */
+    state?: string;
+    /** A flow a previous core started, taken over for its token exchange. */
+    restored?: FlowParts;
   }) {
+    this.stateValue = opts.state ?? newState();
+    if (opts.restored !== undefined) {
+      this.#verifier = opts.restored.codeVerifier;
+      this.#discovery = opts.restored.discovery;
+      this.#client = opts.restored.client;
+      this.#resource = opts.restored.resource;
+    }
     this.#redirectUri = opts.redirectUri;
     this.#settings = opts.settings;
     this.#hooks = opts.hooks;
@@ -157,6 +176,17 @@ export class FlowProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'tokens') this.#tokens = undefined;
     if (scope === 'all' || scope === 'verifier') this.#verifier = undefined;
     if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
+  }
+
+  /** What the token exchange will need, once the browser is sent off (the PKCE verifier is saved by then). */
+  exchangeParts(): FlowParts | undefined {
+    if (this.#verifier === undefined || this.#discovery === undefined || this.#client === undefined) return undefined;
+    return {
+      codeVerifier: this.#verifier,
+      discovery: this.#discovery,
+      client: this.#client,
+      ...(this.#resource !== undefined ? { resource: this.#resource } : {}),
+    };
   }
 
   /** What the flow learned, for persisting the grant. */

@@ -5,11 +5,12 @@ import { AppError } from '../../../shared/errors.js';
 import type { AuthContext } from './auth-context.js';
 import { describeAuthError, StepError } from './auth-errors.js';
 import { originOf } from './endpoint-policy.js';
-import type { RedirectListener } from './auth-ports.js';
+import type { AdoptableSignIn, HeldRedirectListener, PendingExchange, RedirectHandlers, RedirectListener } from './auth-ports.js';
 import { checkCallback } from './callback.js';
 import { expiryOf, type GrantRecord } from './credentials.js';
 import { deferred, type Deferred } from './deferred.js';
-import { FlowProvider } from './flow-provider.js';
+import { FlowProvider, newState } from './flow-provider.js';
+import type { OAuthDiscoveryState, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import { authorizationUrlVerdict, checkAuthorizationUrl } from './safe-url.js';
 
 /** At most this many authorizations (browser round trips) run for one user action, step-up included. */
@@ -55,27 +56,14 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
   );
 
   let flow: Flow | undefined;
+  // Chosen before the listener opens: a listener the shell holds checks it on every redirect before we hear of it.
+  const state = newState();
   try {
     const listener = await ctx.opts.listen({
-      onCallback: async (hit) => {
-        if (flow === undefined) return { ok: false };
-        try {
-          await acceptRedirect(ctx, flow, hit.url);
-          return { ok: true };
-        } catch {
-          return { ok: false };
-        }
-      },
-      onTimeout: () => {
-        if (flow !== undefined && ctx.flows.get(id) === flow && !flow.consumed) {
-          failFlow(
-            ctx,
-            flow,
-            new StepError('browser', new AppError('timeout', 'The sign-in was not completed within 5 minutes', { serverId: id })),
-          );
-        }
-      },
+      ...redirectHandlers(ctx, id, () => flow),
       timeoutMs: ctx.opts.flowTimeoutMs ?? FLOW_TIMEOUT_MS,
+      serverId: id,
+      state,
     });
     const current: Flow = {
       serverId: id,
@@ -91,6 +79,7 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
       consumed: false,
       provider: new FlowProvider({
         redirectUri: listener.redirectUri,
+        state,
         settings,
         dpop: () => ctx.dpop.session(id),
         reusableClient: (issuer) =>
@@ -134,6 +123,152 @@ export async function authorize(ctx: AuthContext, id: string, attempt: number, o
   }
 }
 
+/** What the flow's listener calls: each redirect (checked, then exchanged) and the end of its lifetime. */
+function redirectHandlers(ctx: AuthContext, id: string, current: () => Flow | undefined): RedirectHandlers {
+  return {
+    onCallback: async (hit) => {
+      const flow = current();
+      if (flow === undefined) return { ok: false };
+      try {
+        await acceptRedirect(ctx, flow, hit.url);
+        return { ok: true };
+      } catch {
+        return { ok: false };
+      }
+    },
+    onTimeout: () => {
+      const flow = current();
+      if (flow !== undefined && ctx.flows.get(id) === flow && !flow.consumed) {
+        failFlow(
+          ctx,
+          flow,
+          new StepError('browser', new AppError('timeout', 'The sign-in was not completed within 5 minutes', { serverId: id })),
+        );
+      }
+    },
+  };
+}
+
+const isHeld = (listener: RedirectListener | undefined): listener is HeldRedirectListener =>
+  listener !== undefined && typeof (listener as Partial<HeldRedirectListener>).arm === 'function';
+
+/** Hands the shell what finishing the flow needs, so a redirect that arrives after this core stopped still counts. */
+async function armFlow(ctx: AuthContext, flow: Flow, authorizationUrl: string, warnings: string[]): Promise<void> {
+  if (!isHeld(flow.listener)) return;
+  const parts = flow.provider.exchangeParts();
+  if (parts === undefined) {
+    ctx.log(flow.serverId, 'warning', 'This sign-in cannot outlive a restart of the core (the flow is incomplete)');
+    return;
+  }
+  const exchange: PendingExchange = {
+    v: 1,
+    serverId: flow.serverId,
+    serverUrl: flow.serverUrl,
+    redirectUri: flow.redirectUri,
+    state: flow.provider.stateValue,
+    codeVerifier: parts.codeVerifier,
+    discovery: parts.discovery,
+    client: parts.client,
+    ...(parts.resource !== undefined ? { resource: parts.resource } : {}),
+    ...(flow.scope !== undefined ? { scope: flow.scope } : {}),
+    ...(flow.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: flow.resourceMetadataUrl.href } : {}),
+    attempt: flow.attempt,
+    authorizationUrl,
+    authorizationUrlWarnings: warnings,
+  };
+  try {
+    await flow.listener.arm(exchange);
+  } catch {
+    // The sign-in still completes in this core; only a restart before the redirect would lose it. Said, not hidden.
+    ctx.log(flow.serverId, 'warning', 'The sign-in could not be handed to the shell; it will not survive a restart of the core');
+  }
+}
+
+/**
+ * Takes over the sign-ins the shell held while the previous core stopped: each waits for its redirect again (which
+ * may already have arrived) or a pasted URL, exchanges the code as the first core would have, stores the grant and
+ * reconnects the server. Returns how many were taken over.
+ */
+export async function resumeFlows(ctx: AuthContext): Promise<number> {
+  const adopt = ctx.opts.adopt;
+  if (adopt === undefined) return 0;
+  let held: AdoptableSignIn[];
+  try {
+    held = await adopt();
+  } catch (err) {
+    ctx.log(
+      '',
+      'warning',
+      `The sign-ins in progress before the core restarted could not be taken over: ${err instanceof Error ? err.message : 'unknown error'}`,
+    );
+    return 0;
+  }
+  let resumed = 0;
+  for (const one of held) {
+    const ex = one.exchange;
+    const id = ex.serverId;
+    try {
+      const config = ctx.remote(id);
+      const t = config.transport as { url: string };
+      // A server whose address changed since (or that was removed) gets no token meant for another one.
+      if (t.url !== ex.serverUrl || ctx.flows.has(id)) throw new Error('changed');
+      const settings = await ctx.creds.client(id);
+      const current: Flow = {
+        serverId: id,
+        serverUrl: ex.serverUrl,
+        redirectUri: ex.redirectUri,
+        step: 'browser',
+        attempt: ex.attempt,
+        ...(ex.scope !== undefined ? { scope: ex.scope } : {}),
+        ...(ex.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: new URL(ex.resourceMetadataUrl) } : {}),
+        authorizationUrl: ex.authorizationUrl,
+        authorizationUrlWarnings: ex.authorizationUrlWarnings,
+        shown: deferred<void>(),
+        done: deferred<void>(),
+        consumed: false,
+        provider: new FlowProvider({
+          redirectUri: ex.redirectUri,
+          state: ex.state,
+          settings,
+          dpop: () => ctx.dpop.session(id),
+          reusableClient: () => undefined,
+          restored: {
+            codeVerifier: ex.codeVerifier,
+            discovery: ex.discovery as OAuthDiscoveryState,
+            client: ex.client as StoredOAuthClientInformation,
+            ...(ex.resource !== undefined ? { resource: ex.resource } : {}),
+          },
+          hooks: {
+            step: (step) => advance(ctx, current, step),
+            // The browser was sent off by the core before this one: nothing opens again.
+            redirect: () => Promise.resolve(),
+          },
+        }),
+      };
+      current.shown.resolve();
+      ctx.flows.set(id, current);
+      // Only now: a redirect that arrived while no core ran is handed over at once, and must find the flow.
+      current.listener = one.resume(redirectHandlers(ctx, id, () => current));
+      ctx.log(id, 'info', 'Sign-in taken over after the core restarted; waiting for the redirect');
+      ctx.announce(id);
+      resumed++;
+      // What the user action would have done next: connect with the new grant.
+      void current.done.promise.then(
+        () =>
+          ctx
+            .reconnect(id)
+            .catch((err: unknown) => ctx.log(id, 'warning', `Reconnecting after sign-in failed: ${describeAuthError(id, err).message}`)),
+        // The failure is recorded and shown by failFlow.
+        () => undefined,
+      );
+    } catch {
+      // Not ours to finish any more: the shell lets the flow go (its redirect, if one came, is refused).
+      void one.resume({ onCallback: () => Promise.resolve({ ok: false }), onTimeout: () => undefined }).close();
+    }
+  }
+  return resumed;
+}
+
 function advance(ctx: AuthContext, flow: Flow, step: AuthStep): void {
   if (STEP_ORDER.indexOf(step) <= STEP_ORDER.indexOf(flow.step)) return;
   flow.step = step;
@@ -171,6 +306,7 @@ async function openBrowser(ctx: AuthContext, flow: Flow, url: URL): Promise<void
       err instanceof AppError ? err : new AppError('url_refused', 'The authorization URL was refused', { serverId: id }),
     );
   }
+  await armFlow(ctx, flow, checked.href, warnings);
   flow.authorizationUrl = checked.href;
   flow.authorizationUrlWarnings = warnings;
   ctx.announce(id);

@@ -11,7 +11,8 @@ import type { Host } from '../../../electron/core/host.js';
 import { SessionManager } from '../../../electron/core/sessions/session-manager.js';
 import { createTransport } from '../../../electron/core/transports/create-transport.js';
 import type { CredentialStore } from '../../../electron/core/ports.js';
-import { listenForRedirect } from '../../../electron/platform/redirect-listener.js';
+import { heldSignIns } from '../../../electron/core/auth/held-sign-ins.js';
+import { SignInRedirects } from '../../../electron/shell/sign-in-redirects.js';
 import { MemoryCredentialStore } from '../../../electron/platform/memory-credential-store.js';
 import { confSettingsStore, testCore } from '../../shared/support/harness.js';
 
@@ -45,6 +46,7 @@ export function makeAuthHost(opts: { credentials?: CredentialStore; flowTimeoutM
   let sessions: SessionManager | undefined;
   const opener = new TestOpener();
   const logs: string[] = [];
+  const signIns = new SignInRedirects({ log: (level, text) => logs.push(`shell ${level} ${text}`) });
   const host = testCore({
     settingsStore: confSettingsStore(dir),
     credentials,
@@ -55,7 +57,7 @@ export function makeAuthHost(opts: { credentials?: CredentialStore; flowTimeoutM
     },
     auth: {
       opener,
-      listen: listenForRedirect,
+      ...heldSignIns((request) => signIns.serve(request)),
       log: (id, level, text) => logs.push(`${id} ${level} ${text}`),
       ...(opts.flowTimeoutMs !== undefined ? { flowTimeoutMs: opts.flowTimeoutMs } : {}),
     },
@@ -75,6 +77,7 @@ export function makeAuthHost(opts: { credentials?: CredentialStore; flowTimeoutM
     logs,
     cleanup: async () => {
       await host.shutdown();
+      await signIns.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
