@@ -231,6 +231,13 @@ export class Catalog implements CatalogPort {
     return this.#discovery.tool(localName, opts);
   }
 
+  /** Whether a server's published catalog (or app-only table) has a tool of this original name. */
+  offers(serverId: string, originalName: string): boolean {
+    const entry = this.#state.entries.get(serverId);
+    const local = entry?.byOriginal.get(originalName);
+    return local !== undefined && (entry!.tools.has(local) || entry!.appTools.has(local));
+  }
+
   /** Every published tool of one server (catalog and app-only table), with its route; empty when it has none. */
   serverTools(serverId: string): { route: ToolRoute; summary: ToolSummary; fingerprint: string }[] {
     const entry = this.#state.entries.get(serverId);
