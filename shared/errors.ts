@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   port_blocked: 'The server URL uses a port fetch refuses to connect to (the Fetch standard’s list of bad ports).',
   stale_link: "This browser tab's headless link is from an earlier run of Switchboard; the link changes on every start.",
   entry_deleted: 'The registry entry was deleted by its registry, so it cannot be installed or updated to.',
+  relay_not_servable: "A webhook relay server carries Switchboard's own webhooks, so it is never served to gateway clients.",
 } as const satisfies Record<string, string>;
 
 /** A code from the closed set ERROR_CODES. */

@@ -20,6 +20,7 @@ import type { DoctorOptions } from './doctor/doctor-walk.js';
 import type { UrlOpener } from './elicitation/url-opener.js';
 import { EventBus } from './event-bus.js';
 import { EventsService } from './events/events-service.js';
+import { relayServerIds } from './events/webhook-relay.js';
 import type { EventsTuning } from './events/tuning.js';
 import { Gateway } from './gateway/gateway-service.js';
 import type { AdmissionLimits } from './gateway/connection-admission.js';
@@ -394,6 +395,12 @@ export function createCore(ports: CorePorts): Host {
       isLaunchApproved: (config) => gate.isApproved(config),
       launchRefusal: (config) => gate.refusal(config),
       notify,
+      relayServers: () =>
+        relayServerIds({
+          serverIds: () => definitions.configs().map((c) => c.id),
+          relaysInUse: () => mcpEvents.relaysRead(),
+          offers: (id, name) => catalog.offers(id, name),
+        }),
     },
     {
       dataDir,

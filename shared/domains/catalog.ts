@@ -19,6 +19,16 @@ export interface ToolAnnotationsView {
 /** Whether the user approved a tool's current definition. */
 export type PinState = 'approved' | 'changed';
 
+/** Why a listed tool cannot be called now; the tool is shown from its last-known (approved) definition. */
+export interface ToolUnavailable {
+  /** Its server cannot start because secrets its approved launch had are gone (a restart without an OS keychain). */
+  reason: 'secret_missing';
+  /** Names of the lost secrets (env names, never values). */
+  missingSecrets: string[];
+  /** What happened and the fix, in the words the person sees. */
+  message: string;
+}
+
 /** One catalog row: enough to list and search, no schemas. */
 export interface ToolSummary {
   /** Stable local name `mcp__<server>__<tool>`. */
@@ -41,6 +51,8 @@ export interface ToolSummary {
   pin: PinState;
   /** The server's catalog is stale (its last listing was rejected); this row comes from the last good snapshot. */
   stale?: boolean;
+  /** Set when the tool is not callable now: a last-known tool of a server that lost its secrets (never in the gateway). */
+  unavailable?: ToolUnavailable;
 }
 
 /** A change between the approved and the current definition of a tool. */
@@ -113,6 +125,8 @@ export interface CatalogQuery {
   limit?: number;
   /** Attach the groups of the returned tools (default true; the UI turns it off). */
   includeGroups?: boolean;
+  /** Also list last-known tools that cannot be called now, marked `unavailable` (the person's views; never the gateway). */
+  includeUnavailable?: boolean;
 }
 
 /** A page of search results. */
@@ -180,6 +194,7 @@ export const catalogArgSchemas = {
       offset: z.number().int().min(0).optional(),
       limit: z.number().int().min(1).max(25_000).optional(),
       includeGroups: z.boolean().optional(),
+      includeUnavailable: z.boolean().optional(),
     })
     .strict(),
   'catalog.tool': z.object({ name: localName }).strict(),

@@ -1,14 +1,34 @@
 // Headless, no keychain (secrets in memory): a server's secret and a gateway client's token do not survive a restart.
-// After the restart there is one banner about it; the server's approval panel names the secret as missing (never
+// After the restart there is one banner about it; the catalog lists the server's last-known tools as unavailable,
+// naming the secret with "Enter it again"; the server's approval panel names the secret as missing (never
 // "changed"), approval is off, a connect is refused naming the secret and the fix, and "Enter it again" opens the
 // server's settings; entered again, the launch is approved and connects. The gateway client's row says its token
 // was lost, with "Issue a new token" on the row itself; the new token works.
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixture';
 import { fixture } from './support/seed';
 import { shots } from './support/shots';
 import { connectionStatus, serverRow } from './support/ui';
 
 const SECRET = 'weather-canary-5d1e';
+
+/**
+ * Waits for the open server to be connected, connecting by hand if it is not: an approval may start the server
+ * itself, so a blind click could land on "Disconnect" (exact name: "Connect" is also part of "Disconnect").
+ */
+async function connectOnce(page: Page): Promise<void> {
+  const connect = page.getByRole('button', { name: 'Connect', exact: true });
+  await expect
+    .poll(
+      async () => {
+        const status = await connectionStatus(page).textContent();
+        if (status === 'Disconnected' && (await connect.isVisible())) await connect.click();
+        return status;
+      },
+      { timeout: 45_000 },
+    )
+    .toBe('Connected');
+}
 
 test('a secret lost in a restart is named with its fix, and the launch is not approvable without it', async ({
   switchboard,
@@ -24,8 +44,7 @@ test('a secret lost in a restart is named with its fix, and the launch is not ap
   await serverRow(page, 'Weather').click();
   const panel = page.getByRole('region', { name: 'Approve this command before it runs' });
   await panel.getByRole('button', { name: 'Approve and allow to run' }).click();
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 45_000 });
+  await connectOnce(page);
 
   await switchboard.restart();
   const after = switchboard.page;
@@ -39,6 +58,23 @@ test('a secret lost in a restart is named with its fix, and the launch is not ap
   expect(refused.error?.message).toContain('the secret WEATHER_API_KEY is no longer stored');
   expect(refused.error?.message).toContain('Enter it again');
   expect(refused.error?.message).not.toContain('changed');
+
+  // The catalog lists the server's last-known tools, each unavailable with the lost secret and the fix; not callable.
+  await switchboard.goto('#/catalog');
+  const list = after.getByTestId('tool-list');
+  const echoRow = list.getByRole('link', { name: /mcp__weather__echo/ });
+  await expect(echoRow).toContainText('unavailable');
+  await expect(echoRow).toContainText('Secret WEATHER_API_KEY lost at restart — enter it again');
+  await echoRow.click();
+  const lostTool = after.getByTestId('tool-unavailable');
+  await expect(lostTool).toContainText('The secret WEATHER_API_KEY was lost when Switchboard restarted — enter it again');
+  await expect(after.getByTestId('tool-call-slot')).toHaveAttribute('data-callable', 'false');
+  await expect(after.getByTestId('tool-call-slot').getByRole('button')).toHaveCount(0);
+  await shots(after, 'lost-secret-catalog');
+  await lostTool.getByRole('button', { name: 'Enter it again' }).click();
+  await expect(after.getByRole('dialog').getByLabel('Environment value 1')).toBeVisible();
+  await after.keyboard.press('Escape');
+  await expect(after.getByRole('dialog')).toBeHidden();
 
   await serverRow(after, 'Weather').click();
   const again = after.getByRole('region', { name: 'Approve this command before it runs' });
@@ -55,19 +91,7 @@ test('a secret lost in a restart is named with its fix, and the launch is not ap
   await expect(dialog).toBeHidden();
   await expect(again.getByTestId('approval-lost-secrets')).toHaveCount(0);
   await again.getByRole('button', { name: 'Approve and allow to run' }).click();
-  // The definition was just saved, so the server may be started by the approval itself; otherwise connect by hand
-  // (exact name: "Connect" is also part of "Disconnect").
-  const connect = after.getByRole('button', { name: 'Connect', exact: true });
-  await expect
-    .poll(
-      async () => {
-        const status = await connectionStatus(after).textContent();
-        if (status === 'Disconnected' && (await connect.isVisible())) await connect.click();
-        return status;
-      },
-      { timeout: 45_000 },
-    )
-    .toBe('Connected');
+  await connectOnce(after);
   expect(await after.content()).not.toContain(SECRET);
 });
 

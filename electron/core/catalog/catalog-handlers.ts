@@ -8,7 +8,8 @@ export function catalogHandlers(host: Host): Pick<Handlers, `catalog.${string}` 
     'catalog.groups': async ({ includeMembers }) => host.catalog.groups(includeMembers === true),
     'catalog.select': async (args) => host.catalog.select(args),
     'catalog.search': async (args) => host.catalog.search(args),
-    'catalog.tool': async ({ name }) => host.catalog.tool(name),
+    // The person's view: a last-known tool of a server that lost its secrets opens, marked unavailable.
+    'catalog.tool': async ({ name }) => host.catalog.tool(name, { includeUnavailable: true }),
     'catalog.refresh': ({ id }) => host.catalog.refresh(id),
     'catalog.approveTool': async ({ name, fingerprint }) => host.catalog.approveTool(name, fingerprint),
   };

@@ -21,7 +21,7 @@ import { Discovery } from './discovery.js';
 import { Entry, type CatalogStats } from './entry.js';
 import { Publisher } from './publication.js';
 import { Refresher } from './refresh.js';
-import { lostSecretTool } from './lost-secret-tools.js';
+import { lastKnownTools, lostSecretTool } from './lost-secret-tools.js';
 import { CatalogRoutes } from './routes.js';
 import { captureMeta } from './server-meta.js';
 
@@ -39,6 +39,8 @@ export class Catalog implements CatalogPort {
   readonly #routes: CatalogRoutes;
   readonly #discovery: Discovery;
   readonly #unsubscribe: (() => void)[] = [];
+  /** What the last-known tools of servers that lost their secrets were at the last definitions change. */
+  #lostSignature = '';
 
   constructor(deps: CatalogDeps) {
     const state = new CatalogState(deps);
@@ -152,6 +154,17 @@ export class Catalog implements CatalogPort {
       entry.config = config;
       if (changed) this.#refresher.markDirty(entry);
     }
+    // A secret lost or entered again changes which last-known tools the person's views list as unavailable: tell
+    // them (a new revision, so their cached pages are dropped), though nothing published changed.
+    const lost = lastKnownTools(this.#state);
+    const signature = lost.map((k) => k.signature).join('\n');
+    if (signature !== this.#lostSignature) {
+      this.#lostSignature = signature;
+      this.#state.changed(
+        lost.map((k) => k.serverId),
+        true,
+      );
+    }
   }
 
   #retire(entry: Entry): void {
@@ -213,9 +226,16 @@ export class Catalog implements CatalogPort {
     return this.#discovery.groups(withMembers);
   }
 
-  /** One tool's detail. */
-  tool(localName: string): ToolDetail {
-    return this.#discovery.tool(localName);
+  /** One tool's detail; `includeUnavailable` also finds a last-known tool of a server that lost its secrets. */
+  tool(localName: string, opts: { includeUnavailable?: boolean } = {}): ToolDetail {
+    return this.#discovery.tool(localName, opts);
+  }
+
+  /** Whether a server's published catalog (or app-only table) has a tool of this original name. */
+  offers(serverId: string, originalName: string): boolean {
+    const entry = this.#state.entries.get(serverId);
+    const local = entry?.byOriginal.get(originalName);
+    return local !== undefined && (entry!.tools.has(local) || entry!.appTools.has(local));
   }
 
   /** Every published tool of one server (catalog and app-only table), with its route; empty when it has none. */

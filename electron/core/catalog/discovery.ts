@@ -12,6 +12,7 @@ import { toolUi } from '../apps/tool-ui.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Entry, Published } from './entry.js';
+import { lastKnownTool, lastKnownTools } from './lost-secret-tools.js';
 import { pinDiff, pinKey, pinnedDefinition } from './pins.js';
 import { ANN_DESTRUCTIVE, ANN_IDEMPOTENT, ANN_OPEN_WORLD, ANN_READ_ONLY, searchIndexes, type SearchHit } from './search-index.js';
 import { utf8 } from './server-meta.js';
@@ -93,8 +94,15 @@ export class Discovery {
     };
   }
 
-  /** One tool's detail. */
-  tool(localName: string): ToolDetail {
+  /**
+   * One tool's detail. With `includeUnavailable` (the person's views), a last-known tool of a server that lost its
+   * secrets is found too, marked `unavailable`; without it (the gateway) such a name is `not_found`.
+   */
+  tool(localName: string, opts: { includeUnavailable?: boolean } = {}): ToolDetail {
+    if (opts.includeUnavailable === true && this.#state.entryForName(localName)?.tools.get(localName) === undefined) {
+      const known = lastKnownTool(this.#state, localName);
+      if (known) return { ...known.detail, revision: this.#state.revision };
+    }
     const { entry, published } = this.#state.find(localName);
     return this.detail(entry, published);
   }
@@ -147,8 +155,20 @@ export class Discovery {
       .sortedEntries()
       .filter((e) => e.index !== undefined && (serverFilter === undefined || serverFilter.has(e.id)))
       .map((e) => e.index!);
+    // Last-known tools of servers that lost their secrets rank after live ones on ties (their indexes come last).
+    const unavailable = q.includeUnavailable
+      ? lastKnownTools(this.#state).filter((k) => serverFilter === undefined || serverFilter.has(k.serverId))
+      : [];
+    const lastKnown = new Map(unavailable.map((k) => [k.index, k] as const));
+    indexes.push(...lastKnown.keys());
     const flagMask = q.annotation ? ANNOTATION_FLAG[q.annotation] : 0;
-    const cacheKey = JSON.stringify([this.#state.revision, q.query, q.serverIds ?? null, q.annotation ?? null]);
+    const cacheKey = JSON.stringify([
+      this.#state.revision,
+      q.query,
+      q.serverIds ?? null,
+      q.annotation ?? null,
+      unavailable.map((k) => k.signature),
+    ]);
     let hits: SearchHit[];
     if (this.#state.searchCache?.key === cacheKey) hits = this.#state.searchCache.hits;
     else {
@@ -160,6 +180,11 @@ export class Discovery {
     const tools: ToolSummary[] = [];
     const serverIds = new Set<string>();
     for (const hit of hits.slice(offset, offset + limit)) {
+      const known = lastKnown.get(hit.index)?.tools.get(hit.index.names[hit.id]!);
+      if (known) {
+        tools.push(known.summary);
+        continue;
+      }
       const entry = this.#state.entries.get(hit.index.serverId);
       const published = entry?.tools.get(hit.index.names[hit.id]!);
       if (!entry || !published) continue;

@@ -21,6 +21,31 @@ export const RELAY_TOOLS = {
   answer: 'webhook_relay_answer',
 } as const;
 
+const RELAY_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(RELAY_TOOLS));
+
+/**
+ * The servers that are webhook relays: one a webhook subscription reads through, or one whose catalog offers any of
+ * the relay tools. A relay hands out the callback URLs and the deliveries of Switchboard's own subscriptions, so a
+ * gateway client that could call it could take (and answer) those deliveries: relays are never served.
+ */
+export function relayServerIds(deps: {
+  serverIds: () => Iterable<string>;
+  relaysInUse: () => Iterable<string>;
+  offers: (serverId: string, toolName: string) => boolean;
+}): Set<string> {
+  const out = new Set(deps.relaysInUse());
+  for (const id of deps.serverIds()) {
+    if (out.has(id)) continue;
+    for (const name of RELAY_TOOL_NAMES) {
+      if (deps.offers(id, name)) {
+        out.add(id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** How long one take may wait for deliveries at the relay (ms). */
 export const RELAY_WAIT_MS = 15_000;
 /** Deliveries asked for per take. */

@@ -72,6 +72,8 @@ export interface GatewayHost {
   launchRefusal?(config: ServerConfig): AppError | undefined;
   /** Raises a notice for the person. */
   notify(notice: AppNotice): void;
+  /** The webhook relay servers (never served, refused in a profile); absent: none. */
+  relayServers?(): ReadonlySet<string>;
   /** Where the gateway's store and file failures go. */
   readonly problems: ProblemPort;
 }
@@ -106,7 +108,7 @@ export class Gateway {
   readonly #surface: SurfaceDeps;
   readonly #endpoints = new Map<string, ClientEndpoint>();
   readonly #digests = new Map<string, string>();
-  readonly #views = new WeakMap<GatewayProfile, { configs: readonly ServerConfig[]; view: ProfileView }>();
+  readonly #views = new WeakMap<GatewayProfile, { configs: readonly ServerConfig[]; relays: string; view: ProfileView }>();
   readonly #lastState = new Map<string, string>();
   #front: Front | undefined;
   #launchKey: string | undefined;
@@ -352,7 +354,7 @@ export class Gateway {
   async addClient(name: string, profile: GatewayProfile): Promise<GatewayClientView & { token: string }> {
     const clean = name.trim();
     this.#checkName(clean);
-    const normalized = normalizeProfile(profile, this.#host.configs());
+    const normalized = normalizeProfile(profile, this.#host.configs(), this.#relays());
     const id = newClientId();
     const token = newClientToken(id);
     const digest = tokenDigest(token);
@@ -374,7 +376,7 @@ export class Gateway {
     const current = this.#stored(id);
     const name = changes.name?.trim() ?? current.name;
     if (name.toLowerCase() !== current.name.toLowerCase()) this.#checkName(name);
-    const profile = changes.profile ? normalizeProfile(changes.profile, this.#host.configs()) : current.profile;
+    const profile = changes.profile ? normalizeProfile(changes.profile, this.#host.configs(), this.#relays()) : current.profile;
     const next: StoredClient = { ...current, name, profile };
     await this.#store.save({ ...this.#store.settings, clients: this.#store.settings.clients.map((c) => (c.id === id ? next : c)) });
     const endpoint = this.#endpoints.get(id);
@@ -546,11 +548,17 @@ export class Gateway {
     const stored = this.#store.settings.clients.find((c) => c.id === clientId);
     if (!stored) return undefined;
     const configs = this.#host.configs();
+    const relaySet = this.#relays();
+    const relays = [...relaySet].sort().join('\u0000');
     const cached = this.#views.get(stored.profile);
-    if (cached && cached.configs === configs) return cached.view;
-    const view = new ProfileView(stored.profile, configs);
-    this.#views.set(stored.profile, { configs, view });
+    if (cached && cached.configs === configs && cached.relays === relays) return cached.view;
+    const view = new ProfileView(stored.profile, configs, relaySet);
+    this.#views.set(stored.profile, { configs, relays, view });
     return view;
+  }
+
+  #relays(): ReadonlySet<string> {
+    return this.#host.relayServers?.() ?? new Set();
   }
 
   #clientView(c: StoredClient): GatewayClientView {

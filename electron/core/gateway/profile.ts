@@ -12,12 +12,29 @@ function named(profile: GatewayProfile): Set<string> | undefined {
   return new Set([...(profile.servers ?? []), ...(profile.groups ?? []).map(groupServer)]);
 }
 
-/** Checks a profile as entered and returns it normalized; throws config_invalid with the reason. */
-export function normalizeProfile(profile: GatewayProfile, configs: readonly ServerConfig[]): GatewayProfile {
+/**
+ * Checks a profile as entered and returns it normalized; throws config_invalid with the reason, and
+ * relay_not_servable when it names a webhook relay server (`relays`).
+ */
+export function normalizeProfile(
+  profile: GatewayProfile,
+  configs: readonly ServerConfig[],
+  relays: ReadonlySet<string> = new Set(),
+): GatewayProfile {
   const known = new Set(configs.map((c) => c.id));
   const unknown = [...(profile.servers ?? []), ...(profile.groups ?? []).map(groupServer)].filter((id) => !known.has(id));
   if (unknown.length > 0)
     throw new AppError('config_invalid', `No server with id ${[...new Set(unknown)].map((u) => `"${u}"`).join(', ')}`);
+  const relayed = [...new Set([...(profile.servers ?? []), ...(profile.groups ?? []).map(groupServer)])].filter((id) => relays.has(id));
+  if (relayed.length > 0) {
+    const names = relayed.map((id) => `"${configs.find((c) => c.id === id)?.name ?? id}"`).join(', ');
+    throw new AppError(
+      'relay_not_servable',
+      `${names} ${relayed.length === 1 ? 'is a webhook relay server' : 'are webhook relay servers'}: ${relayed.length === 1 ? 'it carries' : 'they carry'} ` +
+        "Switchboard's own webhook deliveries, so no gateway client may be given it. Leave it out of the profile.",
+      { serverId: relayed[0]! },
+    );
+  }
   const servers = profile.servers ? [...new Set(profile.servers)].sort() : undefined;
   const groups = profile.groups ? [...new Set(profile.groups)].sort() : undefined;
   const names = profile.names ?? 'local';
@@ -45,11 +62,12 @@ export class ProfileView {
   readonly #visible: Set<string>;
   readonly #missing: string[];
 
-  constructor(profile: GatewayProfile, configs: readonly ServerConfig[]) {
+  /** `relays`: webhook relay servers, never visible whatever the profile says (an older profile may name one). */
+  constructor(profile: GatewayProfile, configs: readonly ServerConfig[], relays: ReadonlySet<string> = new Set()) {
     this.profile = profile;
     const wanted = named(profile);
     const known = new Set(configs.map((c) => c.id));
-    this.#visible = new Set(configs.filter((c) => wanted === undefined || wanted.has(c.id)).map((c) => c.id));
+    this.#visible = new Set(configs.filter((c) => (wanted === undefined || wanted.has(c.id)) && !relays.has(c.id)).map((c) => c.id));
     this.#missing = wanted ? [...wanted].filter((id) => !known.has(id)).sort() : [];
   }
 

@@ -184,7 +184,10 @@ export class SkillsService {
     return this.#view(id, skill, this.#label(id, skill));
   }
 
-  /** Reads every listed file and checks it; the first failing file is named. Dynamic skills are not content-checked. */
+  /**
+   * Reads every listed file and checks it, the skill's SKILL.md first; the first failing file is named, and a failing
+   * SKILL.md ends the check (the other files are listed unread). Dynamic skills are not content-checked.
+   */
   async verify(id: string, uri: string): Promise<SkillVerification> {
     this.#resourcesOn(id);
     const skill = await this.#fetch(id, uri);
@@ -207,9 +210,25 @@ export class SkillsService {
     }
     const files: SkillFileCheck[] = [];
     let mismatch: { uri: string; reason: string } | undefined;
-    for (const f of skill.files) {
+    // The skill's own SKILL.md first: when it fails (digest, size, frontmatter, or it cannot be read) the skill has
+    // failed, and the rest is not asked for: a hostile server gets no further reads out of a skill already refused.
+    const head = skill.files.find((f) => f.uri === skill.uri);
+    const ordered = head === undefined ? skill.files : [head, ...skill.files.filter((f) => f !== head)];
+    for (const [i, f] of ordered.entries()) {
       const { check } = await this.#readChecked(id, skill, f);
       files.push(check);
+      if (f === head && check.state !== 'verified') {
+        mismatch = { uri: f.uri, reason: check.reason ?? 'it did not verify' };
+        for (const rest of ordered.slice(i + 1)) {
+          files.push({
+            uri: sanitizeText(rest.uri),
+            path: sanitizeText(rest.path),
+            state: 'unread',
+            reason: 'not read: the skill’s SKILL.md did not verify',
+          });
+        }
+        break;
+      }
       if (check.state === 'mismatch' && mismatch === undefined) mismatch = { uri: f.uri, reason: check.reason ?? 'mismatch' };
     }
     this.#record(id, skill, mismatch === undefined);

@@ -66,6 +66,8 @@ function queryOf(s: Store, offset: number): CatalogQuery {
     offset,
     limit: CATALOG_PAGE,
     includeGroups: false,
+    // Tools of a server that lost its secrets are listed too, marked unavailable with the fix.
+    includeUnavailable: true,
   };
 }
 
@@ -184,7 +186,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => {
       }
     },
     fetchServerTools: async (serverId, query) =>
-      (await catalogService.search({ query, serverIds: [serverId], limit: 25_000, includeGroups: false })).tools,
+      (await catalogService.search({ query, serverIds: [serverId], limit: 25_000, includeGroups: false, includeUnavailable: true })).tools,
     fetchTool: (name) => catalogService.tool(name),
     approveToolDefinition: (name, fingerprint) => catalogService.approve(name, fingerprint),
     applyCatalogChanged: (revision) => {

@@ -1,10 +1,11 @@
 // One tool: its title first (then the local name in small monospace and the server's name), its description, and
 // directly under them the call form; hints, names and schemas are collapsed below. Server text is text only.
 import { Accordion, Alert, Box, Button, Group, List, SimpleGrid, Spoiler, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { ToolDetail } from '../../../../shared/domains/catalog';
 import { prettyJson } from '../../../../shared/domains/catalog-text';
+import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { selectServerName } from '../../store/servers-slice';
 import { CodeBlock } from '../../ui/CodeBlock';
@@ -80,11 +81,46 @@ export function PinBanner({
   );
 }
 
+/** A tool of a server that lost its secrets: why it cannot be called and the one action that fixes it. */
+function LostSecretBanner({ tool }: { tool: ToolDetail }) {
+  const openDialog = useStore((s) => s.openDialog);
+  const navigate = useStore((s) => s.navigate);
+  const lost = tool.unavailable;
+  if (!lost) return null;
+  const one = lost.missingSecrets.length === 1;
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconKey size={20} aria-hidden />}
+      title="Unavailable: a secret was lost at restart"
+      data-testid="tool-unavailable"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {oneLine(lost.message)}
+        </Text>
+        <Button
+          size="xs"
+          variant="filled"
+          onClick={() => {
+            // The server's page with its settings open on the secret (the dialog needs that page's details).
+            navigate(routes.servers(tool.serverId));
+            openDialog({ kind: 'editServer', id: tool.serverId });
+          }}
+        >
+          Enter {one ? 'it' : 'them'} again
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 /** The tool detail. */
 export function ToolDetailPanel({ tool, onApprove, approving, callArea }: ToolDetailPanelProps) {
   const serverName = useStore(selectServerName(tool.serverId));
   const hints = HINTS.filter((h) => tool.annotations[h.key] !== undefined);
-  const callable = tool.pin === 'approved';
+  const callable = tool.pin === 'approved' && tool.unavailable === undefined;
   const title = oneLine(tool.title ?? tool.annotations.title ?? tool.originalName);
   return (
     <Stack component="article" aria-labelledby="tool-title" data-testid="tool-detail" gap="sm">
@@ -135,13 +171,16 @@ export function ToolDetailPanel({ tool, onApprove, approving, callArea }: ToolDe
           , in a sandbox.
         </Text>
       )}
+      <LostSecretBanner tool={tool} />
       {tool.pin === 'changed' && <PinBanner tool={tool} onApprove={onApprove} {...(approving !== undefined ? { approving } : {})} />}
       <Box component="section" aria-label="Call" data-testid="tool-call-slot" data-callable={callable ? 'true' : 'false'}>
         {callable ? (
           callArea
         ) : (
           <Text size="sm" c="dimmed">
-            Calling is disabled until the new definition is approved.
+            {tool.unavailable
+              ? 'Calling is disabled until the lost secret is entered again and the launch approved.'
+              : 'Calling is disabled until the new definition is approved.'}
           </Text>
         )}
       </Box>

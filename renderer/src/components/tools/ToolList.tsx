@@ -35,6 +35,7 @@ export interface ToolListProps {
 export function ToolChips({ tool }: { tool: ToolSummary }) {
   const a = tool.annotations;
   const chips: { label: string; color: string }[] = [];
+  if (tool.unavailable) chips.push({ label: 'unavailable', color: 'red' });
   if (tool.pin === 'changed') chips.push({ label: 'changed', color: 'yellow' });
   if (tool.stale) chips.push({ label: 'stale', color: 'yellow' });
   if (tool.appOnly) chips.push({ label: 'app-only', color: 'grape' });
@@ -52,6 +53,11 @@ export function ToolChips({ tool }: { tool: ToolSummary }) {
       ))}
     </Group>
   );
+}
+
+/** The row's third line for a tool whose server lost its secrets: why it cannot be called (its description is in the detail). */
+function lostLine(names: readonly string[]): string {
+  return `${names.length === 1 ? 'Secret' : 'Secrets'} ${oneLine(names.join(', '))} lost at restart — enter ${names.length === 1 ? 'it' : 'them'} again`;
 }
 
 /** The virtualized list. */
@@ -127,7 +133,7 @@ export function ToolList({ total, row, selected, hrefFor, onRange, dataKey, labe
                     {serverName ? ` · ${oneLine(serverName(tool.serverId))}` : ''}
                   </Text>
                   <Text component="span" size="xs" c="dimmed" display="block" truncate>
-                    {oneLine(tool.description) || 'No description.'}
+                    {tool.unavailable ? lostLine(tool.unavailable.missingSecrets) : oneLine(tool.description) || 'No description.'}
                   </Text>
                 </a>
               ) : (
