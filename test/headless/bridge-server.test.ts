@@ -307,6 +307,12 @@ describe('a good connection', () => {
     expect(ws.readyState).toBe(WebSocket.OPEN);
   });
 
+  it('counts no viewer before a page attaches: core modules listen as internal', () => {
+    // Counted listeners stand for a window or page; a core module counted as one would make the traffic log format
+    // entries for nobody.
+    expect(h.host.events.size).toBe(0);
+  });
+
   it('forwards EventBus events as JSON-RPC notifications, and detaches on close', async () => {
     const before = h.host.events.size;
     const ws = await open();

@@ -154,9 +154,12 @@ export class EventsService {
       }),
     );
     this.#off.push(
-      this.#host.events.subscribe((event, payload) => {
-        if (event === 'servers.status') this.#links.changed((payload as { id: string }).id);
-      }),
+      this.#host.events.subscribe(
+        (event, payload) => {
+          if (event === 'servers.status') this.#links.changed((payload as { id: string }).id);
+        },
+        { internal: true },
+      ),
     );
     this.#off.push(recordHostActivity(this.#host, (serverId, activity, message, uri) => this.#activity(serverId, activity, message, uri)));
     this.#manager.start();

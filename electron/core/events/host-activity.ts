@@ -37,13 +37,16 @@ export function statusActivity(previous: ServerStatus['state'] | undefined, next
 /** Records host activity into `sink` until the returned function is called. */
 export function recordHostActivity(sources: ActivitySources, sink: ActivitySink): () => void {
   const states = new Map<string, ServerStatus['state']>();
-  const offStatus = sources.events.subscribe((event, payload) => {
-    if (event !== 'servers.status') return;
-    const { id, status } = payload as { id: string; status: ServerStatus };
-    const activity = statusActivity(states.get(id), status);
-    states.set(id, status.state);
-    if (activity) sink(id, activity[0], activity[1]);
-  });
+  const offStatus = sources.events.subscribe(
+    (event, payload) => {
+      if (event !== 'servers.status') return;
+      const { id, status } = payload as { id: string; status: ServerStatus };
+      const activity = statusActivity(states.get(id), status);
+      states.set(id, status.state);
+      if (activity) sink(id, activity[0], activity[1]);
+    },
+    { internal: true },
+  );
   const offSession = sources.sessionEvents.subscribe((event) => {
     switch (event.type) {
       case 'toolsListChanged':

@@ -10,35 +10,38 @@ import type { Logger } from './logger.js';
 export function attachHostLog(events: Pick<EventBus, 'subscribe'>, logger: Logger, notices: readonly AppNotice[] = []): () => void {
   const last = new Map<string, ServerStatus['state']>();
   const seenNotices = new Set<string>();
-  const unsubscribe = events.subscribe((event, payload) => {
-    switch (event) {
-      case 'servers.status': {
-        const { id, status } = payload as { id: string; status: ServerStatus };
-        if (last.get(id) === status.state) return;
-        last.set(id, status.state);
-        const why = status.error ? `: ${status.error.code}: ${status.error.message}` : '';
-        logger.log(status.state === 'failed' ? 'warn' : 'info', `server ${id}`, `${status.state}${why}`);
-        return;
-      }
-      case 'servers.log': {
-        const { id, entry } = payload as { id: string; entry: { source: string; level: string; text: string } };
-        if (entry.source === 'stderr' || (entry.level !== 'warning' && entry.level !== 'error')) return;
-        logger.log(entry.level === 'error' ? 'error' : 'warn', `server ${id}`, entry.text);
-        return;
-      }
-      case 'app.notices': {
-        for (const n of (payload as { notices: { id: string; level: string; message: string }[] }).notices) {
-          const key = `${n.id}\u0000${n.message}`;
-          if (seenNotices.has(key)) continue;
-          seenNotices.add(key);
-          logger.log(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info', 'notice', `${n.id}: ${n.message}`);
+  const unsubscribe = events.subscribe(
+    (event, payload) => {
+      switch (event) {
+        case 'servers.status': {
+          const { id, status } = payload as { id: string; status: ServerStatus };
+          if (last.get(id) === status.state) return;
+          last.set(id, status.state);
+          const why = status.error ? `: ${status.error.code}: ${status.error.message}` : '';
+          logger.log(status.state === 'failed' ? 'warn' : 'info', `server ${id}`, `${status.state}${why}`);
+          return;
         }
-        return;
+        case 'servers.log': {
+          const { id, entry } = payload as { id: string; entry: { source: string; level: string; text: string } };
+          if (entry.source === 'stderr' || (entry.level !== 'warning' && entry.level !== 'error')) return;
+          logger.log(entry.level === 'error' ? 'error' : 'warn', `server ${id}`, entry.text);
+          return;
+        }
+        case 'app.notices': {
+          for (const n of (payload as { notices: { id: string; level: string; message: string }[] }).notices) {
+            const key = `${n.id}\u0000${n.message}`;
+            if (seenNotices.has(key)) continue;
+            seenNotices.add(key);
+            logger.log(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info', 'notice', `${n.id}: ${n.message}`);
+          }
+          return;
+        }
+        default:
+          return;
       }
-      default:
-        return;
-    }
-  });
+    },
+    { internal: true },
+  );
   for (const n of notices) {
     seenNotices.add(`${n.id}\u0000${n.message}`);
     logger.log(n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info', 'notice', `${n.id}: ${n.message}`);
