@@ -3,7 +3,8 @@
 // tool call's async chain (its round trips, its task polls, a connect it triggered) becomes that call's child, and
 // several cores in one process (tests) never share context.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type HrTime, type Span, type Tracer } from '@opentelemetry/api';
+import { addHrTimes, millisToHrTime } from '@opentelemetry/core';
 import { AppError } from '../../../shared/errors.js';
 
 /** Attribute values a span may carry: never argument values, secrets or free text from a server. */
@@ -65,11 +66,33 @@ function defined(attributes: SpanAttributes): Record<string, string | number | b
   return out;
 }
 
+/**
+ * Wall time at the monotonic clock's zero, read when a trace starts. The SDK anchors every span on its own
+ * millisecond `Date.now()`, so a child that ends microseconds before its parent could be stamped after it; every
+ * span of one trace is timed from its root's anchor instead, and a new trace re-reads the wall clock (the monotonic
+ * clock stops while a laptop sleeps).
+ */
+type Anchor = HrTime;
+
+function readAnchor(): Anchor {
+  return millisToHrTime(Date.now() - performance.now());
+}
+
+function timeOn(anchor: Anchor): HrTime {
+  return addHrTimes(anchor, millisToHrTime(performance.now()));
+}
+
+/** The anchor of each live span, so a child found through the context is timed on its trace's clock. */
+const anchors = new WeakMap<Span, Anchor>();
+
 class OtelSpan implements SpanHandle {
   readonly span: Span;
+  readonly anchor: Anchor;
   #ended = false;
-  constructor(span: Span) {
+  constructor(span: Span, anchor: Anchor) {
     this.span = span;
+    this.anchor = anchor;
+    anchors.set(span, anchor);
   }
   set(attributes: SpanAttributes): void {
     if (!this.#ended) this.span.setAttributes(defined(attributes));
@@ -82,7 +105,7 @@ class OtelSpan implements SpanHandle {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.span.end();
+    this.span.end(timeOn(this.anchor));
   }
 }
 
@@ -100,7 +123,10 @@ export class TracerTelemetry implements Telemetry {
 
   start(name: string, role: SpanRole, attributes: SpanAttributes, parent?: SpanHandle): SpanHandle {
     const context = parent instanceof OtelSpan ? trace.setSpan(ROOT_CONTEXT, parent.span) : (this.#current.getStore() ?? ROOT_CONTEXT);
-    return new OtelSpan(this.#tracer.startSpan(name, { kind: KINDS[role], attributes: defined(attributes) }, context));
+    const parentSpan = trace.getSpan(context);
+    const anchor = (parentSpan && anchors.get(parentSpan)) ?? readAnchor();
+    const span = this.#tracer.startSpan(name, { kind: KINDS[role], attributes: defined(attributes), startTime: timeOn(anchor) }, context);
+    return new OtelSpan(span, anchor);
   }
 
   async run<T>(name: string, role: SpanRole, attributes: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
