@@ -185,8 +185,9 @@ export class SkillsService {
   }
 
   /**
-   * Reads every listed file and checks it, the skill's SKILL.md first; the first failing file is named, and a failing
-   * SKILL.md ends the check (the other files are listed unread). Dynamic skills are not content-checked.
+   * Reads every listed file and checks it, the skill's SKILL.md first; the first failing file (a mismatch, or a file
+   * that could not be read) is named with why, and a failing SKILL.md ends the check (the other files are listed
+   * unread). Dynamic skills are not content-checked.
    */
   async verify(id: string, uri: string): Promise<SkillVerification> {
     this.#resourcesOn(id);
@@ -229,7 +230,9 @@ export class SkillsService {
         }
         break;
       }
-      if (check.state === 'mismatch' && mismatch === undefined) mismatch = { uri: f.uri, reason: check.reason ?? 'mismatch' };
+      // A supporting file that could not be read fails the skill as a mismatch does: its content is unknown.
+      if ((check.state === 'mismatch' || check.state === 'unread') && mismatch === undefined)
+        mismatch = { uri: f.uri, reason: check.reason ?? 'it did not verify' };
     }
     this.#record(id, skill, mismatch === undefined);
     return {
@@ -556,7 +559,7 @@ export class SkillsService {
       contents = r.contents;
     } catch (err) {
       const e = requestError(err, id, 'reading a skill file', config.timeouts.requestSecs);
-      return { check: { ...base, state: 'unread', reason: e.message } };
+      return { check: { ...base, state: 'unread', reason: `it could not be read: ${e.message}` } };
     }
     // A file is one resource: the item for the asked uri (or the only item) is its content.
     const item = contents.find((c) => isObject(c) && c['uri'] === file.uri) ?? (contents.length === 1 ? contents[0] : undefined);

@@ -64,4 +64,19 @@ describe('skill verification with a failing SKILL.md', () => {
     expect(v.mismatch?.uri).toBe('skill://tampered/scripts/run.sh');
     expect(reads().sort()).toEqual(['skill://tampered/SKILL.md', 'skill://tampered/scripts/run.sh']);
   }, 30_000);
+
+  it('fails a skill one of whose supporting files cannot be read, naming the file and why', async () => {
+    const v = await h.host.skills.verify('skills', 'skill://unreadable-file/SKILL.md');
+    expect(v.state).toBe('mismatch');
+    expect(v.mismatch?.uri).toBe('skill://unreadable-file/scripts/gone.sh');
+    expect(v.mismatch?.reason).toMatch(/could not be read.*Simulated read failure/);
+    expect(v.files.find((f) => f.path === 'scripts/gone.sh')).toMatchObject({ state: 'unread' });
+    // The other files are still checked (the SKILL.md verified).
+    expect(reads().sort()).toEqual([
+      'skill://unreadable-file/SKILL.md',
+      'skill://unreadable-file/references/e.md',
+      'skill://unreadable-file/scripts/gone.sh',
+    ]);
+    await expect(h.host.skills.approve('skills', 'skill://unreadable-file/SKILL.md')).rejects.toMatchObject({ code: 'skill_unverified' });
+  }, 30_000);
 });
