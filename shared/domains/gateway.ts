@@ -115,6 +115,8 @@ export interface GatewayStatus {
   sessions: number;
   /** Calls waiting for a decision. */
   pending: GatewayRequestView[];
+  /** Ids of the webhook relay servers: never served to a gateway client, so no profile may name them (sorted). */
+  relayServers: string[];
   /** The file the stdio entry point reads (port and launch key, mode 0600), while running. */
   endpointFile?: string;
 }

@@ -319,6 +319,7 @@ export class Gateway {
       clients: s.clients.length,
       sessions: [...this.#endpoints.values()].reduce((n, e) => n + e.sessions, 0),
       pending: this.asks.pending(),
+      relayServers: [...this.#relays()].sort(),
     };
   }
 

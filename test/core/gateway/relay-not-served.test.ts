@@ -23,6 +23,10 @@ beforeAll(async () => {
 afterAll(async () => w?.close());
 
 describe('a webhook relay server in the gateway', () => {
+  it('is named in the gateway status, so the client dialog can offer it as not selectable', async () => {
+    expect(w.host.gateway.status().relayServers).toEqual(['relay']);
+  });
+
   it('is refused with a typed error when a profile names it (add or edit, by server or group)', async () => {
     await expect(w.host.gateway.addClient('new', { mode: 'all', servers: ['relay'], writes: 'allow' })).rejects.toMatchObject({
       code: 'relay_not_servable',

@@ -23,6 +23,19 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
   const servers = useStore(useShallow(selectServerList));
   const add = useStore((s) => s.addGatewayClient);
   const update = useStore((s) => s.updateGatewayClient);
+  const loadGateway = useStore((s) => s.loadGateway);
+  // Webhook relay servers carry Switchboard's own webhook deliveries: the core refuses them in any profile (and serves
+  // none from a stored one), so they are offered here as not selectable, with why.
+  const relayIds = useStore(useShallow((s) => s.gatewayStatus?.relayServers ?? []));
+  useEffect(() => {
+    // A server becomes a relay when a subscription reads through it or its tools are listed: read the list afresh.
+    void loadGateway();
+  }, [loadGateway]);
+  const relays = new Set(relayIds);
+  const label = (id: string): string => {
+    const s = servers.find((x) => x.id === id);
+    return s === undefined || s.name === s.id ? id : `${s.name} (${s.id})`;
+  };
   const start = existing?.profile;
   const [name, setName] = useState(existing?.name ?? '');
   const [mode, setMode] = useState<GatewayMode>(start?.mode ?? 'progressive');
@@ -38,13 +51,16 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
   const trimmed = name.trim();
   const nameError =
     trimmed.length > 0 && !NAME.test(trimmed) ? 'Use 1–64 letters, digits, spaces, “.”, “_” or “-”, starting with a letter or digit' : null;
-  const canOriginal = mode === 'all' && !everything && chosen.length === 1;
-  const valid = trimmed.length > 0 && !nameError && (everything || chosen.length > 0);
+  // A stored profile may name a server that became a relay since: it is not served, and saving leaves it out.
+  const chosenRelays = chosen.filter((id) => relays.has(id));
+  const servable = chosen.filter((id) => !relays.has(id));
+  const canOriginal = mode === 'all' && !everything && servable.length === 1;
+  const valid = trimmed.length > 0 && !nameError && (everything || servable.length > 0);
 
   const save = async (): Promise<void> => {
     const profile: GatewayProfile = {
       mode,
-      ...(everything ? {} : { servers: chosen }),
+      ...(everything ? {} : { servers: servable }),
       writes,
       names: canOriginal && original ? 'original' : 'local',
     };
@@ -103,13 +119,31 @@ export function ClientDialog({ existing, onClose }: ClientDialogProps) {
             <MultiSelect
               label="Servers it sees"
               placeholder={chosen.length === 0 ? 'Pick servers' : undefined}
-              data={servers.map((s) => ({ value: s.id, label: s.name === s.id ? s.id : `${s.name} (${s.id})` }))}
+              data={servers.map((s) => ({
+                value: s.id,
+                label: relays.has(s.id) ? `${label(s.id)}: webhook relay, not available` : label(s.id),
+                disabled: relays.has(s.id),
+              }))}
               value={chosen}
               onChange={setChosen}
               searchable
               nothingFoundMessage="No server with that name"
-              description={chosen.length === 0 ? 'Pick at least one server.' : undefined}
+              description={servable.length === 0 ? 'Pick at least one server.' : undefined}
             />
+          )}
+          {relayIds.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="relay-note">
+              {relayIds.map(label).join(', ')} {relayIds.length === 1 ? 'is a webhook relay server' : 'are webhook relay servers'}:{' '}
+              {relayIds.length === 1 ? 'it carries' : 'they carry'} Switchboard’s own webhook deliveries, so no gateway client is given{' '}
+              {relayIds.length === 1 ? 'it' : 'them'}
+              {everything ? ', not even one that sees all servers.' : '.'}
+            </Text>
+          )}
+          {!everything && chosenRelays.length > 0 && (
+            <Alert color="yellow" role="status" data-testid="relay-dropped">
+              This client’s profile names {chosenRelays.map(label).join(', ')}, which this client is not given (a webhook relay server).
+              Saving leaves {chosenRelays.length === 1 ? 'it' : 'them'} out of the profile.
+            </Alert>
           )}
           {canOriginal && (
             <Checkbox
