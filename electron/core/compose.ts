@@ -40,6 +40,7 @@ import { Notices } from './notices.js';
 import type { CredentialStore, SettingsStore } from './ports.js';
 import { MEMORY_CREDENTIALS_NOTICE, memoryCredentialsNotice } from './credentials-notice.js';
 import { createElicitationBroker } from './elicitation/definitions-broker.js';
+import { parseElicitParams } from './elicitation/elicit-params.js';
 import { PrintingUrlOpener } from './elicitation/url-opener.js';
 import { ClientFeatures } from './protocol/client-features.js';
 import { FeatureSettings } from './protocol/feature-settings.js';
@@ -395,6 +396,16 @@ export function createCore(ports: CorePorts): Host {
       isLaunchApproved: (config) => gate.isApproved(config),
       launchRefusal: (config) => gate.refusal(config),
       notify,
+      // The person's dialogs for the input requests of a relayed task that its gateway client cannot take.
+      taskInput: {
+        elicit: async (serverId, params, signal) => {
+          const request = parseElicitParams(params);
+          return request ? elicitation.request(serverId, request, signal) : { action: 'decline' };
+        },
+        sample: (id, params, signal) => clientFeatures.sample(id, params, signal),
+        listRoots: (id) => clientFeatures.listRoots(id),
+        consentDenied: (id) => clientFeatures.consentDenied(id),
+      },
       relayServers: () =>
         relayServerIds({
           serverIds: () => definitions.configs().map((c) => c.id),

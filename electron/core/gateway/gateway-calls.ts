@@ -397,7 +397,7 @@ export class GatewayCalls {
       // A 2026-07-28 client that negotiated tasks gets the server's task; one that did not is called as it asked (a
       // server that runs the tool only as a task refuses, and the client gets that -32021); 2025-11-25 sessions,
       // which cannot negotiate the extension, get the finished result (Switchboard follows the task).
-      ...(round.tasks?.negotiated ? { task: (handle: JsonObject) => this.#takeTask(parked, round.tasks!, route.serverId, handle) } : {}),
+      ...(round.tasks?.negotiated ? { task: (handle: JsonObject) => this.#takeTask(parked, round.tasks!, route, handle) } : {}),
       ...(round.tasks && !round.tasks.negotiated ? { tasksRefused: () => (parked.refusal = round.tasks!.refusal()) } : {}),
     };
     parked.done = this.#deps.calls
@@ -470,9 +470,9 @@ export class GatewayCalls {
   }
 
   /** Hands the server's task to the client (its CreateTaskResult ends the call); an unusable handle is followed as before. */
-  #takeTask(parked: Parked, tasks: RoundTasks, serverId: string, handle: JsonObject): boolean {
+  #takeTask(parked: Parked, tasks: RoundTasks, route: ToolRoute, handle: JsonObject): boolean {
     try {
-      parked.task = tasks.adopt(serverId, handle);
+      parked.task = tasks.adopt(route.serverId, handle, { outputSchema: route.tool.outputSchema !== undefined });
       return true;
     } catch {
       return false;

@@ -50,7 +50,7 @@ import { wrapUri } from './namespacing.js';
 import { normalizeProfile, ProfileView } from './profile.js';
 import { setupInstall, setupPreview, type GatewayLauncher } from './setup-help.js';
 import { SkillListing, type GatewaySkills } from './skill-listing.js';
-import { GatewayTaskRelay } from './tasks/task-relay.js';
+import { GatewayTaskRelay, type TaskByHand } from './tasks/task-relay.js';
 import { ToolListing, type GatewayCatalog } from './tool-listing.js';
 
 /** The parts of the Host the gateway uses (read lazily: the Host builds them in its constructor). */
@@ -72,6 +72,8 @@ export interface GatewayHost {
   launchRefusal?(config: ServerConfig): AppError | undefined;
   /** Raises a notice for the person. */
   notify(notice: AppNotice): void;
+  /** Who answers a relayed task's input requests that its client cannot take (absent: they are refused). */
+  readonly taskInput?: TaskByHand;
   /** The webhook relay servers (never served, refused in a profile); absent: none. */
   relayServers?(): ReadonlySet<string>;
   /** Where the gateway's store and file failures go. */
@@ -156,7 +158,11 @@ export class Gateway {
       unsubscribe: (id, uri) => host.interaction.resources.unsubscribe(id, uri),
       subscriptions: (id) => host.interaction.resources.subscriptions(id),
     });
-    this.#tasks = new GatewayTaskRelay({ client: (id) => host.sessions.client(id), config: (id) => host.config(id) });
+    this.#tasks = new GatewayTaskRelay({
+      client: (id) => host.sessions.client(id),
+      config: (id) => host.config(id),
+      ...(host.taskInput ? { byHand: host.taskInput } : {}),
+    });
     this.#surface = {
       version: opts.version,
       catalog: host.catalog,

@@ -63,7 +63,7 @@ export function failureMessage(outcome: CallOutcome, serverName: string, missing
 export function toCallToolResult(
   outcome: CallOutcome,
   raw: unknown,
-  opts: { serverName: string; outputSchema: boolean; structuredBudget: number; missingSecrets?: readonly string[] },
+  opts: { serverName: string; outputSchema: boolean; structuredBudget: number; missingSecrets?: readonly string[]; inHistory?: boolean },
 ): CallToolResult {
   const p = outcome.presentation;
   const serverResult = isObject(raw) && Array.isArray(raw.content);
@@ -89,7 +89,8 @@ export function toCallToolResult(
     const size = Buffer.byteLength(JSON.stringify(rawStructured), 'utf8');
     if (size > opts.structuredBudget)
       notices.push(
-        `Structured content (${size} bytes) is over the ${opts.structuredBudget}-byte budget and was left out; it is in Switchboard's call history.`,
+        `Structured content (${size} bytes) is over the ${opts.structuredBudget}-byte budget and was left out` +
+          (opts.inHistory === false ? '.' : "; it is in Switchboard's call history."),
       );
     else {
       try {

@@ -8,13 +8,16 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../../electron/core/calls/raw-request.js';
 import type { JsonObject } from '../../../electron/core/json.js';
+import type { EventMap } from '../../../shared/contract.js';
 import { GatewayWorld, until } from './harness.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 let w: GatewayWorld;
 let alice = '';
 let bob = '';
+let carol = '';
 const open: Client[] = [];
+const dialogs: EventMap['elicitation.requested'][] = [];
 
 beforeAll(async () => {
   w = new GatewayWorld();
@@ -22,17 +25,26 @@ beforeAll(async () => {
   await w.enable();
   ({ token: alice } = await w.client('alice', { mode: 'all', servers: ['ct'], names: 'original', writes: 'allow' }));
   ({ token: bob } = await w.client('bob', { mode: 'all', servers: ['ct'], names: 'original', writes: 'allow' }));
+  // The same fixture with questions turned off in its settings.
+  await w.addServer('quiet', 'conformance-everything.ts', { lifecycle: 'discover', elicitation: false, tasks: true });
+  ({ token: carol } = await w.client('carol', { mode: 'all', servers: ['quiet'], names: 'original', writes: 'allow' }));
+  w.host.events.subscribe((event, payload) => {
+    if (event === 'elicitation.requested') dialogs.push(payload as EventMap['elicitation.requested']);
+  });
 }, 120_000);
 afterAll(async () => {
   for (const c of open) await c.close().catch(() => undefined);
   await w?.close();
 });
 
-/** A 2026-07-28 SDK v2 client of the gateway; `tasks` declares the extension. */
-async function connect(token: string, tasks: boolean): Promise<Client> {
+/** A 2026-07-28 SDK v2 client of the gateway; `tasks` declares the extension, `elicitation` (default) the capability. */
+async function connect(token: string, tasks: boolean, elicitation = true): Promise<Client> {
   const client = new Client(
     { name: 'tasks-test', version: '1.0.0' },
-    { capabilities: { elicitation: {}, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) }, versionNegotiation: { mode: 'auto' } },
+    {
+      capabilities: { ...(elicitation ? { elicitation: {} } : {}), ...(tasks ? { extensions: { [TASKS]: {} } } : {}) },
+      versionNegotiation: { mode: 'auto' },
+    },
   );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(w.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
@@ -108,6 +120,65 @@ describe('the gateway relays tasks to a client that negotiated the extension', (
     expect(ack).not.toHaveProperty('taskId');
     const done = await settle(c, String(created.taskId));
     expect((done.result as { content: { text: string }[] }).content[0]!.text).toBe('Deleted a.txt');
+  });
+});
+
+describe('the tasks extension as SEP-2663 defines it', () => {
+  it('answers tasks/result and tasks/list, which the extension removed, with -32601', async () => {
+    const c = await connect(alice, true);
+    // On 2026-07-28 HTTP the JSON-RPC error travels with status 404; the SDK client hands back the body.
+    const code = async (method: string, params: JsonObject): Promise<unknown> => {
+      const err = (await call(c, method, params).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code?: unknown; data?: { status?: number; text?: string } } | undefined;
+      if (typeof err?.code === 'number') return err.code;
+      return (JSON.parse(err?.data?.text ?? '{}') as { error?: { code?: number } }).error?.code;
+    };
+    expect(await code('tasks/result', { taskId: 'x' })).toBe(-32601);
+    expect(await code('tasks/list', {})).toBe(-32601);
+  });
+});
+
+describe('a relayed task is held to what a normal gateway call gets', () => {
+  it("applies the structured-content budget to a finished task's inline result", async () => {
+    const c = await connect(alice, true);
+    const created = await call(c, 'tools/call', { name: 'big_structured_job', arguments: {} });
+    expect(created.resultType).toBe('task');
+    const done = await settle(c, String(created.taskId));
+    expect(done.status).toBe('completed');
+    const result = done.result as { content: { text: string }[]; structuredContent?: unknown };
+    expect(result).not.toHaveProperty('structuredContent');
+    expect(result.content.map((b) => b.text).join('\n')).toMatch(/Structured content \(\d+ bytes\) is over the 262144-byte budget/);
+  });
+
+  it("hands an input request the client cannot take to the person's dialog, then passes the answer on", async () => {
+    const c = await connect(alice, true, false);
+    const before = dialogs.length;
+    const created = await call(c, 'tools/call', { name: 'confirm_delete', arguments: { filename: 'b.txt' } });
+    const taskId = String(created.taskId);
+    // Nothing is the client's to answer: it sees the task working while the person is asked.
+    const seen = await settle(c, taskId, 'working');
+    expect(seen).not.toHaveProperty('inputRequests');
+    await until(() => dialogs.length > before, 20_000, 'the dialog for the task question');
+    const request = dialogs.at(-1)!.request;
+    expect(request).toMatchObject({ serverId: 'ct', message: 'Delete b.txt?' });
+    await w.host.interaction.elicitation.respond(request.requestId, 'accept', { confirm: true });
+    const done = await settle(c, taskId);
+    expect((done.result as { content: { text: string }[] }).content[0]!.text).toBe('Deleted b.txt');
+  });
+
+  it("refuses at once a task whose request the server's settings do not allow, saying which setting", async () => {
+    const c = await connect(carol, true);
+    const created = await call(c, 'tools/call', { name: 'confirm_delete', arguments: { filename: 'c.txt' } });
+    const done = await settle(c, String(created.taskId));
+    expect(done.status).toBe('failed');
+    expect((done.error as { message: string }).message).toMatch(/Turn on .* in this server's settings.*The task was cancelled/);
+    // Later polls keep the refusal; the upstream task was told to stop.
+    expect((await call(c, 'tasks/get', { taskId: String(created.taskId) })).status).toBe('failed');
+    const sampled = await call(c, 'tools/call', { name: 'ask_sampling', arguments: {} });
+    const refused = await settle(c, String(sampled.taskId));
+    expect((refused.error as { message: string }).message).toMatch(/sampling/i);
   });
 });
 

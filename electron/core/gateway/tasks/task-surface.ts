@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CLIENT_CAPABILITIES_META, TASKS_EXTENSION } from '../../calls/call-runner.js';
 import { isObject, type JsonObject } from '../../json.js';
 import type { RoundContext } from '../gateway-calls.js';
-import type { GatewayTaskRelay, TaskAsker } from './task-relay.js';
+import type { GatewayTaskRelay, TaskAsker, TaskTool } from './task-relay.js';
 
 /** The `capabilities.extensions` entry the gateway declares on 2026-07-28 surfaces. */
 export const TASKS_DECLARATION: Record<string, Record<string, never>> = { [TASKS_EXTENSION]: {} };
@@ -63,7 +63,7 @@ export interface RoundTasks {
   /** The error for a call its server runs only as a task, when the request did not negotiate the extension. */
   refusal(): ProtocolError;
   /** Takes an upstream task handle for this client; returns the CreateTaskResult the client gets. */
-  adopt(serverId: string, handle: JsonObject): JsonObject;
+  adopt(serverId: string, handle: JsonObject, tool?: TaskTool): JsonObject;
 }
 
 /** The tasks side of a tools/call request of `clientId`. */
@@ -71,6 +71,6 @@ export function roundTasks(relay: GatewayTaskRelay, clientId: string, negotiated
   return {
     negotiated,
     refusal: () => tasksRequired('This tool'),
-    adopt: (serverId, handle) => relay.adopt(clientId, serverId, handle),
+    adopt: (serverId, handle, tool) => relay.adopt(clientId, serverId, handle, tool),
   };
 }
