@@ -2,8 +2,11 @@
 // it gets the upstream server's task under a gateway-side id (never the server's), and its tasks/get, tasks/update
 // and tasks/cancel reach that server; another gateway client cannot see or cancel the task; a failed task's error
 // reaches the client; a client that did not negotiate the extension gets -32021 for the tasks methods and the
-// finished result for a call, as before. Real gateway, real SDK v2 clients (requests the SDK's codec would reject
-// go through Switchboard's own raw coordinator on the client's transport), the conformance fixture over stdio.
+// finished result for a call, as before; tasks/result and tasks/list (removed by SEP-2663) are -32601; a finished
+// task's result has a normal call result's bounds; an input request the client cannot take goes to the person's
+// dialog, or refuses the task when the server's settings do not allow it. Real gateway, real SDK v2 clients
+// (requests the SDK's codec would reject go through Switchboard's own raw coordinator on the client's transport),
+// the conformance fixture over stdio.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../../electron/core/calls/raw-request.js';

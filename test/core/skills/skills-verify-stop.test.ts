@@ -1,5 +1,6 @@
 // Verification stops at a skill's failing SKILL.md: the skill is reported failed with the reason, and none of its
-// other files is read (a hostile server gets no more reads out of a refused skill). The skills fixture (SDK v2
+// other files is read (a hostile server gets no more reads out of a refused skill). A supporting file that cannot be
+// read fails the skill too, named with why. The skills fixture (SDK v2
 // low-level server) over real stdio logs every `resources/read` it answers, so the reads are counted, not assumed.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
