@@ -3,6 +3,7 @@
 // the call is in the app's History, made on the server process the app already runs, and the command says on stderr
 // (never in --json stdout) which core it used. A control.json the app does not own (a wrong token) is refused; one
 // left by a launch that is gone (dead pid, or a live pid with no door) is ignored and the command starts its own core.
+// A command interrupted (SIGINT, SIGTERM) or killed (SIGKILL) during a call has that call cancelled in the app.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
