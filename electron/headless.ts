@@ -121,6 +121,7 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
     log: (level, message) => logger.log(level, 'supervisor', message),
     logFile: logger.file,
     ...testRestartBackoff(),
+    ...testKillLimit(),
   });
   core.subscribe(doorFollowsCore(door));
   core.subscribe(signInsFollowCore(signIns));
@@ -257,6 +258,23 @@ function testRestartBackoff(): { backoffMs?: number[] } {
   }
   say(`[warning] test-only core restart waits in use: ${waits.join(', ')} ms`);
   return { backoffMs: waits };
+}
+
+/**
+ * Test-only: SWITCHBOARD_TEST_CORE_MAX_KILLS replaces how many kills from outside the supervisor restarts within its
+ * window, so kill tests can run their many rounds (the shell's own limit stops an out-of-memory loop). Never set in
+ * normal use; a bad value is reported and ignored.
+ */
+function testKillLimit(): { maxKills?: number } {
+  const raw = process.env['SWITCHBOARD_TEST_CORE_MAX_KILLS'];
+  if (raw === undefined || raw === '') return {};
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+    say(`[warning] SWITCHBOARD_TEST_CORE_MAX_KILLS must be a whole number 1–10000; ignored`);
+    return {};
+  }
+  say(`[warning] test-only core kill limit in use: ${limit}`);
+  return { maxKills: limit };
 }
 
 main().then(

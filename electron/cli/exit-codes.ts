@@ -19,6 +19,10 @@ export const EXIT = {
   timeout: 6,
   /** Switchboard itself failed: the data folder is in use by another Switchboard, storage, an internal error. */
   switchboard: 7,
+  /** Interrupted (SIGINT, Ctrl-C): the call that was running was cancelled. 128 + the signal, as shells report it. */
+  interrupted: 130,
+  /** Terminated (SIGTERM): the call that was running was cancelled. */
+  terminated: 143,
 } as const;
 
 /** One of the codes above. */
@@ -34,6 +38,8 @@ export const EXIT_TABLE: readonly { code: ExitCode; meaning: string }[] = [
   { code: EXIT.toolError, meaning: 'tool error: the tool or server answered with an error' },
   { code: EXIT.timeout, meaning: 'timeout' },
   { code: EXIT.switchboard, meaning: 'Switchboard failure: data folder in use, storage or internal error' },
+  { code: EXIT.interrupted, meaning: 'interrupted (SIGINT): the running call was cancelled' },
+  { code: EXIT.terminated, meaning: 'terminated (SIGTERM): the running call was cancelled' },
 ];
 
 /** Which class a core error code falls in. */

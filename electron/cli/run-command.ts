@@ -88,7 +88,8 @@ async function runCall(
       }
     }
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
+    // An interrupted run (Ctrl-C, SIGTERM) stops here, its running call cancelled, rather than going on to the next.
+    if (!(err instanceof CliError) || err.exitCode === EXIT.interrupted || err.exitCode === EXIT.terminated) throw err;
     return { ...base, status: 'not run', durationMs: 0, passed: false, assertions: [], error: err.message };
   }
   const assertions = checkCall(call.expect, outcome, evidence);

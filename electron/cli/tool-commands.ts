@@ -56,7 +56,48 @@ export async function resolveTool(core: CliCore, name: string, server: string | 
   throw picked.reason === 'ambiguous' ? CliError.usage(picked.message) : new CliError(EXIT.usage, 'not_found', picked.message);
 }
 
-/** Calls a tool with a client-side time limit: when it runs out the call is cancelled and ends as a timeout. */
+/** How long an interrupted command waits for the core to take its cancel before it exits anyway. */
+const CANCEL_WAIT_MS = 5_000;
+
+/** Resolves with the first of SIGINT and SIGTERM this process gets while `during` runs (its handlers then go). */
+function interruption(): { signal: Promise<'SIGINT' | 'SIGTERM'>; stop: () => void } {
+  let heard: (signal: 'SIGINT' | 'SIGTERM') => void = () => undefined;
+  const signal = new Promise<'SIGINT' | 'SIGTERM'>((r) => (heard = r));
+  const onInt = (): void => {
+    stop();
+    heard('SIGINT');
+  };
+  const onTerm = (): void => {
+    stop();
+    heard('SIGTERM');
+  };
+  // Once heard, the handlers go: a second Ctrl-C ends the command at once, as it would have without them.
+  const stop = (): void => {
+    process.removeListener('SIGINT', onInt);
+    process.removeListener('SIGTERM', onTerm);
+  };
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return { signal, stop };
+}
+
+/** Resolves after `ms` (or when `p` settles first). */
+function bounded(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => (timer = setTimeout(r, ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Calls a tool with a client-side time limit: when it runs out the call is cancelled and ends as a timeout. A SIGINT
+ * or SIGTERM while it runs cancels it too (in the running app's core as well: the call ends cancelled in its
+ * History), then the command exits 130 or 143.
+ */
 export async function callTool(
   core: CliCore,
   tool: ToolSummary,
@@ -64,18 +105,29 @@ export async function callTool(
   timeoutS: number | undefined,
 ): Promise<CallOutcome> {
   const callId = randomUUID();
+  const interrupted = interruption();
   const call = core.call('tools.call', { name: tool.name, arguments: args, callId });
-  if (timeoutS === undefined) return call;
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'expired'>((r) => (timer = setTimeout(() => r('expired'), timeoutS * 1000)));
+  const expired =
+    timeoutS === undefined
+      ? new Promise<never>(() => undefined)
+      : new Promise<'expired'>((r) => (timer = setTimeout(() => r('expired'), timeoutS * 1000)));
   try {
-    const first = await Promise.race([call, expired]);
-    if (first !== 'expired') return first;
-    await core.call('tools.cancel', { callId }).catch(() => undefined); // it may have ended meanwhile
+    const first = await Promise.race([call, expired, interrupted.signal]);
+    if (first !== 'expired' && first !== 'SIGINT' && first !== 'SIGTERM') return first;
+    // It may have ended meanwhile; a core that does not take the cancel in time does not hold the command.
+    await bounded(core.call('tools.cancel', { callId }), CANCEL_WAIT_MS);
     void call.catch(() => undefined); // its rejection after the cancel is the expected end
-    throw new CliError(EXIT.timeout, 'timeout', `${tool.name} did not answer within --timeout ${timeoutS} s (cancelled)`);
+    if (first === 'expired')
+      throw new CliError(EXIT.timeout, 'timeout', `${tool.name} did not answer within --timeout ${timeoutS ?? 0} s (cancelled)`);
+    // The call's own end (cancelled) is what the History shows; waited for briefly so it is recorded before we go.
+    await bounded(call, CANCEL_WAIT_MS);
+    throw new CliError(first === 'SIGINT' ? EXIT.interrupted : EXIT.terminated, 'cancelled', `${tool.name} was cancelled (${first})`, {
+      callId,
+    });
   } finally {
     clearTimeout(timer);
+    interrupted.stop();
   }
 }
 

@@ -6,7 +6,8 @@
 // While Switchboard's core restarts, the shell answers the gateway's port with 503 (Retry-After): requests are sent
 // again after the wait it names (bounded), and once the gap is over the upstream connection is made anew with the
 // same parameters (the old core's session and streams are gone), so the stdio client keeps its connection and at
-// most hears that the lists changed.
+// most hears that the lists changed. An idle client hears it too: the end of the upstream change stream starts the
+// new connection without waiting for a request.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   inputRequired,
@@ -176,11 +177,40 @@ export class Upstream {
   #stale = false;
   #reopening: Promise<Client> | undefined;
 
+  #closed = false;
+
   constructor(client: Client, opts: { open: () => Promise<Client>; log: ProxyLog; reconnected: () => void }) {
     this.#client = client;
     this.#open = opts.open;
     this.#log = opts.log;
     this.#reconnected = opts.reconnected;
+    this.#watch(client);
+  }
+
+  /**
+   * Hears the loss of the gateway while the stdio client is idle: the connection's change stream (the SDK's standing
+   * `subscriptions/listen`) ends when the core behind the gateway dies. Then the connection is made anew at once
+   * (waiting out the restart like any request), so the client hears that the lists changed without asking first.
+   * Costs nothing while the gateway is up: no probe, only the stream the list changes already come on.
+   */
+  #watch(client: Client): void {
+    const stream = client.autoOpenedSubscription;
+    if (stream === undefined) return;
+    void stream.closed.then((how) => {
+      if (how === 'local' || this.#closed || this.#client !== client) return;
+      this.#log(`the gateway's change stream ended (${how}); connecting again`);
+      this.#stale = true;
+      void this.#reconnectIdle();
+    });
+  }
+
+  /** Connects again in the background; a failure is said on stderr and left to the next request. */
+  async #reconnectIdle(): Promise<void> {
+    try {
+      await this.#current();
+    } catch (err) {
+      this.#log(`could not connect to the gateway again (${err instanceof Error ? err.message : String(err)}); the next request will try`);
+    }
   }
 
   /** The first connection's server side (capabilities, instructions): the stdio server offers the same. */
@@ -227,6 +257,7 @@ export class Upstream {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#client.close().catch(() => undefined);
   }
 
@@ -235,9 +266,10 @@ export class Upstream {
     this.#reopening ??= (async () => {
       const old = this.#client;
       try {
-        const client = await this.#open();
+        const client = await this.#openThroughGap();
         this.#client = client;
         this.#stale = false;
+        this.#watch(client);
         this.#log("connected to Switchboard's gateway again after its core restarted");
         void old.close().catch(() => undefined);
         // The new core's lists may differ from what the client last saw.
@@ -248,6 +280,23 @@ export class Upstream {
       }
     })();
     return this.#reopening;
+  }
+
+  /**
+   * Opens a connection, trying again for as long as a request waits out the gap: a try begun the moment the old core
+   * went may meet the door between cores (a reset connection, no endpoint file yet).
+   */
+  async #openThroughGap(limits: GapLimits = GAP_LIMITS): Promise<Client> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#open();
+      } catch (err) {
+        const wait = Math.min(limits.firstWaitMs * 2 ** Math.min(attempt, 5), limits.maxWaitMs);
+        if (this.#closed || Date.now() - started + wait > limits.totalMs) throw err;
+        await sleep(wait, undefined);
+      }
+    }
   }
 }
 

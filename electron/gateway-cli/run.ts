@@ -11,7 +11,7 @@ import { processAlive } from '../core/transports/process-group.js';
 import { defaultDataDir } from '../core/storage/default-data-dir.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectGateway, gapRetryingFetch, proxyServer, statusOf, Upstream } from './proxy.js';
+import { connectGateway, GAP_LIMITS, gapRetryingFetch, proxyServer, statusOf, Upstream } from './proxy.js';
 
 declare const __APP_VERSION__: string;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0';
@@ -27,6 +27,29 @@ Serves the servers Switchboard manages to this app over MCP on stdio, through th
 function fail(message: string): number {
   process.stderr.write(`switchboard-gateway: ${sanitizeText(message)}\n`);
   return 1;
+}
+
+/** How often the endpoint file is looked for while a core restarts. */
+const ENDPOINT_POLL_MS = 250;
+
+/**
+ * The endpoint file, waiting out a core restart: the shell removes a dead core's file and the new core writes its own
+ * once its gateway is open (a reconnect begun the moment the old core went finds none yet). Undefined when no file
+ * came within the gap's limit (Switchboard quit, or its gateway stayed off).
+ */
+async function endpointAfterGap(dataDir: string): Promise<ReturnType<typeof readEndpoint>> {
+  const deadline = Date.now() + GAP_LIMITS.totalMs;
+  for (;;) {
+    let found: ReturnType<typeof readEndpoint>;
+    try {
+      found = readEndpoint(dataDir);
+    } catch {
+      // Being rewritten: looked at again below.
+      found = undefined;
+    }
+    if (found || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, ENDPOINT_POLL_MS));
+  }
 }
 
 /** Runs the entry point; resolves with an exit code when it cannot start, or keeps serving until stdin closes. */
@@ -84,7 +107,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   // Each connection reads the endpoint file again: a core started since writes its own launch key there.
   const open = async (): Promise<Client> => {
     if (connected) {
-      const latest = readEndpoint(dataDir);
+      const latest = await endpointAfterGap(dataDir);
       if (!latest) throw new Error(NOT_RUNNING);
       known = latest;
     }
@@ -94,7 +117,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       return await connectGateway(known.url, launchToken(known.key, clientId), VERSION, changed, fetchFn);
     } catch (err) {
       // Read during the gap, the file still named the dead core's key: the new core has written its own since.
-      const latest = connected ? readEndpoint(dataDir) : undefined;
+      const latest = connected && statusOf(err) === 401 ? await endpointAfterGap(dataDir) : undefined;
       if (statusOf(err) !== 401 || !latest || latest.key === known.key) throw err;
       known = latest;
       return connectGateway(known.url, launchToken(known.key, clientId), VERSION, changed, fetchFn);

@@ -5,7 +5,8 @@
 // contract's schemas, as for the bridge and IPC — and answers with the contract's envelope. Before any of that it
 // refuses a request whose Host is not its own loopback name (DNS rebinding), one carrying any Origin (only a browser
 // sends one; the command never does) and one without this launch's token (constant-time compare). The URL, the pid and
-// the token are in `<dataDir>/control.json` (mode 0600, written atomically, removed when the door closes).
+// the token are in `<dataDir>/control.json` (mode 0600, written atomically, removed when the door closes). A tool call
+// whose command disconnects before the answer is cancelled in the app.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -122,7 +123,19 @@ export async function openControlDoor(opts: ControlDoorOptions): Promise<Control
     }
     const { method, args } = (typeof body === 'object' && body !== null ? body : {}) as { method?: unknown; args?: unknown };
     if (typeof method !== 'string') return refuse(res, 'bad_request', 'The body needs a method');
+    // A command that goes away before its call is answered (killed, even with SIGKILL) does not leave it running in
+    // the app: the call is cancelled, as the command itself asks when it is interrupted.
+    const callId = method === 'tools.call' ? (args as { callId?: unknown } | null)?.callId : undefined;
+    let answered = false;
+    if (typeof callId === 'string') {
+      res.once('close', () => {
+        if (answered) return;
+        opts.log('info', 'control door: the command went away during its call; cancelling it');
+        void opts.dispatch('tools.cancel', { callId }).catch(() => undefined);
+      });
+    }
     const envelope = await opts.dispatch(method, args);
+    answered = true;
     if (res.destroyed) return;
     const encoded = encodeForBridge(envelope);
     if (encoded.ok) answer(res, 200, encoded.text);

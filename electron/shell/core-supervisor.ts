@@ -47,6 +47,10 @@ export interface CoreSupervisorOptions {
   backoffMs?: readonly number[];
   /** Failures within `failureWindowMs` after which the shell stops restarting. */
   maxFailures?: number;
+  /** Kills from outside within `killWindowMs` after which the shell stops restarting. */
+  maxKills?: number;
+  /** The window kills from outside are counted in. */
+  killWindowMs?: number;
   /** The window failures are counted in. */
   failureWindowMs?: number;
   /** How long a core must have served for its death to restart the backoff from the shortest wait. */
@@ -67,6 +71,15 @@ export const RESTART_BACKOFF_MS = [200, 500, 1000, 2000, 4000] as const;
 export const MAX_CORE_FAILURES = 5;
 /** The window failures are counted in. */
 export const CORE_FAILURE_WINDOW_MS = 60_000;
+/**
+ * Kills from outside (SIGKILL and the like) of cores that had served, in the window, after which the shell gives up:
+ * one kill -9 is restarted at once, but the system's out-of-memory killer ending every new core is a loop too. Each
+ * restart waits longer (up to the backoff's last wait), so ten kills take about a minute of cores that live a few
+ * seconds each; the window is long enough to catch cores that live longer before they are killed.
+ */
+export const MAX_CORE_KILLS = 10;
+/** The window kills from outside are counted in. */
+export const CORE_KILL_WINDOW_MS = 5 * 60_000;
 /** A core that dies sooner than this after saying it is ready, having answered no call, counts as failing to start. */
 export const QUICK_CRASH_MS = 1000;
 /** A core that served this long before it died starts the backoff afresh; one that died sooner waits longer each time. */
@@ -97,6 +110,8 @@ export class CoreSupervisor {
   readonly #held: Held[] = [];
   readonly #links: string[] = [];
   readonly #failures: number[] = [];
+  /** When cores that had served were killed from outside, within the kill window. */
+  readonly #kills: number[] = [];
   #core: CoreProcess | undefined;
   #ready = false;
   #status: CoreStatus;
@@ -376,10 +391,14 @@ export class CoreSupervisor {
     const window = this.#opts.failureWindowMs ?? CORE_FAILURE_WINDOW_MS;
     // A core that never served counts towards giving up, and so does one that served and then failed by itself: a
     // defect that brings down every core soon after it answers is a loop to stop, not to run forever. A core that
-    // served and was killed from outside is restarted however often that happens (the waits below still grow).
+    // served and was killed from outside is restarted at once, and counted apart: many such kills in a short time are
+    // the system ending every new core (out of memory), a loop too.
     const served = wasReady && (this.#answered > 0 || now - this.#readyAt >= QUICK_CRASH_MS);
     if (!served || !killed) this.#failures.push(now);
+    else this.#kills.push(now);
     while (this.#failures.length > 0 && (this.#failures[0] ?? now) < now - window) this.#failures.shift();
+    const killWindow = this.#opts.killWindowMs ?? CORE_KILL_WINDOW_MS;
+    while (this.#kills.length > 0 && (this.#kills[0] ?? now) < now - killWindow) this.#kills.shift();
     // The wait grows with every death of a core that did not run for long (a crash loop, even one that serves a
     // moment each time, slows down); a core that ran a while starts it afresh.
     const stable = wasReady && now - this.#readyAt >= (this.#opts.stableMs ?? STABLE_CORE_MS);
@@ -388,6 +407,14 @@ export class CoreSupervisor {
       // A core that served each time says how often it stopped, so the reason reads as the loop it is.
       const loop = served ? `; it stopped ${this.#failures.length} times within ${Math.round(window / 1000)} s` : '';
       this.#failed(`${this.#lastReason}${loop}`);
+      return;
+    }
+    if (this.#kills.length >= (this.#opts.maxKills ?? MAX_CORE_KILLS)) {
+      // Something on this computer keeps ending every new core: most often the system running out of memory.
+      this.#failed(
+        `${this.#lastReason}; it was killed from outside ${this.#kills.length} times within ${Math.round(killWindow / 1000)} s. ` +
+          'Something on this computer kept killing the core, most often the system running out of memory (its out-of-memory killer)',
+      );
       return;
     }
     this.#setStatus({ state: 'restarting', reason: this.#lastReason, logFile: this.#opts.logFile });
@@ -401,7 +428,7 @@ export class CoreSupervisor {
 
   #failed(why: string): void {
     this.#lastReason = why;
-    this.#opts.log('error', `giving up on the core after ${this.#failures.length} failures: ${why}`);
+    this.#opts.log('error', `giving up on the core after ${this.#failures.length + this.#kills.length} failures: ${why}`);
     this.#setStatus({ state: 'failed', reason: why, logFile: this.#opts.logFile });
     for (const held of this.#held.splice(0)) held.resolve(failure('core_unavailable', this.#failedMessage()));
     this.#settleFirst(false);

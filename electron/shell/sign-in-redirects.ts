@@ -3,7 +3,8 @@
 // shell runs the loopback listener (the platform's: 127.0.0.1, exact path, GET only, Host checked, static pages,
 // timeout), checks each redirect's state in constant time, takes exactly one matching redirect per flow, and gives it
 // to the core that asks, holding the browser tab until that core says how the exchange went. When the core dies the
-// armed flows stay, with a redirect that may arrive meanwhile, and the next core takes them over (`signIn.adopt`).
+// armed flows stay, with a redirect that may arrive meanwhile or that the dead core was still exchanging (a matched
+// redirect is kept until a core answers for it), and the next core takes them over (`signIn.adopt`) and exchanges it.
 // Everything it holds lives in this process's memory only: never logged, never written. Both shells use it over the
 // link; the command line, whose core runs in its own process, calls it directly.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -35,6 +36,8 @@ interface HeldFlow {
   exchange?: PendingExchange;
   /** The one redirect whose state matched, until a core says how the exchange went. */
   received?: string;
+  /** The running core has the redirect and is exchanging its code: until it answers, the flow is not closed. */
+  delivered?: boolean;
   /** The core waiting for this flow's redirect. */
   waiter?: ((next: SignInNext) => void) | undefined;
 }
@@ -83,9 +86,14 @@ export class SignInRedirects {
         this.#end(request.flowId, 'closed');
         return true;
       }
-      case 'signIn.close':
+      case 'signIn.close': {
+        // A core closes the listener as soon as the state matched, before its exchange: should it die now, the next
+        // core must still get the redirect. The flow ends with the core's answer (or goes on to the next core).
+        const flow = this.#flows.get(request.flowId);
+        if (flow?.delivered === true && flow.received !== undefined) return true;
         this.#end(request.flowId, 'closed');
         return true;
+      }
       case 'signIn.adopt':
         return [...this.#flows.values()]
           .filter((f) => f.exchange !== undefined)
@@ -103,6 +111,8 @@ export class SignInRedirects {
   coreGone(): void {
     for (const flow of [...this.#flows.values()]) {
       flow.waiter = undefined;
+      // An exchange the dead core had not answered is the next core's to do again.
+      flow.delivered = false;
       if (flow.exchange === undefined) this.#end(flow.id, 'closed');
     }
   }
@@ -160,8 +170,10 @@ export class SignInRedirects {
     });
     const waiter = flow.waiter;
     flow.waiter = undefined;
-    if (waiter) waiter({ kind: 'redirect', url: flow.received });
-    else this.#log('info', `the sign-in redirect for ${flow.serverId} arrived while no core was waiting; it is kept for the next core`);
+    if (waiter) {
+      flow.delivered = true;
+      waiter({ kind: 'redirect', url: flow.received });
+    } else this.#log('info', `the sign-in redirect for ${flow.serverId} arrived while no core was waiting; it is kept for the next core`);
     const ok = await verdict;
     if (ok === undefined) {
       this.#answers.delete(flow.id);
@@ -176,7 +188,10 @@ export class SignInRedirects {
     const flow = this.#flows.get(id);
     if (!flow) return Promise.resolve({ kind: 'closed' });
     // A redirect received while no core (or a core that then died) had it: this core finishes it.
-    if (flow.received !== undefined) return Promise.resolve({ kind: 'redirect', url: flow.received });
+    if (flow.received !== undefined) {
+      flow.delivered = true;
+      return Promise.resolve({ kind: 'redirect', url: flow.received });
+    }
     flow.waiter?.({ kind: 'closed' });
     return new Promise((resolve) => (flow.waiter = resolve));
   }

@@ -85,6 +85,8 @@ export interface LiveCli {
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Writes to the command's stdin (a person pasting). */
   type(text: string): void;
+  /** Sends the command a signal (a person's Ctrl-C, a supervisor's SIGTERM, kill -9). */
+  kill(signal: NodeJS.Signals): void;
   /** The whole run, once it ends. */
   done: Promise<CliRun>;
 }
@@ -134,6 +136,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): LiveCli {
         if (ended !== undefined && waiters.length > 0) reject(new Error(`the command ended (${ended}) before ${pattern}`));
       }),
     type: (text) => void child.stdin.write(text),
+    kill: (signal) => void child.kill(signal),
     done,
   };
 }

@@ -3,6 +3,7 @@
 // the call is in the app's History, made on the server process the app already runs, and the command says on stderr
 // (never in --json stdout) which core it used. A control.json the app does not own (a wrong token) is refused; one
 // left by a launch that is gone (dead pid, or a live pid with no door) is ignored and the command starts its own core.
+// A command interrupted (SIGINT, SIGTERM) or killed (SIGKILL) during a call has that call cancelled in the app.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -168,6 +169,55 @@ describe('switchboard while Switchboard runs on the same data folder', () => {
     // The new core ends the dead one's server.
     await until(`the dead core's server ${server} to be gone`, () => !alive(server));
   }, 120_000);
+
+  it('SIGINT, SIGTERM or SIGKILL of a call through the running app cancels it there: it ends cancelled in the History', async () => {
+    const app = await launch();
+    const detail = await app.bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
+      config: {
+        id: 'calls',
+        name: 'calls',
+        transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX_LOADER, callsFixture] },
+      },
+    });
+    await app.bridge.rpc('servers.approve', { id: 'calls', fingerprint: detail.approval!.fingerprint });
+    const history = async (): Promise<{ callId: string; tool: string; status: string }[]> =>
+      (await app.bridge.rpc<{ entries: { callId: string; tool: string; status: string }[] }>('calls.history', { limit: 50 })).entries;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
+      const since = app.bridge.events.length;
+      const cli = startCli([
+        '--data-dir',
+        app.dataDir,
+        'call',
+        'mcp__calls__slow',
+        '--args',
+        '{"ms":60000,"steps":600}',
+        '--server',
+        'calls',
+        '--json',
+      ]);
+      // The call runs on the server once its progress reaches the app's page.
+      const progress = await until(`the call to be running (${signal})`, () =>
+        app.bridge.events.slice(since).find((e) => e.method === 'call.progress'),
+      );
+      const callId = (progress.params as { callId: string }).callId;
+      cli.kill(signal);
+      const r = await cli.done;
+      if (signal !== 'SIGKILL') {
+        expect(r.code, `${signal}: ${r.stderr}`).toBe(signal === 'SIGINT' ? 130 : 143);
+        const printed = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { code: string; callId: string; message: string };
+        expect(printed).toMatchObject({ ok: false, code: 'cancelled', callId });
+        expect(printed.message).toContain(`cancelled (${signal})`);
+      }
+      // The app's call ended cancelled (not left running for its minute), and its History says so.
+      let entry: { callId: string; tool: string; status: string } | undefined;
+      for (const deadline = Date.now() + 30_000; entry?.status !== 'cancelled';) {
+        entry = (await history()).find((e) => e.callId === callId);
+        if (Date.now() > deadline) throw new Error(`${signal}: the app's History shows the call as ${JSON.stringify(entry)}`);
+        if (entry?.status !== 'cancelled') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(entry).toMatchObject({ tool: 'mcp__calls__slow', status: 'cancelled' });
+    }
+  }, 180_000);
 
   it('refuses a control.json whose token the running app does not take', async () => {
     const app = await launch();

@@ -2,6 +2,8 @@
 // on and a real stdio server, the stdio entry point launched by a real SDK v2 client the way another app would. The
 // core is killed with SIGKILL; the shell answers the gateway's port with 503 while a new core starts; the same client
 // object's next call succeeds, the entry point having waited out the gap and connected again, and said so on stderr.
+// An idle client, one that sends nothing after the kill, hears tools/list_changed once the new core serves: the entry
+// point noticed the upstream change stream end and connected again by itself.
 import { fileURLToPath } from 'node:url';
 import type { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +88,46 @@ describe('switchboard-gateway across a core restart', () => {
     expect(stderr).toContain("connected to Switchboard's gateway again after its core restarted");
     expect(alive(core)).toBe(false);
     await until('the list change to reach the client', () => listChanged.includes('tools'));
+    expect(alive(transport.pid!)).toBe(true);
+  }, 180_000);
+
+  it('kill -9 of the core while the stdio client is idle: it hears tools/list_changed without asking, once the new core serves', async () => {
+    const launched = await launch();
+    const { bridge } = launched;
+    await bridge.rpc('gateway.enable', {});
+    await bridge.rpc('gateway.addClient', { name: 'ci', profile: { mode: 'all', writes: 'allow' } });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', TSX_LOADER, entry, '--client', 'ci', '--data-dir', launched.dataDir],
+      cwd: root,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    (transport.stderr as PassThrough | null)?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'idle-test', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    const listChanged: string[] = [];
+    client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged.push('tools'));
+    clients.push(client);
+    await client.connect(transport, { timeout: 60_000 });
+    pids.push(transport.pid!);
+    expect(Array.isArray((await client.listTools()).tools)).toBe(true);
+
+    const core = await until('the core process', () => corePid(launched.child.pid!));
+    const since = bridge.events.length;
+    process.kill(core, 'SIGKILL');
+    // From here on the client sends nothing.
+    await until('the entry point to notice the gateway gone', () => stderr.includes("the gateway's change stream ended"), 60_000);
+    const heard = listChanged.length;
+    await coreRunningAgain(bridge, since);
+    await until(
+      'the entry point to connect again',
+      () => stderr.includes("connected to Switchboard's gateway again after its core restarted"),
+      60_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; the entry point said: ${stderr}`);
+    });
+    await until('the list change to reach the idle client', () => listChanged.length > heard, 60_000);
+    expect(alive(core)).toBe(false);
     expect(alive(transport.pid!)).toBe(true);
   }, 180_000);
 });

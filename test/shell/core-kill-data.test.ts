@@ -21,8 +21,11 @@ const eventsFixture = fileURLToPath(new URL('../fixtures/servers/events-stdio.ts
  * budget (measured: 20 rounds took 167-247 s per test at load average 18-35), so the default stays 12.
  */
 const ROUNDS = Number(process.env['SWITCHBOARD_TEST_KILL_ROUNDS'] ?? 12);
-/** Restart waits for these tests (test-only; the supervisor's pacing is tested on its own). */
-const FAST_RESTARTS = { SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS: '50' };
+/**
+ * Restart waits for these tests, and a kill limit above their rounds (test-only; the supervisor's pacing and its limit
+ * on kills from outside are tested on their own).
+ */
+const FAST_RESTARTS = { SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS: '50', SWITCHBOARD_TEST_CORE_MAX_KILLS: String(ROUNDS + 1) };
 /** History writes a moment (200 ms) after a call; a call answered this long before the kill must be in it. */
 const SURELY_WRITTEN_MS = 1000;
 

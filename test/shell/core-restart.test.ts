@@ -2,7 +2,8 @@
 // the bridge a page uses. kill -9 of the core mid-call ends that call with `core_restarted`, the shell starts a new
 // core that ends the dead one's server process and says so, the definitions written before are all there, and a new
 // call works, round after round, through the same bridge connection (no reload). A core that cannot start five times
-// in a row makes the shell stop trying and say why, while the bridge keeps answering.
+// in a row makes the shell stop trying and say why, while the bridge keeps answering; so does a core killed from
+// outside ten times in a short time (the system's out-of-memory killer ending every new core).
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,7 +18,8 @@ afterEach(stopLaunched);
 
 describe('the core in its own process', () => {
   it(`kill -9 of the core mid-call, ${ROUNDS} times: the call ends core_restarted, a new core serves, its predecessor's server is ended, a settings change acknowledged just before is kept`, async () => {
-    const { child, bridge } = await launch();
+    // More kills than the shell restarts by default within its window (it would stop an out-of-memory loop): raised.
+    const { child, bridge } = await launch({ SWITCHBOARD_TEST_CORE_MAX_KILLS: String(ROUNDS + 1) });
     const detail = await bridge.rpc<{ approval?: { fingerprint: string } }>('servers.add', {
       config: {
         id: 'calls',
@@ -165,4 +167,36 @@ describe('the core in its own process', () => {
     expect(refused).toMatchObject({ code: 'core_unavailable' });
     expect((refused as Error).message).toContain('shell.log');
   }, 120_000);
+  it('a core killed from outside again and again (an out-of-memory loop): after ten kills the shell stops, says why with the log path, and still answers', async () => {
+    // Restarts at once, so the loop is quick; the kill limit is the shell's own.
+    const { child, bridge } = await launch({ SWITCHBOARD_TEST_CORE_RESTART_BACKOFF_MS: '50' });
+    for (let kill = 1; kill <= 10; kill++) {
+      // Each core serves (it answers a call) before it is killed, as a core the system kills for its memory would.
+      await bridge.rpc('app.info', {});
+      const since = bridge.events.length;
+      const core = await until('the core process', () => corePid(child.pid!));
+      process.kill(core, 'SIGKILL');
+      const next = await until(
+        `the shell to restart or give up after kill ${kill}`,
+        () =>
+          bridge.events
+            .slice(since)
+            .map((e) => (e.method === 'app.coreStatus' ? (e.params as { state: string; reason?: string; logFile: string }) : undefined))
+            .find((s) => s !== undefined && (s.state === 'running' || s.state === 'failed')),
+        60_000,
+      );
+      if (kill < 10) {
+        expect(next.state, `after kill ${kill}`).toBe('running');
+        continue;
+      }
+      expect(next.state, 'after the tenth kill').toBe('failed');
+      expect(next.reason).toContain('killed from outside 10 times within 300 s');
+      expect(next.reason).toMatch(/kept killing the core, most often the system running out of memory/);
+      expect(next.logFile).toMatch(/logs\/shell\.log$/);
+    }
+    await until('no core to run', () => corePid(child.pid!) === undefined);
+    const refused = await bridge.rpc('app.info', {}).catch((err: Error & { code?: string }) => err);
+    expect(refused).toMatchObject({ code: 'core_unavailable' });
+    expect((refused as Error).message).toContain('shell.log');
+  }, 300_000);
 });

@@ -1,12 +1,15 @@
 // The supervisor's restart pacing, with a stand-in core process (the supervisor's own CoreProcess interface) and a
 // hand-driven clock: a core that keeps dying soon after it starts serving is restarted after longer and longer waits,
 // a core that ran a while starts the waits afresh, and a core that keeps failing by itself in a short time is given
-// up on even when it answered each time. Real core processes are in core-restart.test.ts.
+// up on even when it answered each time, and so is one killed from outside again and again (the system's out-of-memory
+// killer), while a single kill is restarted at the shortest wait. Real core processes are in core-restart.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { CoreToShell, ShellToCore } from '../../electron/core-process/messages.js';
 import {
   CORE_FAILURE_WINDOW_MS,
+  CORE_KILL_WINDOW_MS,
   CoreSupervisor,
+  MAX_CORE_KILLS,
   MAX_CORE_FAILURES,
   QUICK_CRASH_MS,
   RESTART_BACKOFF_MS,
@@ -165,6 +168,43 @@ describe('CoreSupervisor restart pacing', () => {
       core.die('an unexpected error in the core');
       expect(supervisor.status.state, `crash ${i + 1}`).toBe('restarting');
       restartWait();
+    }
+  });
+  it('gives up on cores killed from outside again and again in a short time (out of memory), saying so with the log path', async () => {
+    const { supervisor, cores, advance, restartWait } = harness();
+    void supervisor.start();
+    for (let i = 0; i < MAX_CORE_KILLS; i++) {
+      const core = cores.at(-1)!;
+      core.serveOneCall(supervisor);
+      advance(3_000); // it answered, ran a few seconds, and the system killed it
+      core.die('killed by SIGKILL');
+      if (i < MAX_CORE_KILLS - 1) {
+        expect(supervisor.status.state, `kill ${i + 1}`).toBe('restarting');
+        advance(restartWait());
+      }
+    }
+    expect(cores).toHaveLength(MAX_CORE_KILLS);
+    expect(supervisor.status).toMatchObject({ state: 'failed', logFile: '/data/logs/shell.log' });
+    const reason = (supervisor.status as { reason: string }).reason;
+    expect(reason).toContain(`killed from outside ${MAX_CORE_KILLS} times within ${CORE_KILL_WINDOW_MS / 1000} s`);
+    expect(reason).toMatch(/kept killing the core.*out of memory/);
+    const refused = await supervisor.dispatch('app.info', {});
+    expect(refused).toMatchObject({ ok: false, error: { code: 'core_unavailable' } });
+    expect((refused as { error: { message: string } }).error.message).toContain('/data/logs/shell.log');
+  });
+
+  it('restarts a single kill at once, and keeps restarting kills spread wider than the window', () => {
+    const { supervisor, cores, advance, restartWait } = harness();
+    void supervisor.start();
+    const spacing = CORE_KILL_WINDOW_MS / (MAX_CORE_KILLS - 1) + 1;
+    for (let i = 0; i < MAX_CORE_KILLS * 2; i++) {
+      const core = cores.at(-1)!;
+      core.serveOneCall(supervisor);
+      advance(spacing);
+      core.die('killed by SIGKILL');
+      expect(supervisor.status.state, `kill ${i + 1}`).toBe('restarting');
+      // Each core ran a while before it was killed: the shortest wait every time.
+      expect(restartWait()).toBe(RESTART_BACKOFF_MS[0]);
     }
   });
 });

@@ -3,12 +3,15 @@
 // browser. The sign-in starts, the core is killed with SIGKILL between "browser sent off" and "redirect arrives", the
 // shell's redirect listener stays, the new core takes the flow over, and the redirect then signs the server in: a call
 // works. A redirect with another state is refused by the shell and the flow keeps waiting; the state is used once.
+// A kill while the core exchanges the code (the redirect's state matched, the token request is under way) loses
+// nothing: the shell kept the redirect until a core said how the exchange went, and gives it to the new core, which
+// signs in; when the dead core's request had used the code up, the new core's exchange fails and says so.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthStatus } from '../../shared/domains/auth.js';
 import { startWorld, type World } from '../fixtures/auth/oauth-world.js';
-import { until } from './support/processes.js';
+import { alive, until } from './support/processes.js';
 import { corePid, killCore, launch, stopLaunched, type Bridge } from './support/headless.js';
 
 let world: World | undefined;
@@ -137,5 +140,68 @@ describe('a sign-in across a core restart', () => {
     };
     await until('the shell to log the held redirect', () => shellLog().includes('arrived while no core was waiting'));
     expect(shellLog()).not.toContain(new URL(redirect).searchParams.get('code')!);
+  }, 120_000);
+
+  /** A world whose first token request waits for the test: `arrived` once it is in, `release` answers or drops it. */
+  async function gatedWorld(): Promise<{ arrived: Promise<void>; release: (verdict: 'pass' | 'drop') => void }> {
+    let arrive: () => void = () => undefined;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    let release: (verdict: 'pass' | 'drop') => void = () => undefined;
+    const released = new Promise<'pass' | 'drop'>((r) => (release = r));
+    let gated = 0;
+    world = await startWorld({
+      tokenGate: () => {
+        if (gated++ > 0) return Promise.resolve('pass');
+        arrive();
+        return released;
+      },
+    });
+    return { arrived, release };
+  }
+
+  /** Begins a sign-in, consents, and opens the redirect (the tab) while the core's token request is held. */
+  async function killDuringExchange(verdict: 'pass' | 'drop'): Promise<{ bridge: Bridge; page: Promise<Response> }> {
+    const gate = await gatedWorld();
+    const launched = await launch();
+    const { bridge } = launched;
+    await addProtected(bridge, world!.mcpUrl);
+    const begun = await bridge.rpc<AuthStatus>('auth.begin', { id: 'p' });
+    const redirect = await world!.consent(begun.flow!.authorizationUrl!);
+    const core = await until('the core process', () => corePid(launched.child.pid!));
+    const since = bridge.events.length;
+    // The tab: the shell matches the state and hands the redirect to the core, which starts the exchange.
+    const page = fetch(redirect);
+    page.catch(() => undefined); // awaited by the test; a failed one is its failure, not an unhandled rejection
+    await gate.arrived;
+    process.kill(core, 'SIGKILL');
+    await until('the core to be gone', () => !alive(core));
+    // The dead core's token request: never handled ('drop'), or handled with nobody left to hear the answer ('pass').
+    gate.release(verdict);
+    await until('the shell to restart the core', () =>
+      bridge.events.slice(since).some((e) => e.method === 'app.coreStatus' && (e.params as { state: string }).state === 'running'),
+    );
+    return { bridge, page };
+  }
+
+  it('kill -9 of the core during the code exchange: the shell kept the redirect, the new core exchanges it and signs in', async () => {
+    const { bridge, page } = await killDuringExchange('drop');
+    const signedIn = await statusUntil(bridge, 'signed in', (s) => s.state === 'signed-in');
+    expect(signedIn.issuer).toBe(world!.issuer);
+    // The one exchange the server handled is the new core's.
+    expect(world!.tokenRequests.authorization_code).toBe(1);
+    const tab = await page;
+    expect(tab.status).toBe(200);
+    expect(await tab.text()).toContain('You can close this tab');
+  }, 120_000);
+
+  it('kill -9 of the core after its exchange used the code up: the new core tries again and the sign-in fails, saying why', async () => {
+    const { bridge, page } = await killDuringExchange('pass');
+    const failed = await statusUntil(bridge, 'the sign-in to fail', (s) => s.flow?.failed !== undefined);
+    expect(failed.state).not.toBe('signed-in');
+    expect(failed.flow?.failed?.step).toBe('token');
+    expect(failed.flow?.failed?.message).toMatch(/answered invalid_grant/);
+    // The dead core's exchange and the new core's (the SDK may try its own once more).
+    expect(world!.tokenRequests.authorization_code).toBeGreaterThanOrEqual(2);
+    await (await page).text();
   }, 120_000);
 });
