@@ -122,3 +122,49 @@ test('All sources pages through every source with Load more, each result labelle
   await page.getByRole('button', { name: 'Sync all' }).scrollIntoViewIfNeeded();
   await shots(page, 'browse-all-loaded');
 });
+
+test('Sync all syncs the sources side by side: one unreachable says so on its own line, the other’s result stays', async ({
+  page,
+  registry,
+  second,
+}) => {
+  await openBrowse(page);
+  const picker = page.getByRole('combobox', { name: 'Registry' });
+  await picker.click();
+  await page.getByRole('option', { name: 'All sources' }).click();
+  await expect(page.locator('#browse-count')).toHaveText(/^40 servers from 2 sources$/);
+  registry.setStatus(MEMORY, 'deleted', 'Withdrawn');
+  await second.close();
+  await page.getByRole('button', { name: 'Sync all' }).click();
+  const lines = page.getByRole('list', { name: 'Sync of each source' });
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toContainText('Synced: 0 entries changed, 1 deleted entry removed');
+  await expect(lines.locator(`[data-sync-source="${second.url}"]`)).toContainText('could not be reached');
+  await expect(lines.locator(`[data-sync-source="${second.url}"]`)).toHaveAttribute('data-sync-state', 'failed');
+  await expect(page.locator('#registry-sync-outcome')).toHaveText('1 source failed');
+  await expectAccessible(page, '#main-content');
+  await shots(page, 'browse-sync-all');
+});
+
+const slowFirst = base.extend<{ registry: FixtureRegistry }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its parameter list
+  registry: async ({}, use) => fixtureRegistry(use),
+  // The first source never answers: synced one after another, the second would wait for it.
+  switchboardDataDir: async ({ switchboardDataDir, registry }, use) => {
+    writeFileSync(join(switchboardDataDir, 'registry-sources.json'), JSON.stringify({ v: 1, sources: [registry.slowUrl, registry.url] }));
+    await use(switchboardDataDir);
+  },
+});
+
+slowFirst('Sync all does not wait for a source that never answers before syncing the next', async ({ page, registry }) => {
+  await openBrowse(page);
+  const picker = page.getByRole('combobox', { name: 'Registry' });
+  await picker.click();
+  await page.getByRole('option', { name: 'All sources' }).click();
+  await page.getByRole('button', { name: 'Sync all' }).click();
+  const lines = page.getByRole('list', { name: 'Sync of each source' });
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toHaveAttribute('data-sync-state', 'done');
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toContainText('Up to date: nothing changed at the registry');
+  await expect(lines.locator(`[data-sync-source="${registry.slowUrl}"]`)).toHaveAttribute('data-sync-state', 'syncing');
+  await expect(lines.locator(`[data-sync-source="${registry.slowUrl}"]`)).toContainText('Syncing…');
+  await shots(page, 'browse-sync-all-running');
+});
