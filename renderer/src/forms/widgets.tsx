@@ -114,33 +114,43 @@ function CheckboxWidget(props: WidgetProps) {
   );
 }
 
-/** Several of a fixed set (array of enum, uniqueItems). */
-function CheckboxesWidget(props: WidgetProps) {
+/**
+ * What a group of choices (checkboxes or radio buttons) and its options are given: the group's label, description,
+ * required mark, error, selected value(s) and change, and each option's id, encoded value and label.
+ */
+function choiceGroup(props: WidgetProps, multiple: boolean) {
   const { id, value, disabled, readonly, label, hideLabel, options, required } = props;
   const format = getOptionValueFormat(options);
   const enumOptions = options.enumOptions ?? [];
-  const selected = enumOptionSelectedValue(value, enumOptions, true, format, []) as string[];
+  const group = {
+    id,
+    ...definedFields({
+      label: labelValue(label || undefined, hideLabel, undefined),
+      description: description(props),
+      required,
+      error: errorText(props.rawErrors),
+    }),
+    onChange: (next: string | string[]) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue)),
+  };
+  const items = enumOptions.map((o, i) => ({
+    key: String(o.value),
+    id: `${id}-${i}`,
+    value: enumOptionValueEncoder(o.value, i, format),
+    label: o.label,
+    disabled: disabled || readonly,
+  }));
+  const selected = enumOptionSelectedValue(value, enumOptions, multiple, format, multiple ? [] : '');
+  return { group, items, selected };
+}
+
+/** Several of a fixed set (array of enum, uniqueItems). */
+function CheckboxesWidget(props: WidgetProps) {
+  const { group, items, selected } = choiceGroup(props, true);
   return (
-    <Checkbox.Group
-      id={id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        required,
-        error: errorText(props.rawErrors),
-      })}
-      value={selected}
-      onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
-    >
+    <Checkbox.Group {...group} value={selected as string[]}>
       <Group gap="md" mt={4}>
-        {enumOptions.map((o, i) => (
-          <Checkbox
-            key={String(o.value)}
-            id={`${id}-${i}`}
-            value={enumOptionValueEncoder(o.value, i, format)}
-            label={o.label}
-            disabled={disabled || readonly}
-          />
+        {items.map(({ key, ...item }) => (
+          <Checkbox key={key} {...item} />
         ))}
       </Group>
     </Checkbox.Group>
@@ -149,31 +159,12 @@ function CheckboxesWidget(props: WidgetProps) {
 
 /** One of a fixed set, as radio buttons (ui:widget radio). */
 function RadioWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, label, hideLabel, options, required } = props;
-  const format = getOptionValueFormat(options);
-  const enumOptions = options.enumOptions ?? [];
-  const selected = enumOptionSelectedValue(value, enumOptions, false, format, '') as string;
+  const { group, items, selected } = choiceGroup(props, false);
   return (
-    <Radio.Group
-      id={id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        required,
-        error: errorText(props.rawErrors),
-      })}
-      value={selected}
-      onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
-    >
+    <Radio.Group {...group} value={selected as string}>
       <Stack gap={6} mt={4}>
-        {enumOptions.map((o, i) => (
-          <Radio
-            key={String(o.value)}
-            id={`${id}-${i}`}
-            value={enumOptionValueEncoder(o.value, i, format)}
-            label={o.label}
-            disabled={disabled || readonly}
-          />
+        {items.map(({ key, ...item }) => (
+          <Radio key={key} {...item} />
         ))}
       </Stack>
     </Radio.Group>
