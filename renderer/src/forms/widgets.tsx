@@ -28,9 +28,24 @@ function description(props: WidgetProps): string | undefined {
   return typeof d === 'string' && d.trim() !== '' ? d : undefined;
 }
 
+/** The label, description, placeholder, states and error a text field (one line or several) is given. */
+function textFieldProps(props: WidgetProps) {
+  const { placeholder, required, disabled, readonly, autofocus, label, hideLabel } = props;
+  return definedFields({
+    label: labelValue(label || undefined, hideLabel, undefined),
+    description: description(props),
+    placeholder,
+    required,
+    disabled,
+    readOnly: readonly,
+    autoFocus: autofocus,
+    error: errorText(props.rawErrors),
+  });
+}
+
 /** Text, number, email, URL, password and date inputs. */
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, type, schema, value, placeholder, required, disabled, readonly, autofocus, label, hideLabel, options } = props;
+  const { id, htmlName, type, schema, value, options } = props;
   const inputProps = getInputProps(schema, type, options);
   const numeric = inputProps.type === 'number' || inputProps.type === 'integer';
   const shown = numeric ? (value || value === 0 ? String(value) : '') : value == null ? '' : String(value);
@@ -42,16 +57,7 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
     <TextInput
       id={id}
       name={htmlName || id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        placeholder,
-        required,
-        disabled,
-        readOnly: readonly,
-        autoFocus: autofocus,
-        error: errorText(props.rawErrors),
-      })}
+      {...textFieldProps(props)}
       {...inputProps}
       type={numeric ? 'number' : inputProps.type}
       value={shown}
@@ -66,21 +72,12 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
 
 /** Multi-line text. */
 function TextareaWidget(props: WidgetProps) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, placeholder, options } = props;
+  const { id, htmlName, value, options } = props;
   return (
     <Textarea
       id={id}
       name={htmlName || id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        placeholder,
-        required,
-        disabled,
-        readOnly: readonly,
-        autoFocus: autofocus,
-        error: errorText(props.rawErrors),
-      })}
+      {...textFieldProps(props)}
       rows={typeof options.rows === 'number' ? options.rows : 3}
       resize="vertical"
       value={value == null ? '' : String(value)}
