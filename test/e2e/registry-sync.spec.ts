@@ -168,3 +168,57 @@ slowFirst('Sync all does not wait for a source that never answers before syncing
   await expect(lines.locator(`[data-sync-source="${registry.slowUrl}"]`)).toContainText('Syncing…');
   await shots(page, 'browse-sync-all-running');
 });
+
+test('an update that needs a new value asks for it, shows what will run, and applies', async ({ page, registry }) => {
+  await openBrowse(page);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
+  const notes = page.getByRole('article', { name: 'Notes (remote)' });
+  await notes.getByRole('button', { name: 'Install Notes (remote)' }).click();
+  const install = page.getByRole('dialog', { name: 'Install Notes (remote)' });
+  await install.getByLabel('X-Notes-Key').fill('any-value');
+  await expect(install.getByRole('group', { name: 'Values to fill in' }).getByLabel('X-Notes-Region')).toBeVisible();
+  await expect(install.getByText('After installing, Switchboard connects to this address.')).toBeVisible();
+  await shots(page, 'registry-install-dialog');
+  await install.getByRole('button', { name: 'Install' }).click();
+  await expect(install).toBeHidden();
+
+  const now = new Date().toISOString();
+  registry.publish({
+    server: {
+      name: SECRET_HEADER_ENTRY,
+      title: 'Notes (remote)',
+      description: 'Hosted notes that need an API key header',
+      version: '2.0.0',
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: 'http://127.0.0.1:9/mcp/v2',
+          headers: [
+            { name: 'X-Notes-Key', description: 'Your notes API key', isRequired: true, isSecret: true },
+            { name: 'X-Notes-Team', description: 'Your team', isRequired: true },
+          ],
+        },
+      ],
+    },
+    _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: now, updatedAt: now, isLatest: true } },
+  });
+  await openBrowse(page);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '1 update available' })).toContainText('1.0.0 → 2.0.0');
+  await page.getByRole('button', { name: 'Review update' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Update / });
+  const needed = dialog.getByRole('group', { name: 'New values' });
+  await expect(needed.getByLabel('X-Notes-Team')).toBeVisible();
+  await expect(dialog.getByText('What will run')).toBeVisible();
+  await expect(dialog.getByText('Your other settings for this server are kept.')).toBeVisible();
+  const apply = dialog.getByRole('button', { name: 'Apply update' });
+  await expect(apply).toBeDisabled();
+  await needed.getByLabel('X-Notes-Team').fill('blue');
+  await expect(apply).toBeEnabled();
+  await shots(page, 'registry-update-dialog');
+  await apply.click();
+  await expect(dialog).toBeHidden();
+  // The server's page, with the new version's address.
+  await expect(page.getByRole('heading', { level: 1, name: 'Notes (remote)' })).toBeVisible();
+  await expect(page.getByText('http://127.0.0.1:9/mcp/v2', { exact: true }).first()).toBeVisible();
+});
