@@ -2,7 +2,7 @@
 // deleted entries only when asked (as the official one does): "Never synced" becomes a time, a deleted entry leaves
 // the listing shown offline, an installed server whose entry was deprecated is flagged by the sync alone; and "All
 // sources" pages through every source with "Load more", each result labelled with its source.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRET_HEADER_ENTRY } from '../fixtures/registry/entries';
@@ -39,6 +39,18 @@ async function openBrowse(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Browse servers' })).toBeVisible();
 }
 
+/** Installs "Notes (remote)" from the Browse view with its secret header filled; `check` looks at the dialog first. */
+async function installNotes(page: Page, check?: (dialog: Locator) => Promise<void>): Promise<void> {
+  await openBrowse(page);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
+  await page.getByRole('article', { name: 'Notes (remote)' }).getByRole('button', { name: 'Install Notes (remote)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Install Notes (remote)' });
+  await dialog.getByLabel('X-Notes-Key').fill('any-value');
+  await check?.(dialog);
+  await dialog.getByRole('button', { name: 'Install' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test('Sync brings the saved listing up to date: a deleted entry is gone offline, and the time is shown', async ({ page, registry }) => {
   await openBrowse(page);
   await expect(page.locator('[data-last-synced]')).toHaveText('Never synced');
@@ -66,14 +78,7 @@ test('Sync brings the saved listing up to date: a deleted entry is gone offline,
 });
 
 test('a sync flags an installed server whose entry was deprecated, before any update check', async ({ page, registry }) => {
-  await openBrowse(page);
-  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
-  const notes = page.getByRole('article', { name: 'Notes (remote)' });
-  await notes.getByRole('button', { name: 'Install Notes (remote)' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Install Notes (remote)' });
-  await dialog.getByLabel('X-Notes-Key').fill('any-value');
-  await dialog.getByRole('button', { name: 'Install' }).click();
-  await expect(dialog).toBeHidden();
+  await installNotes(page);
   await openBrowse(page);
 
   registry.setStatus(SECRET_HEADER_ENTRY, 'deprecated', 'Moved to notes-2');
@@ -170,17 +175,11 @@ slowFirst('Sync all does not wait for a source that never answers before syncing
 });
 
 test('an update that needs a new value asks for it, shows what will run, and applies', async ({ page, registry }) => {
-  await openBrowse(page);
-  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
-  const notes = page.getByRole('article', { name: 'Notes (remote)' });
-  await notes.getByRole('button', { name: 'Install Notes (remote)' }).click();
-  const install = page.getByRole('dialog', { name: 'Install Notes (remote)' });
-  await install.getByLabel('X-Notes-Key').fill('any-value');
-  await expect(install.getByRole('group', { name: 'Values to fill in' }).getByLabel('X-Notes-Region')).toBeVisible();
-  await expect(install.getByText('After installing, Switchboard connects to this address.')).toBeVisible();
-  await shots(page, 'registry-install-dialog');
-  await install.getByRole('button', { name: 'Install' }).click();
-  await expect(install).toBeHidden();
+  await installNotes(page, async (install) => {
+    await expect(install.getByRole('group', { name: 'Values to fill in' }).getByLabel('X-Notes-Region')).toBeVisible();
+    await expect(install.getByText('After installing, Switchboard connects to this address.')).toBeVisible();
+    await shots(page, 'registry-install-dialog');
+  });
 
   const now = new Date().toISOString();
   registry.publish({
