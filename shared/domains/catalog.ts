@@ -109,6 +109,8 @@ export interface GroupCard {
   eventTypeCount?: number;
   /** Names of the first 20 of those event types (sanitized, cut to 80 characters). */
   eventTypes?: string[];
+  /** Set on the card of a server that lost its secrets: its last-known tools are listed, none callable (person's views only). */
+  unavailable?: ToolUnavailable;
 }
 
 /** Filters for a catalog search. */
@@ -162,7 +164,7 @@ export interface RefreshReport {
 /** Catalog methods: name → (argument object) → result. */
 export interface CatalogInvokeMap {
   /** The capability groups directory (one per server, no schemas). */
-  'catalog.groups': (args: { includeMembers?: boolean }) => Promise<GroupCard[]>;
+  'catalog.groups': (args: { includeMembers?: boolean; includeUnavailable?: boolean }) => Promise<GroupCard[]>;
   /** Full schemas of a group's members or of named tools, within the discovery byte budget. */
   'catalog.select': (args: { group?: string; tools?: string[] }) => Promise<CatalogSelection>;
   /** Ranked search across every server, with filters and paging. */
@@ -181,7 +183,7 @@ const localName = z.string().min(1).max(512);
 
 /** Validators for catalog.* arguments. */
 export const catalogArgSchemas = {
-  'catalog.groups': z.object({ includeMembers: z.boolean().optional() }).strict(),
+  'catalog.groups': z.object({ includeMembers: z.boolean().optional(), includeUnavailable: z.boolean().optional() }).strict(),
   'catalog.select': z
     .object({ group: z.string().max(200).optional(), tools: z.array(localName).max(2048).optional() })
     .strict()

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './support/fixture';
+import { shots } from './support/shots';
 import { callResult, openServerTool } from './support/ui';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,6 +34,7 @@ test.describe('tool calls', () => {
     await panel.getByRole('button', { name: 'Call', exact: true }).click();
     await expect(panel.getByText('Enter a value for title')).toBeVisible();
     await expect(panel.locator('#root_title')).toBeFocused();
+    await shots(page, 'tool-call-form');
     await panel.locator('#root_title').fill('Quarterly report');
     await panel.locator('#root_owner_name').fill('Ada');
     await panel.getByRole('button', { name: /^Add tags item/ }).click();

@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixture';
 import { everything, type SeedServer } from './support/seed';
+import { shots } from './support/shots';
 
 const SHOTS = process.env['SHOTS_DIR'];
 
@@ -64,6 +65,7 @@ test.describe(() => {
     await dialog.getByRole('button', { name: 'Send reply' }).click();
     await expect(dialog.getByText('Write the reply the server should get, or decline')).toBeVisible();
     await expect(dialog.getByLabel(/Your reply/)).toBeFocused();
+    await shots(page, 'sampling-dialog');
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/sampling-1400.png` });
     await expectAccessible(page, '[role="dialog"]');
     await dialog.getByLabel(/Your reply/).fill('Ultramarine');

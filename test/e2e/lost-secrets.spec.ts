@@ -65,6 +65,11 @@ test('a secret lost in a restart is named with its fix, and the launch is not ap
   const echoRow = list.getByRole('link', { name: /mcp__weather__echo/ });
   await expect(echoRow).toContainText('unavailable');
   await expect(echoRow).toContainText('Secret WEATHER_API_KEY lost at restart — enter it again');
+  // The Server filter can pick the server, marked as needing its secret, and its card says so.
+  await after.getByRole('combobox', { name: 'Server' }).selectOption({ label: 'Weather (secret lost)' }, { timeout: 15_000 });
+  await expect(after).toHaveURL(/[?&]server=weather/);
+  await expect(list.getByRole('link', { name: /mcp__weather__echo/ })).toContainText('unavailable');
+  await expect(after.getByTestId('group-unavailable-weather')).toContainText('Secret WEATHER_API_KEY lost at restart — enter it again');
   await echoRow.click();
   const lostTool = after.getByTestId('tool-unavailable');
   await expect(lostTool).toContainText('The secret WEATHER_API_KEY was lost when Switchboard restarted — enter it again');

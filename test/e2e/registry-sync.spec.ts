@@ -2,7 +2,7 @@
 // deleted entries only when asked (as the official one does): "Never synced" becomes a time, a deleted entry leaves
 // the listing shown offline, an installed server whose entry was deprecated is flagged by the sync alone; and "All
 // sources" pages through every source with "Load more", each result labelled with its source.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRET_HEADER_ENTRY } from '../fixtures/registry/entries';
@@ -39,6 +39,18 @@ async function openBrowse(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Browse servers' })).toBeVisible();
 }
 
+/** Installs "Notes (remote)" from the Browse view with its secret header filled; `check` looks at the dialog first. */
+async function installNotes(page: Page, check?: (dialog: Locator) => Promise<void>): Promise<void> {
+  await openBrowse(page);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
+  await page.getByRole('article', { name: 'Notes (remote)' }).getByRole('button', { name: 'Install Notes (remote)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Install Notes (remote)' });
+  await dialog.getByLabel('X-Notes-Key').fill('any-value');
+  await check?.(dialog);
+  await dialog.getByRole('button', { name: 'Install' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test('Sync brings the saved listing up to date: a deleted entry is gone offline, and the time is shown', async ({ page, registry }) => {
   await openBrowse(page);
   await expect(page.locator('[data-last-synced]')).toHaveText('Never synced');
@@ -66,14 +78,7 @@ test('Sync brings the saved listing up to date: a deleted entry is gone offline,
 });
 
 test('a sync flags an installed server whose entry was deprecated, before any update check', async ({ page, registry }) => {
-  await openBrowse(page);
-  await page.getByRole('searchbox', { name: 'Search' }).fill('notes-remote');
-  const notes = page.getByRole('article', { name: 'Notes (remote)' });
-  await notes.getByRole('button', { name: 'Install Notes (remote)' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Install Notes (remote)' });
-  await dialog.getByLabel('X-Notes-Key').fill('any-value');
-  await dialog.getByRole('button', { name: 'Install' }).click();
-  await expect(dialog).toBeHidden();
+  await installNotes(page);
   await openBrowse(page);
 
   registry.setStatus(SECRET_HEADER_ENTRY, 'deprecated', 'Moved to notes-2');
@@ -121,4 +126,98 @@ test('All sources pages through every source with Load more, each result labelle
   await expectAccessible(page, '#main-content');
   await page.getByRole('button', { name: 'Sync all' }).scrollIntoViewIfNeeded();
   await shots(page, 'browse-all-loaded');
+});
+
+test('Sync all syncs the sources side by side: one unreachable says so on its own line, the other’s result stays', async ({
+  page,
+  registry,
+  second,
+}) => {
+  await openBrowse(page);
+  const picker = page.getByRole('combobox', { name: 'Registry' });
+  await picker.click();
+  await page.getByRole('option', { name: 'All sources' }).click();
+  await expect(page.locator('#browse-count')).toHaveText(/^40 servers from 2 sources$/);
+  registry.setStatus(MEMORY, 'deleted', 'Withdrawn');
+  await second.close();
+  await page.getByRole('button', { name: 'Sync all' }).click();
+  const lines = page.getByRole('list', { name: 'Sync of each source' });
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toContainText('Synced: 0 entries changed, 1 deleted entry removed');
+  await expect(lines.locator(`[data-sync-source="${second.url}"]`)).toContainText('could not be reached');
+  await expect(lines.locator(`[data-sync-source="${second.url}"]`)).toHaveAttribute('data-sync-state', 'failed');
+  await expect(page.locator('#registry-sync-outcome')).toHaveText('1 source failed');
+  await expectAccessible(page, '#main-content');
+  await shots(page, 'browse-sync-all');
+});
+
+const slowFirst = base.extend<{ registry: FixtureRegistry }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its parameter list
+  registry: async ({}, use) => fixtureRegistry(use),
+  // The first source never answers: synced one after another, the second would wait for it.
+  switchboardDataDir: async ({ switchboardDataDir, registry }, use) => {
+    writeFileSync(join(switchboardDataDir, 'registry-sources.json'), JSON.stringify({ v: 1, sources: [registry.slowUrl, registry.url] }));
+    await use(switchboardDataDir);
+  },
+});
+
+slowFirst('Sync all does not wait for a source that never answers before syncing the next', async ({ page, registry }) => {
+  await openBrowse(page);
+  const picker = page.getByRole('combobox', { name: 'Registry' });
+  await picker.click();
+  await page.getByRole('option', { name: 'All sources' }).click();
+  await page.getByRole('button', { name: 'Sync all' }).click();
+  const lines = page.getByRole('list', { name: 'Sync of each source' });
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toHaveAttribute('data-sync-state', 'done');
+  await expect(lines.locator(`[data-sync-source="${registry.url}"]`)).toContainText('Up to date: nothing changed at the registry');
+  await expect(lines.locator(`[data-sync-source="${registry.slowUrl}"]`)).toHaveAttribute('data-sync-state', 'syncing');
+  await expect(lines.locator(`[data-sync-source="${registry.slowUrl}"]`)).toContainText('Syncing…');
+  await shots(page, 'browse-sync-all-running');
+});
+
+test('an update that needs a new value asks for it, shows what will run, and applies', async ({ page, registry }) => {
+  await installNotes(page, async (install) => {
+    await expect(install.getByRole('group', { name: 'Values to fill in' }).getByLabel('X-Notes-Region')).toBeVisible();
+    await expect(install.getByText('After installing, Switchboard connects to this address.')).toBeVisible();
+    await shots(page, 'registry-install-dialog');
+  });
+
+  const now = new Date().toISOString();
+  registry.publish({
+    server: {
+      name: SECRET_HEADER_ENTRY,
+      title: 'Notes (remote)',
+      description: 'Hosted notes that need an API key header',
+      version: '2.0.0',
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: 'http://127.0.0.1:9/mcp/v2',
+          headers: [
+            { name: 'X-Notes-Key', description: 'Your notes API key', isRequired: true, isSecret: true },
+            { name: 'X-Notes-Team', description: 'Your team', isRequired: true },
+          ],
+        },
+      ],
+    },
+    _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: now, updatedAt: now, isLatest: true } },
+  });
+  await openBrowse(page);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '1 update available' })).toContainText('1.0.0 → 2.0.0');
+  await page.getByRole('button', { name: 'Review update' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Update / });
+  const needed = dialog.getByRole('group', { name: 'New values' });
+  await expect(needed.getByLabel('X-Notes-Team')).toBeVisible();
+  await expect(dialog.getByText('What will run')).toBeVisible();
+  await expect(dialog.getByText('Your other settings for this server are kept.')).toBeVisible();
+  const apply = dialog.getByRole('button', { name: 'Apply update' });
+  await expect(apply).toBeDisabled();
+  await needed.getByLabel('X-Notes-Team').fill('blue');
+  await expect(apply).toBeEnabled();
+  await shots(page, 'registry-update-dialog');
+  await apply.click();
+  await expect(dialog).toBeHidden();
+  // The server's page, with the new version's address.
+  await expect(page.getByRole('heading', { level: 1, name: 'Notes (remote)' })).toBeVisible();
+  await expect(page.getByText('http://127.0.0.1:9/mcp/v2', { exact: true }).first()).toBeVisible();
 });

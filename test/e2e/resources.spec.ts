@@ -3,6 +3,7 @@
 // in headless mode, which prints what it opens instead of starting the system browser.
 import { expect, test } from './support/fixture';
 import { fixture } from './support/seed';
+import { shots } from './support/shots';
 import { serverRow } from './support/ui';
 
 const URL_ASKED = 'https://xn--80ak6aa92e.com/authorize?session=42&step=1';
@@ -30,6 +31,7 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
   const preview = page.getByRole('region', { name: 'Preview' });
   await expect(preview.getByRole('heading', { name: 'Title' })).toBeVisible();
   await expect(preview.getByText('(https://example.com/x)')).toBeVisible();
+  await shots(page, 'resource-markdown');
   await expect(preview.getByText(/image not loaded: tracker/)).toBeVisible();
   await expect(preview.locator('img')).toHaveCount(0);
   await list.getByRole('link', { name: /evil/ }).click();
@@ -56,6 +58,8 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
   // decline another.
   await list.getByRole('link', { name: /ask\/form/ }).click();
   const ask = page.getByRole('dialog', { name: 'Allow this server to ask you questions?' });
+  await expect(ask.getByRole('button', { name: 'Allow', exact: true })).toBeVisible();
+  await shots(page, 'elicitation-consent');
   await ask.getByRole('button', { name: 'Allow', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Resource Fixture asks for input' });
   await expect(dialog.getByTestId('elicitation-message')).toHaveText('Tell us about yourself');
@@ -64,6 +68,7 @@ test('browse resources, fill a template with a suggestion, run a prompt, answer 
   await dialog.getByLabel('Email').fill('not-an-email');
   await dialog.getByRole('button', { name: 'Accept' }).click();
   await expect(dialog.getByText('Enter an email address')).toBeVisible();
+  await shots(page, 'elicitation-form');
   await dialog.getByLabel('Email').fill('wren@example.com');
   await dialog.getByRole('button', { name: 'Accept' }).click();
   await expect(dialog).toBeHidden();

@@ -5,7 +5,9 @@ import type { Host } from '../host.js';
 /** The catalog methods' handlers. */
 export function catalogHandlers(host: Host): Pick<Handlers, `catalog.${string}` & keyof Handlers> {
   return {
-    'catalog.groups': async ({ includeMembers }) => host.catalog.groups(includeMembers === true),
+    // The person's views also ask for the cards of servers that lost their secrets (the Server filter can pick them).
+    'catalog.groups': async ({ includeMembers, includeUnavailable }) =>
+      host.catalog.groups(includeMembers === true, { includeUnavailable: includeUnavailable === true }),
     'catalog.select': async (args) => host.catalog.select(args),
     'catalog.search': async (args) => host.catalog.search(args),
     // The person's view: a last-known tool of a server that lost its secrets opens, marked unavailable.

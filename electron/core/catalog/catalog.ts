@@ -221,9 +221,12 @@ export class Catalog implements CatalogPort {
 
   // ---------------------------------------------------------------- discovery
 
-  /** The groups directory: one card per server that has published tools or a stale marker (no schemas). */
-  groups(withMembers = true): GroupCard[] {
-    return this.#discovery.groups(withMembers);
+  /**
+   * The groups directory: one card per server that has published tools or a stale marker (no schemas);
+   * `includeUnavailable` adds a card, marked `unavailable`, for each server that lost its secrets.
+   */
+  groups(withMembers = true, opts: { includeUnavailable?: boolean } = {}): GroupCard[] {
+    return this.#discovery.groups(withMembers, opts);
   }
 
   /** One tool's detail; `includeUnavailable` also finds a last-known tool of a server that lost its secrets. */

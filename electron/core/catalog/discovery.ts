@@ -12,7 +12,7 @@ import { toolUi } from '../apps/tool-ui.js';
 import { sanitizeText, truncate } from '../text.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Entry, Published } from './entry.js';
-import { lastKnownTool, lastKnownTools } from './lost-secret-tools.js';
+import { lastKnownTool, lastKnownTools, type LastKnownServer } from './lost-secret-tools.js';
 import { pinDiff, pinKey, pinnedDefinition } from './pins.js';
 import { ANN_DESTRUCTIVE, ANN_IDEMPOTENT, ANN_OPEN_WORLD, ANN_READ_ONLY, searchIndexes, type SearchHit } from './search-index.js';
 import { utf8 } from './server-meta.js';
@@ -37,6 +37,20 @@ function membersOf(entry: Entry): string[] {
   const members: string[] = [];
   for (const p of entry.tools.values()) if (!p.route.appOnly && p.route.pin === 'approved') members.push(p.route.localName);
   return members.sort();
+}
+
+/** The card of a server that lost its secrets: its last-known tools counted, none callable. */
+function lostGroup(known: LastKnownServer, withMembers: boolean): GroupCard {
+  return {
+    id: `mcp:${known.serverId}`,
+    serverId: known.serverId,
+    title: `MCP server ${known.serverId}`,
+    description: `Tools last offered by the MCP server "${known.serverId}"; it cannot start until its secrets are entered again.`,
+    memberCount: 0,
+    ...(withMembers ? { members: [] } : {}),
+    toolCount: known.tools.size,
+    unavailable: known.unavailable,
+  };
 }
 
 export class Discovery {
@@ -66,12 +80,20 @@ export class Discovery {
     };
   }
 
-  /** The groups directory: one card per server that has published tools or a stale marker (no schemas). */
-  groups(withMembers = true): GroupCard[] {
-    return this.#state
+  /**
+   * The groups directory: one card per server that has published tools or a stale marker (no schemas). With
+   * `includeUnavailable` (the person's views; never the gateway), each server that lost its secrets gets a card too,
+   * marked `unavailable`, counting its last-known tools and no callable member; cards stay in server-id order.
+   */
+  groups(withMembers = true, opts: { includeUnavailable?: boolean } = {}): GroupCard[] {
+    const cards = this.#state
       .sortedEntries()
       .filter((e) => e.published || e.stale)
       .map((e) => this.group(e, withMembers));
+    if (opts.includeUnavailable !== true) return cards;
+    const lost = lastKnownTools(this.#state).map((k) => lostGroup(k, withMembers));
+    if (lost.length === 0) return cards;
+    return [...cards, ...lost].sort((a, b) => (a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : 0));
   }
 
   /** One published tool's detail, with the diff against its approved definition when it changed. */

@@ -67,6 +67,8 @@ export interface LastKnownServer {
   signature: string;
   tools: Map<string, LastKnownTool>;
   index: ServerIndex;
+  /** Why none of them can be called, with the fix (the same on every tool). */
+  unavailable: ToolUnavailable;
 }
 
 const cache = new WeakMap<CatalogState, Map<string, LastKnownServer>>();
@@ -160,7 +162,7 @@ function build(
     tools.set(localName, { summary, detail });
     inputs.push({ localName, originalName: original, title: summary.title, description, flags: flagsOf(annotations) });
   }
-  return { serverId: config.id, signature, tools, index: new ServerIndex(config.id, inputs) };
+  return { serverId: config.id, signature, tools, index: new ServerIndex(config.id, inputs), unavailable };
 }
 
 function unavailableReason(config: ServerConfig, missing: readonly string[]): ToolUnavailable {

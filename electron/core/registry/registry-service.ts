@@ -45,6 +45,8 @@ export const DEFAULT_PAGE_SIZE = 30;
 const MAX_PENDING_LINKS = 5;
 /** Pages read at most by one incremental sync of a source. */
 const MAX_SYNC_PAGES = 20;
+/** Sources synced at once by a sync of every source. */
+const SYNC_CONCURRENCY = 3;
 /** Entries asked for per page of an incremental sync. */
 const SYNC_PAGE_SIZE = 100;
 /** Registries asked at once during an update check. */
@@ -186,46 +188,59 @@ export class RegistryService {
 
   async #syncTargets(targets: string[]): Promise<RegistrySyncReport> {
     const now = this.#opts.now ?? Date.now;
-    const results: RegistrySyncResult[] = [];
-    const statusChanges: InstalledStatusChange[] = [];
-    for (const target of targets) {
-      const startedAt = now();
-      // Nothing cached yet: ask from now, which checks the registry answers and starts the sync history.
-      const since = this.#cache.syncFrom(target) ?? new Date(startedAt).toISOString();
-      try {
-        const changed: RegistryRecord[] = [];
-        let cursor: string | undefined;
-        let pages = 0;
-        do {
-          const url = new URL(`${target}/v0.1/servers`);
-          url.searchParams.set('updated_since', since);
-          url.searchParams.set('include_deleted', 'true');
-          url.searchParams.set('limit', String(SYNC_PAGE_SIZE));
-          if (cursor !== undefined) url.searchParams.set('cursor', cursor);
-          const page = parsePage(await this.#get(url.href), cursor);
-          changed.push(...page.records);
-          cursor = page.nextCursor;
-          pages++;
-        } while (cursor !== undefined && pages < MAX_SYNC_PAGES);
-        const complete = cursor === undefined;
-        const counts = this.#cache.applyChanges(target, changed, { since, at: startedAt, complete });
-        statusChanges.push(...this.#installedChanges(target, changed));
-        results.push({
-          source: target,
-          syncedAt: startedAt,
-          ...counts,
-          ...(complete
-            ? {}
-            : {
-                error: `More than ${MAX_SYNC_PAGES * SYNC_PAGE_SIZE} entries changed; the first ones were applied and the next sync goes on`,
-              }),
-        });
-      } catch (err) {
-        results.push({ source: target, updated: 0, removed: 0, error: searchProblem(err, target).message });
+    // One slot per target, filled as each ends: the report keeps the targets' order whatever order they end in.
+    const results: RegistrySyncResult[] = new Array<RegistrySyncResult>(targets.length);
+    const changes: InstalledStatusChange[][] = targets.map(() => []);
+    // A few sources at once: a slow or unreachable registry does not hold up the others' syncs.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < targets.length) {
+        const i = next++;
+        results[i] = await this.#syncOne(targets[i]!, now, changes[i]!);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, targets.length) }, worker));
+    const statusChanges = changes.flat();
     if (results.some((r) => r.syncedAt !== undefined)) this.#host.events.emit('registry.sourcesChanged', { sources: this.sources() });
     return { results, statusChanges };
+  }
+
+  /** Syncs one source; its installed servers whose entry changed go to `changes`. Never throws: an error is in the result. */
+  async #syncOne(target: string, now: () => number, changes: InstalledStatusChange[]): Promise<RegistrySyncResult> {
+    const startedAt = now();
+    // Nothing cached yet: ask from now, which checks the registry answers and starts the sync history.
+    const since = this.#cache.syncFrom(target) ?? new Date(startedAt).toISOString();
+    try {
+      const changed: RegistryRecord[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const url = new URL(`${target}/v0.1/servers`);
+        url.searchParams.set('updated_since', since);
+        url.searchParams.set('include_deleted', 'true');
+        url.searchParams.set('limit', String(SYNC_PAGE_SIZE));
+        if (cursor !== undefined) url.searchParams.set('cursor', cursor);
+        const page = parsePage(await this.#get(url.href), cursor);
+        changed.push(...page.records);
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== undefined && pages < MAX_SYNC_PAGES);
+      const complete = cursor === undefined;
+      const counts = this.#cache.applyChanges(target, changed, { since, at: startedAt, complete });
+      changes.push(...this.#installedChanges(target, changed));
+      return {
+        source: target,
+        syncedAt: startedAt,
+        ...counts,
+        ...(complete
+          ? {}
+          : {
+              error: `More than ${MAX_SYNC_PAGES * SYNC_PAGE_SIZE} entries changed; the first ones were applied and the next sync goes on`,
+            }),
+      };
+    } catch (err) {
+      return { source: target, updated: 0, removed: 0, error: searchProblem(err, target).message };
+    }
   }
 
   /** Installed servers whose entry is among the changed ones, with the status the registry now gives its latest version. */

@@ -28,9 +28,24 @@ function description(props: WidgetProps): string | undefined {
   return typeof d === 'string' && d.trim() !== '' ? d : undefined;
 }
 
+/** The label, description, placeholder, states and error a text field (one line or several) is given. */
+function textFieldProps(props: WidgetProps) {
+  const { placeholder, required, disabled, readonly, autofocus, label, hideLabel } = props;
+  return definedFields({
+    label: labelValue(label || undefined, hideLabel, undefined),
+    description: description(props),
+    placeholder,
+    required,
+    disabled,
+    readOnly: readonly,
+    autoFocus: autofocus,
+    error: errorText(props.rawErrors),
+  });
+}
+
 /** Text, number, email, URL, password and date inputs. */
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, type, schema, value, placeholder, required, disabled, readonly, autofocus, label, hideLabel, options } = props;
+  const { id, htmlName, type, schema, value, options } = props;
   const inputProps = getInputProps(schema, type, options);
   const numeric = inputProps.type === 'number' || inputProps.type === 'integer';
   const shown = numeric ? (value || value === 0 ? String(value) : '') : value == null ? '' : String(value);
@@ -42,16 +57,7 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
     <TextInput
       id={id}
       name={htmlName || id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        placeholder,
-        required,
-        disabled,
-        readOnly: readonly,
-        autoFocus: autofocus,
-        error: errorText(props.rawErrors),
-      })}
+      {...textFieldProps(props)}
       {...inputProps}
       type={numeric ? 'number' : inputProps.type}
       value={shown}
@@ -66,21 +72,12 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
 
 /** Multi-line text. */
 function TextareaWidget(props: WidgetProps) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, placeholder, options } = props;
+  const { id, htmlName, value, options } = props;
   return (
     <Textarea
       id={id}
       name={htmlName || id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        placeholder,
-        required,
-        disabled,
-        readOnly: readonly,
-        autoFocus: autofocus,
-        error: errorText(props.rawErrors),
-      })}
+      {...textFieldProps(props)}
       rows={typeof options.rows === 'number' ? options.rows : 3}
       resize="vertical"
       value={value == null ? '' : String(value)}
@@ -114,33 +111,43 @@ function CheckboxWidget(props: WidgetProps) {
   );
 }
 
-/** Several of a fixed set (array of enum, uniqueItems). */
-function CheckboxesWidget(props: WidgetProps) {
+/**
+ * What a group of choices (checkboxes or radio buttons) and its options are given: the group's label, description,
+ * required mark, error, selected value(s) and change, and each option's id, encoded value and label.
+ */
+function choiceGroup(props: WidgetProps, multiple: boolean) {
   const { id, value, disabled, readonly, label, hideLabel, options, required } = props;
   const format = getOptionValueFormat(options);
   const enumOptions = options.enumOptions ?? [];
-  const selected = enumOptionSelectedValue(value, enumOptions, true, format, []) as string[];
+  const group = {
+    id,
+    ...definedFields({
+      label: labelValue(label || undefined, hideLabel, undefined),
+      description: description(props),
+      required,
+      error: errorText(props.rawErrors),
+    }),
+    onChange: (next: string | string[]) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue)),
+  };
+  const items = enumOptions.map((o, i) => ({
+    key: String(o.value),
+    id: `${id}-${i}`,
+    value: enumOptionValueEncoder(o.value, i, format),
+    label: o.label,
+    disabled: disabled || readonly,
+  }));
+  const selected = enumOptionSelectedValue(value, enumOptions, multiple, format, multiple ? [] : '');
+  return { group, items, selected };
+}
+
+/** Several of a fixed set (array of enum, uniqueItems). */
+function CheckboxesWidget(props: WidgetProps) {
+  const { group, items, selected } = choiceGroup(props, true);
   return (
-    <Checkbox.Group
-      id={id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        required,
-        error: errorText(props.rawErrors),
-      })}
-      value={selected}
-      onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
-    >
+    <Checkbox.Group {...group} value={selected as string[]}>
       <Group gap="md" mt={4}>
-        {enumOptions.map((o, i) => (
-          <Checkbox
-            key={String(o.value)}
-            id={`${id}-${i}`}
-            value={enumOptionValueEncoder(o.value, i, format)}
-            label={o.label}
-            disabled={disabled || readonly}
-          />
+        {items.map(({ key, ...item }) => (
+          <Checkbox key={key} {...item} />
         ))}
       </Group>
     </Checkbox.Group>
@@ -149,31 +156,12 @@ function CheckboxesWidget(props: WidgetProps) {
 
 /** One of a fixed set, as radio buttons (ui:widget radio). */
 function RadioWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, label, hideLabel, options, required } = props;
-  const format = getOptionValueFormat(options);
-  const enumOptions = options.enumOptions ?? [];
-  const selected = enumOptionSelectedValue(value, enumOptions, false, format, '') as string;
+  const { group, items, selected } = choiceGroup(props, false);
   return (
-    <Radio.Group
-      id={id}
-      {...definedFields({
-        label: labelValue(label || undefined, hideLabel, undefined),
-        description: description(props),
-        required,
-        error: errorText(props.rawErrors),
-      })}
-      value={selected}
-      onChange={(next) => props.onChange(enumOptionValueDecoder(next, enumOptions, format, options.emptyValue))}
-    >
+    <Radio.Group {...group} value={selected as string}>
       <Stack gap={6} mt={4}>
-        {enumOptions.map((o, i) => (
-          <Radio
-            key={String(o.value)}
-            id={`${id}-${i}`}
-            value={enumOptionValueEncoder(o.value, i, format)}
-            label={o.label}
-            disabled={disabled || readonly}
-          />
+        {items.map(({ key, ...item }) => (
+          <Radio key={key} {...item} />
         ))}
       </Stack>
     </Radio.Group>

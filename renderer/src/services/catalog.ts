@@ -4,7 +4,8 @@ import type { CatalogQuery } from '../../../shared/domains/catalog';
 import { bridge } from '../bridge';
 
 export const catalogService = {
-  groups: () => bridge().api['catalog.groups']({}),
+  // With the cards of servers that lost their secrets: the person's views list those servers' last-known tools.
+  groups: () => bridge().api['catalog.groups']({ includeUnavailable: true }),
   search: (query: CatalogQuery) => bridge().api['catalog.search'](query),
   tool: (name: string) => bridge().api['catalog.tool']({ name }),
   select: (args: { group?: string; tools?: string[] }) => bridge().api['catalog.select'](args),

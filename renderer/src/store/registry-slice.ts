@@ -10,6 +10,7 @@ import type {
   RegistrySearchResult,
   RegistrySource,
   RegistrySyncReport,
+  RegistrySyncResult,
   RegistryUpdate,
   UpdatePreview,
 } from '../../../shared/domains/registry';
@@ -96,6 +97,30 @@ function appendPage(base: RegistrySearchResult, next: RegistrySearchResult): Reg
   };
 }
 
+/** Sources synced at once by "Sync all" (each its own registry.sync, so each shows its progress on its own). */
+export const SYNC_CONCURRENCY = 3;
+
+/** Where one source of a running sync is: waiting for a free slot, or being synced. */
+export type SourceSyncState = 'waiting' | 'syncing';
+
+/** Runs `work` on every item, at most `limit` at once, in the items' order as slots free up. */
+async function eachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** `report` with `results` in place of the results it had for the same sources (one per source, in `order`). */
+function mergeResults(report: RegistrySyncReport | null, results: RegistrySyncResult[], order: readonly string[]): RegistrySyncReport {
+  const bySource = new Map((report?.results ?? []).map((r) => [r.source, r] as const));
+  for (const r of results) bySource.set(r.source, r);
+  const rank = new Map(order.map((url, i) => [url, i] as const));
+  const merged = [...bySource.values()].sort((a, b) => (rank.get(a.source) ?? order.length) - (rank.get(b.source) ?? order.length));
+  return { results: merged, statusChanges: report?.statusChanges ?? [] };
+}
+
 /** Entries per page of the browser. */
 export const BROWSE_PAGE_SIZE = 20;
 
@@ -124,8 +149,10 @@ export interface RegistrySlice {
   registryUpdates: RegistryUpdate[] | null;
   /** Installed servers whose registry entry is deprecated or deleted, from the last update check and syncs since. */
   registryFlags: InstalledStatusChange[];
-  /** The last sync's report, shown beside the Sync action. */
+  /** Each source's last sync result (merged as each source's sync ends), shown beside the Sync action. */
   registrySync: RegistrySyncReport | null;
+  /** Sources of the sync running now that have not finished, by URL. */
+  registrySyncing: Record<string, SourceSyncState>;
   /** Shows the install link the OS handed over last (received before the renderer attached, or just now). */
   showInstallLinks: () => Promise<void>;
   /** The registry sources changed (registry.sourcesChanged). */
@@ -139,7 +166,10 @@ export interface RegistrySlice {
   nextRegistryPage: () => Promise<void>;
   /** "All sources": the next page of every source that has one, appended. */
   loadMoreRegistry: () => Promise<void>;
-  /** Syncs the cached listings of a source (default: every source), then searches again. */
+  /**
+   * Syncs the cached listings of a source (default: every source, `SYNC_CONCURRENCY` at once), then searches again.
+   * Each source's result or error is merged into `registrySync` as it ends; one failing never hides the others'.
+   */
   syncRegistry: (source?: string) => Promise<void>;
   previousRegistryPage: () => Promise<void>;
   prepareInstall: (target: PrepareTarget, choice?: number, values?: InstallValues) => Promise<PreparedInstall>;
@@ -162,6 +192,7 @@ export const registryInitialState = {
   registryUpdates: null,
   registryFlags: [],
   registrySync: null,
+  registrySyncing: {},
 } satisfies Partial<RegistrySlice>;
 
 export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
@@ -267,11 +298,26 @@ export const createRegistrySlice: SliceCreator<RegistrySlice> = (set, get) => {
       set({ browse: { ...get().browse, result: merged, more: bounded, loading: false, error: null } });
     },
     syncRegistry: async (source) => {
-      const report = await registryService.sync(source);
-      set({ registrySync: report });
-      applyFlags(report.statusChanges);
+      const sources = get().registrySources.length > 0 ? get().registrySources : await registryService.sources();
+      const order = sources.map((s) => s.url);
+      const targets = source !== undefined ? [source] : order;
+      set({ registrySyncing: { ...get().registrySyncing, ...Object.fromEntries(targets.map((t) => [t, 'waiting' as const])) } });
+      await eachBounded(targets, SYNC_CONCURRENCY, async (target) => {
+        set({ registrySyncing: { ...get().registrySyncing, [target]: 'syncing' } });
+        let results: RegistrySyncResult[];
+        try {
+          const report = await registryService.sync(target);
+          results = report.results;
+          applyFlags(report.statusChanges);
+        } catch (err) {
+          // The call itself failed (the core's answer names a source it could not reach in its result instead).
+          results = [{ source: target, updated: 0, removed: 0, error: message(err) }];
+        }
+        const { [target]: _done, ...rest } = get().registrySyncing;
+        set({ registrySync: mergeResults(get().registrySync, results, order), registrySyncing: rest });
+      });
       // The sources' last sync times also arrive by registry.sourcesChanged; asking keeps this answer's order.
-      set({ registrySources: await registryService.sources() });
+      set({ registrySources: await registryService.sources().catch(() => get().registrySources) });
       const { browse } = get();
       await load(browse.query, browse.source, [undefined]);
     },

@@ -84,6 +84,12 @@ describe('last-known tools of a server whose secret was lost', () => {
           'Until then this tool cannot be called.',
       );
     }
+    // Its card: only the person's directory (and so the catalog's Server filter) has it, marked unavailable.
+    expect(second.catalog.groups(false).map((g) => g.serverId)).not.toContain('weather');
+    const cards = await catalogHandlers(second)['catalog.groups']({ includeUnavailable: true });
+    const card = cards.find((g) => g.serverId === 'weather');
+    expect(card).toMatchObject({ id: 'mcp:weather', memberCount: 0, toolCount: listed.total });
+    expect(card?.unavailable).toMatchObject({ reason: 'secret_missing', missingSecrets: ['WEATHER_API_KEY'] });
     // Found by search like any tool, inside words too.
     const read = second.catalog.search({ query: 'timed', includeUnavailable: true }).tools.map((t) => t.name);
     expect(read).toContain('mcp__weather__read');
@@ -130,6 +136,7 @@ describe('last-known tools of a server whose secret was lost', () => {
     await second.update('weather', weather({ secret: true, value: SECRET }));
     // The launch now waits for approval (nothing lost any more): no longer listed as lost.
     expect(second.catalog.search({ query: '', includeUnavailable: true }).tools).toEqual([]);
+    expect(second.catalog.groups(false, { includeUnavailable: true }).map((g) => g.serverId)).not.toContain('weather');
     expect(revisions.length).toBeGreaterThan(0);
   });
 });

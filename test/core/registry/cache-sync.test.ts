@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RegistrySearchResult, RegistrySource, RegistrySyncReport, RegistryUpdate } from '../../../shared/domains/registry.js';
 import type { AppErrorData } from '../../../shared/errors.js';
-import { call } from '../../shared/support/harness.js';
-import { useFixtureRegistry } from './helpers.js';
+import { startFixtureRegistry } from '../../fixtures/registry/registry-server.js';
+import { call, cleanup, tempDir } from '../../shared/support/harness.js';
+import { makeRegistryHost, useFixtureRegistry } from './helpers.js';
 
 const MEMORY = 'io.github.modelcontextprotocol/memory';
 const WEATHER = 'io.github.example/weather-mcp';
@@ -152,5 +153,45 @@ describe('incremental cache sync', () => {
     expect(unknown.ok ? undefined : (unknown.error as AppErrorData).code).toBe('not_found');
     const extra = await world.h.dispatch('registry.sync', { source: world.fixture.url, since: '2020-01-01' });
     expect(extra.ok ? undefined : (extra.error as AppErrorData).code).toBe('invalid_request');
+  });
+});
+
+describe('a sync of every source', () => {
+  it('syncs the sources side by side: the first source’s answer can wait for the second’s request', async () => {
+    const dir = tempDir('sb-registry-sync-all-');
+    const first = await startFixtureRegistry({ officialDeleted: true });
+    const second = await startFixtureRegistry({ officialDeleted: true });
+    // The first registry answers a sync only once the second has been asked: one after another, the first would
+    // wait for it until its timeout; side by side both answer.
+    let secondAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+    const gated: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      // Only the fixtures: the built-in official source is not contacted from a test.
+      if (!url.startsWith('http://127.0.0.1:')) throw new TypeError('fetch failed: not a fixture registry');
+      if (url.startsWith(second.url) && url.includes('updated_since=')) secondAsked();
+      if (url.startsWith(first.url) && url.includes('updated_since=')) {
+        await new Promise<void>((resolve, reject) => {
+          void asked.then(resolve);
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error), { once: true });
+        });
+      }
+      return fetch(input, init);
+    };
+    const h = makeRegistryHost(dir, { fetch: gated });
+    try {
+      await call(h.dispatch, 'registry.addSource', { url: first.url });
+      await call(h.dispatch, 'registry.addSource', { url: second.url });
+      const report = await call<RegistrySyncReport>(h.dispatch, 'registry.sync', {});
+      const mine = report.results.filter((r) => r.source === first.url || r.source === second.url);
+      expect(mine.map((r) => [r.source, r.error])).toEqual([
+        [first.url, undefined],
+        [second.url, undefined],
+      ]);
+    } finally {
+      await first.close();
+      await second.close();
+      cleanup(dir);
+    }
   });
 });

@@ -74,8 +74,9 @@ export function CatalogView() {
   const onRange = useCallback((start: number, end: number) => a.ensureRows(start, end), [a]);
   const hrefFor = useCallback((name: string) => formatRoute(routes.catalog(q, name, { server, hint })), [q, server, hint]);
   const nameOf = useCallback((id: string) => s.serversById[id]?.name ?? id, [s.serversById]);
+  // A server that lost its secrets is pickable too (its last-known tools are listed), marked so in its label.
   const serverOptions = s.groups
-    .map((g) => ({ value: g.serverId, label: oneLine(nameOf(g.serverId)) }))
+    .map((g) => ({ value: g.serverId, label: oneLine(nameOf(g.serverId)) + (g.unavailable ? ' (secret lost)' : '') }))
     .sort((x, y) => x.label.localeCompare(y.label));
 
   return (

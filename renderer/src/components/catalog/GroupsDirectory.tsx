@@ -9,6 +9,7 @@ import { CodeBlock } from '../../ui/CodeBlock';
 import { countLabel } from '../../ui/count';
 import { cleanText, oneLine } from '../../ui/text';
 import { selectServerName } from '../../store/servers-slice';
+import { lostLine } from '../tools/ToolList';
 
 function Card({ g, onPick }: { g: GroupCard; onPick: (serverId: string) => void }) {
   const name = useStore(selectServerName(g.serverId));
@@ -47,6 +48,11 @@ function Card({ g, onPick }: { g: GroupCard; onPick: (serverId: string) => void 
             {(g.eventTypes ?? []).length > 0 &&
               `: ${(g.eventTypes ?? []).map((n) => oneLine(n)).join(', ')}${g.eventTypeCount > (g.eventTypes?.length ?? 0) ? ', …' : ''}`}
           </Text>
+        )}
+        {g.unavailable && (
+          <Badge color="red" variant="light" tt="none" role="status" data-testid={`group-unavailable-${g.serverId}`}>
+            {lostLine(g.unavailable.missingSecrets)}
+          </Badge>
         )}
         {g.stale && (
           <Badge color="yellow" variant="light" tt="none" role="status">

@@ -13,10 +13,10 @@ import {
   type ElicitField,
   type ElicitValue,
 } from '../../../../shared/domains/resources-elicitation';
-import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
 import { selectCurrentElicitation, selectElicitationCount } from '../../store/resources-slice';
 import { AppDialog } from '../../ui/AppDialog';
+import { useAction } from '../../ui/use-action';
 
 function FormField(props: {
   field: ElicitField;
@@ -133,19 +133,8 @@ function ConsentAsk(props: { request: ElicitationRequestView; count: number }) {
   const r = props.request;
   const setConsent = useStore((s) => s.setConsent);
   const respond = useStore((s) => s.respondElicitation);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const choose = async (consent: 'allow' | 'deny') => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await setConsent(r.serverId, consent);
-    } catch (err) {
-      setFailure(err instanceof AppError ? err.message : 'Your choice could not be saved');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error: failure, run } = useAction();
+  const choose = (consent: 'allow' | 'deny') => run(() => setConsent(r.serverId, consent), 'Your choice could not be saved');
   return (
     <AppDialog
       opened
@@ -189,8 +178,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
   const form = useMemo(() => parseElicitationSchema(r.requestedSchema), [r.requestedSchema]);
   const [values, setValues] = useState<Record<string, ElicitValue>>(() => initialValues(form));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const prefix = useId();
   const fieldId = (name: string) => `${prefix}-${name}`;
 
@@ -208,14 +196,7 @@ function Dialog(props: { request: ElicitationRequestView; count: number }) {
       setErrors({});
       content = checked.content;
     }
-    setBusy(true);
-    try {
-      await respond(r.requestId, action, content);
-    } catch (err) {
-      setFailure(err instanceof AppError ? err.message : 'The answer could not be sent');
-    } finally {
-      setBusy(false);
-    }
+    await run(() => respond(r.requestId, action, content), 'The answer could not be sent');
   };
 
   const minutes = Math.max(1, Math.ceil((r.expiresAt - Date.now()) / 60_000));

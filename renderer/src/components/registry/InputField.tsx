@@ -1,7 +1,8 @@
 // One value the person fills before installing: a choice list, a switch for true/false, a masked field for secrets,
-// one line per value for repeated ones, a text field otherwise. Labels and descriptions are server text.
-import { PasswordInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
-import type { InstallInput } from '../../../../shared/domains/registry';
+// one line per value for repeated ones, a text field otherwise. Labels and descriptions are server text. Also the
+// group of them a dialog shows, and the values it sends.
+import { Divider, PasswordInput, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import type { InstallInput, InstallValues } from '../../../../shared/domains/registry';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 
 const KIND_LABEL: Record<InstallInput['kind'], string> = {
@@ -96,5 +97,45 @@ export function InputField({
       spellCheck={false}
       autoComplete="off"
     />
+  );
+}
+
+/** The values filled in, without the empty ones (an empty field sends nothing: the default applies). */
+export function filledValues(values: InstallValues): InstallValues {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+}
+
+/** A titled group of input widgets, each bound to its key in `values`. */
+export function InputFields({
+  inputs,
+  values,
+  onChange,
+  label,
+  title,
+  errorFor,
+}: {
+  inputs: readonly InstallInput[];
+  values: InstallValues;
+  onChange: (next: (cur: InstallValues) => InstallValues) => void;
+  /** The group's accessible name. */
+  label: string;
+  /** The divider's text above the fields. */
+  title: string;
+  errorFor?: (key: string) => string | undefined;
+}) {
+  if (inputs.length === 0) return null;
+  return (
+    <Stack gap="sm" role="group" aria-label={label}>
+      <Divider label={title} labelPosition="left" />
+      {inputs.map((input) => (
+        <InputField
+          key={input.key}
+          input={input}
+          value={values[input.key] ?? ''}
+          onChange={(v) => onChange((cur) => ({ ...cur, [input.key]: v }))}
+          error={errorFor?.(input.key)}
+        />
+      ))}
+    </Stack>
   );
 }

@@ -1,6 +1,6 @@
 // Installing a registry entry (or a pasted server.json): pick how it runs, fill in its values (secrets masked), see
 // the exact launch, then add it. Nothing runs here: a stdio server's launch is approved on its page afterwards.
-import { Alert, Badge, Button, Divider, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InstallInput, InstallValues, PreparedInstall, PrepareTarget } from '../../../../shared/domains/registry';
@@ -10,8 +10,9 @@ import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { useAction } from '../../ui/use-action';
-import { InputField } from './InputField';
-import { LaunchPreview } from './LaunchPreview';
+import { filledValues, InputFields } from './InputField';
+import { WhatWillRun } from './LaunchPreview';
+import { Preparing } from './Preparing';
 import { PostInstallChecklist } from './PostInstallChecklist';
 import { StatusBadge } from './StatusBadge';
 
@@ -73,7 +74,7 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
     const ok = await run(async () => {
       const detail = await installFromRegistry(target, {
         choice: prepared.choice,
-        values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')),
+        values: filledValues(values),
         ...(id.trim() !== '' ? { id: id.trim() } : {}),
         ...(displayName.trim() !== '' ? { displayName: displayName.trim() } : {}),
       });
@@ -126,16 +127,7 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
       }
     >
       {prepared === null ? (
-        error ? (
-          <Alert color="red" role="alert" title="This entry cannot be installed">
-            {error}
-          </Alert>
-        ) : (
-          <Group gap="xs" aria-busy="true">
-            <Loader size="sm" aria-hidden />
-            <Text>Reading the entry…</Text>
-          </Group>
-        )
+        <Preparing error={error} busyText="Reading the entry…" errorTitle="This entry cannot be installed" />
       ) : (
         <Stack gap="md">
           <Stack gap={4}>
@@ -219,20 +211,14 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
             />
           </Group>
 
-          {inputs.length > 0 && (
-            <Stack gap="sm" role="group" aria-label="Values to fill in">
-              <Divider label="Values" labelPosition="left" />
-              {inputs.map((input) => (
-                <InputField
-                  key={input.key}
-                  input={input}
-                  value={values[input.key] ?? ''}
-                  onChange={(v) => setValues((cur) => ({ ...cur, [input.key]: v }))}
-                  error={missing.includes(input.key) && (values[input.key] ?? '') !== '' ? 'This value is not accepted' : undefined}
-                />
-              ))}
-            </Stack>
-          )}
+          <InputFields
+            inputs={inputs}
+            values={values}
+            onChange={setValues}
+            label="Values to fill in"
+            title="Values"
+            errorFor={(key) => (missing.includes(key) && (values[key] ?? '') !== '' ? 'This value is not accepted' : undefined)}
+          />
 
           {cautions.length > 0 && (
             <Alert color="yellow" icon={<IconAlertTriangle size={18} aria-hidden />} title="Check before installing">
@@ -246,13 +232,14 @@ export function InstallDialog({ target, title }: { target: PrepareTarget; title:
             </Alert>
           )}
 
-          <Divider label="What will run" labelPosition="left" />
-          <LaunchPreview config={prepared.config} />
-          <Text fz="sm" c="dimmed">
-            {prepared.config.transport.type === 'stdio'
-              ? 'Nothing runs yet: after installing, you approve this exact command on the server’s page before it starts.'
-              : 'After installing, Switchboard connects to this address.'}
-          </Text>
+          <WhatWillRun
+            config={prepared.config}
+            next={
+              prepared.config.transport.type === 'stdio'
+                ? 'Nothing runs yet: after installing, you approve this exact command on the server’s page before it starts.'
+                : 'After installing, Switchboard connects to this address.'
+            }
+          />
           {missing.length > 0 && (
             <Text fz="sm" c="red" role="status">
               Still to fill in: {missing.map((k) => escapeUnsafe(inputs.find((i) => i.key === k)?.label ?? k)).join(', ')}

@@ -1,7 +1,7 @@
 // The exact launch of a server definition, before anything is saved or run: the program and each argument on its own
 // line (as the process will receive them, never joined or quoted away), the environment names (secret ones marked,
 // values never shown), or the URL and header names of a remote server.
-import { Badge, Code, Group, List, Stack, Text } from '@mantine/core';
+import { Badge, Code, Divider, Group, List, Stack, Text } from '@mantine/core';
 import type { ServerConfigInput } from '../../../../shared/config';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
 
@@ -93,5 +93,18 @@ export function LaunchPreview({ config, label = 'Launch' }: { config: ServerConf
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** The "What will run" section of a dialog: the exact launch, and what happens to it next. */
+export function WhatWillRun({ config, next }: { config: ServerConfigInput; next: string }) {
+  return (
+    <>
+      <Divider label="What will run" labelPosition="left" />
+      <LaunchPreview config={config} />
+      <Text fz="sm" c="dimmed">
+        {next}
+      </Text>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 // Updating an installed registry server: what changes in its launch, any new values the new version needs, then
 // apply. A changed command is approved again on the server's page before it runs.
-import { Alert, Button, Divider, Group, List, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, List, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { InstallValues, UpdatePreview } from '../../../../shared/domains/registry';
 import { escapeUnsafe } from '../../../../shared/domains/catalog-text';
@@ -9,8 +9,9 @@ import { routes } from '../../router/route';
 import { useStore } from '../../store';
 import { AppDialog } from '../../ui/AppDialog';
 import { useAction } from '../../ui/use-action';
-import { InputField } from './InputField';
-import { LaunchPreview } from './LaunchPreview';
+import { filledValues, InputFields } from './InputField';
+import { WhatWillRun } from './LaunchPreview';
+import { Preparing } from './Preparing';
 
 /** The update dialog of one server. */
 export function UpdateDialog({ id }: { id: string }) {
@@ -30,10 +31,7 @@ export function UpdateDialog({ id }: { id: string }) {
   const unfilled = needed.filter((i) => (values[i.key] ?? '') === '');
   const apply = async () => {
     if (!preview) return;
-    const applied = await run(
-      () => applyRegistryUpdate(id, preview.to, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''))),
-      'The update could not be applied',
-    );
+    const applied = await run(() => applyRegistryUpdate(id, preview.to, filledValues(values)), 'The update could not be applied');
     if (!applied) return;
     closeDialog();
     navigate(routes.servers(id));
@@ -54,16 +52,7 @@ export function UpdateDialog({ id }: { id: string }) {
       }
     >
       {preview === null ? (
-        error ? (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        ) : (
-          <Group gap="xs" aria-busy="true">
-            <Loader size="sm" aria-hidden />
-            <Text>Asking the registry…</Text>
-          </Group>
-        )
+        <Preparing error={error} busyText="Asking the registry…" />
       ) : (
         <Stack gap="md">
           <Text>
@@ -82,26 +71,15 @@ export function UpdateDialog({ id }: { id: string }) {
               The launch stays the same.
             </Text>
           )}
-          {needed.length > 0 && (
-            <Stack gap="sm" role="group" aria-label="New values">
-              <Divider label="The new version needs" labelPosition="left" />
-              {needed.map((input) => (
-                <InputField
-                  key={input.key}
-                  input={input}
-                  value={values[input.key] ?? ''}
-                  onChange={(v) => setValues((cur) => ({ ...cur, [input.key]: v }))}
-                />
-              ))}
-            </Stack>
-          )}
-          <Divider label="What will run" labelPosition="left" />
-          <LaunchPreview config={preview.prepared.config} />
-          <Text fz="sm" c="dimmed">
-            {preview.prepared.config.transport.type === 'stdio' && preview.changes.some((c) => c.startsWith('Command'))
-              ? 'The command changes: you approve it again on the server’s page before it runs.'
-              : 'Your other settings for this server are kept.'}
-          </Text>
+          <InputFields inputs={needed} values={values} onChange={setValues} label="New values" title="The new version needs" />
+          <WhatWillRun
+            config={preview.prepared.config}
+            next={
+              preview.prepared.config.transport.type === 'stdio' && preview.changes.some((c) => c.startsWith('Command'))
+                ? 'The command changes: you approve it again on the server’s page before it runs.'
+                : 'Your other settings for this server are kept.'
+            }
+          />
           {error && (
             <Alert color="red" role="alert">
               {error}

@@ -48,6 +48,17 @@ function Link({ href, children }: { href?: string | undefined; children?: ReactN
   );
 }
 
+/** A Markdown heading drawn as text with the heading role at `level` (below the page's own headings). */
+function heading(fw: number, size: 'sm' | 'md' | 'lg', level: number) {
+  return function Heading({ children }: { children?: ReactNode }) {
+    return (
+      <Text fw={fw} size={size} my="xs" role="heading" aria-level={level}>
+        {children}
+      </Text>
+    );
+  };
+}
+
 const components: Components = {
   a: ({ href, children }) => <Link href={href}>{children}</Link>,
   img: ({ alt, src }) => (
@@ -56,36 +67,12 @@ const components: Components = {
     </Text>
   ),
   // Headings inside a preview must not compete with the page's outline.
-  h1: ({ children }) => (
-    <Text fw={700} size="lg" my="xs" role="heading" aria-level={3}>
-      {children}
-    </Text>
-  ),
-  h2: ({ children }) => (
-    <Text fw={700} size="md" my="xs" role="heading" aria-level={4}>
-      {children}
-    </Text>
-  ),
-  h3: ({ children }) => (
-    <Text fw={600} size="md" my="xs" role="heading" aria-level={5}>
-      {children}
-    </Text>
-  ),
-  h4: ({ children }) => (
-    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
-      {children}
-    </Text>
-  ),
-  h5: ({ children }) => (
-    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
-      {children}
-    </Text>
-  ),
-  h6: ({ children }) => (
-    <Text fw={600} size="sm" my="xs" role="heading" aria-level={6}>
-      {children}
-    </Text>
-  ),
+  h1: heading(700, 'lg', 3),
+  h2: heading(700, 'md', 4),
+  h3: heading(600, 'md', 5),
+  h4: heading(600, 'sm', 6),
+  h5: heading(600, 'sm', 6),
+  h6: heading(600, 'sm', 6),
 };
 
 /** Renders Markdown text as inert elements (no HTML, no network). */

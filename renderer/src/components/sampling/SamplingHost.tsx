@@ -3,10 +3,10 @@
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { SamplingReply, SamplingRequestView } from '../../../../shared/domains/protocol';
-import { AppError } from '../../../../shared/errors';
 import { useStore } from '../../store';
 import { selectCurrentSampling } from '../../store/protocol-slice';
 import { AppDialog } from '../../ui/AppDialog';
+import { useAction } from '../../ui/use-action';
 import { countLabel } from '../../ui/count';
 
 const STOP_REASONS: { value: NonNullable<SamplingReply['stopReason']>; label: string }[] = [
@@ -48,8 +48,7 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
   const [model, setModel] = useState('');
   const [stopReason, setStopReason] = useState<NonNullable<SamplingReply['stopReason']>>('endTurn');
   const [error, setError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const replyId = useId();
   const minutes = Math.max(1, Math.ceil((request.expiresAt - Date.now()) / 60_000));
   // Who gets the reply: the server itself, or one of its apps.
@@ -62,18 +61,15 @@ function Dialog({ request, count }: { request: SamplingRequestView; count: numbe
       document.getElementById(replyId)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await respond(
-        request.requestId,
-        action,
-        action === 'accept' ? { text, stopReason, ...(model.trim() ? { model: model.trim() } : {}) } : undefined,
-      );
-    } catch (err) {
-      setFailure(err instanceof AppError ? err.message : 'The reply could not be sent');
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      () =>
+        respond(
+          request.requestId,
+          action,
+          action === 'accept' ? { text, stopReason, ...(model.trim() ? { model: model.trim() } : {}) } : undefined,
+        ),
+      'The reply could not be sent',
+    );
   };
 
   return (

@@ -56,7 +56,8 @@ export function ToolChips({ tool }: { tool: ToolSummary }) {
 }
 
 /** The row's third line for a tool whose server lost its secrets: why it cannot be called (its description is in the detail). */
-function lostLine(names: readonly string[]): string {
+/** The short line for tools (or a server) whose secrets were lost at a restart. */
+export function lostLine(names: readonly string[]): string {
   return `${names.length === 1 ? 'Secret' : 'Secrets'} ${oneLine(names.join(', '))} lost at restart — enter ${names.length === 1 ? 'it' : 'them'} again`;
 }
 
