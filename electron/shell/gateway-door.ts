@@ -104,7 +104,10 @@ export class GatewayDoor {
       this.#gapConnection(client);
       return;
     }
-    const target = connect({ port: upstream, host: '127.0.0.1' });
+    // No Nagle on either leg: a request or answer written in parts (headers, then body) is passed on at once rather
+    // than held for the previous part's ACK (node:http turns Nagle off on its own sockets for the same reason).
+    client.setNoDelay(true);
+    const target = connect({ port: upstream, host: '127.0.0.1', noDelay: true });
     let connected = false;
     target.once('connect', () => {
       connected = true;
