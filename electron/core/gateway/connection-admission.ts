@@ -7,7 +7,8 @@
 // A socket is evicted for its peer's cap only once it had a moment to speak (graceMs): a client that opens a
 // burst of connections at once (undici opens one per request in flight) sends every request right away, and
 // evicting the oldest of those, before the front has read their headers, failed the client's own calls. Sockets
-// that stay silent past the grace are trimmed back to the cap; the total cap never waits.
+// that stay silent past the grace (no byte read, even after the loop has read what is waiting) are trimmed back to
+// the cap; the total cap never waits.
 import type { Socket } from 'node:net';
 
 /** The front's connection limits. */
@@ -24,13 +25,13 @@ export interface AdmissionLimits {
   graceMs: number;
 }
 
-/** Defaults: ten seconds to speak, 256 unauthenticated sockets a peer (beyond that 1.5 s to speak), 2,048 in all. */
+/** Defaults: ten seconds to speak, 256 unauthenticated sockets a peer (beyond that 5 s to speak), 2,048 in all. */
 export const DEFAULT_ADMISSION: AdmissionLimits = {
   idleMs: 10_000,
   headersMs: 10_000,
   perPeerUnauthenticated: 256,
   total: 2048,
-  graceMs: 1500,
+  graceMs: 5000,
 };
 
 /** What the front can read about its connections (tests, diagnostics). */
@@ -76,7 +77,7 @@ export class ConnectionAdmission {
     const grace = this.#limits.graceMs;
     if (
       (this.#unauthByPeer.get(peer) ?? 0) >= this.#limits.perPeerUnauthenticated &&
-      !this.#evictOldest((e) => !e.authenticated && e.peer === peer && now - e.openedAt >= grace)
+      !this.#evictOldest((e) => !e.authenticated && e.peer === peer && e.socket.bytesRead === 0 && now - e.openedAt >= grace)
     ) {
       // Every one of them opened within the grace: a burst. Kept for now; those still silent after it are trimmed.
       this.#scheduleTrim(grace);
@@ -135,7 +136,9 @@ export class ConnectionAdmission {
 
   #scheduleTrim(ms: number): void {
     if (this.#trimTimer !== undefined) return;
-    this.#trimTimer = setTimeout(() => this.#trim(), Math.max(1, Math.ceil(ms)));
+    // The timer fires before the loop reads what waits on the sockets: trim after that read (setImmediate), so a
+    // request that arrived while the loop was busy counts.
+    this.#trimTimer = setTimeout(() => setImmediate(() => this.#trim()), Math.max(1, Math.ceil(ms)));
     this.#trimTimer.unref();
   }
 
@@ -149,7 +152,7 @@ export class ConnectionAdmission {
       let over = count - cap;
       for (const entry of this.#entries.values()) {
         if (over <= 0) break;
-        if (entry.authenticated || entry.peer !== peer) continue;
+        if (entry.authenticated || entry.peer !== peer || entry.socket.bytesRead > 0) continue;
         const age = now - entry.openedAt;
         if (age < grace) {
           next = Math.min(next, grace - age);

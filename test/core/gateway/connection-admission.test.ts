@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFront } from '../../../electron/core/gateway/http-front.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
-const LIMITS = { idleMs: 3000, headersMs: 3000, perPeerUnauthenticated: 200, total: 400 };
+const LIMITS = { idleMs: 3000, headersMs: 3000, perPeerUnauthenticated: 200, total: 400, graceMs: 1000 };
 const FLOOD = 2100;
 
 let w: GatewayWorld;
