@@ -344,7 +344,7 @@ async function startGateway(checkout = root): Promise<Front> {
 }
 
 /** 10 clients × 100 calls in flight at once; calls per second (failed calls are counted and printed). */
-async function burst(callers: Caller[]): Promise<number> {
+async function burst(name: string, callers: Caller[]): Promise<number> {
   let ok = 0;
   const failures = new Map<string, number>();
   const t0 = performance.now();
@@ -365,7 +365,7 @@ async function burst(callers: Caller[]): Promise<number> {
       ),
     ),
   );
-  if (failures.size > 0) console.log(`  failed calls: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
+  if (failures.size > 0) console.log(`  failed calls of ${name}: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
   return (ok / (performance.now() - t0)) * 1000;
 }
 
@@ -436,7 +436,7 @@ async function main(): Promise<void> {
     await rounds(
       `throughput, ${CLIENTS} clients × ${CONCURRENT} calls in flight, calls/s (higher is better)`,
       Math.max(3, Math.ceil(ROUNDS / 2)),
-      fronts.map((f, i) => ({ name: f.name, run: () => burst(many[i]!) })),
+      fronts.map((f, i) => ({ name: f.name, run: () => burst(f.name, many[i]!) })),
       'calls/s',
       false,
     );
