@@ -166,7 +166,10 @@ async function burst(clients: Client[], name: string): Promise<number> {
       ),
     ),
   );
-  if (failures.size > 0) console.log(`  failed calls: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
+  if (failures.size > 0)
+    console.log(
+      `  failed calls of the ${name === 'echo' ? 'bare SDK proxy' : 'gateway'}: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`,
+    );
   return (ok / (performance.now() - t0)) * 1000;
 }
 
