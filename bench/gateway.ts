@@ -6,7 +6,8 @@
 // server whose echo tool calls the stdio server through a bare SDK client), so the gateway's own cost is the ratio
 // to that floor, and the HTTP hop's cost is the floor's ratio to direct.
 // A and B run in interleaved rounds (bench/support.ts). Target: gateway p50 ≤ the floor. Run: npm run bench -- gateway   (prints figures; not part of npm test)
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { nodeHttpHandler } from '../electron/core/sdk/node-handler.js';
+import type { FrontDoor } from '../electron/core/gateway/http-front.js';
+import { GatewayDoor, type DoorOpened } from '../electron/shell/gateway-door.js';
 import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { addStdio, benchHost, bundleFixture, interleave, loadLine, tempDir, timed } from './support.js';
@@ -24,9 +27,43 @@ const PER_ROUND = Number(process.env.BENCH_CALLS ?? 200);
 const CLIENTS = 10;
 const CONCURRENT = 100;
 
-/** Host mode: a Switchboard host with the fixture behind its gateway and one client per bench client; prints {url, tokens}, stops on SIGTERM. */
-async function hostMode(script: string): Promise<void> {
-  const host = benchHost(tempDir());
+/**
+ * The shell's gateway door in a process of its own (as in headless and desktop mode: the shell holds the port and
+ * pipes each connection to the core's private front). Told {port, upstream} over IPC, it answers {port}.
+ */
+async function doorMode(): Promise<void> {
+  const door = new GatewayDoor({ gapReason: () => 'the bench core is restarting' });
+  process.on('message', (m: { port: number; upstream: number }) => {
+    void door.open(m.port, m.upstream).then((opened) => process.send!(opened));
+  });
+  process.on('disconnect', () => void door.close().then(() => process.exit(0)));
+}
+
+/** A FrontDoor that is a door process (doorMode) started by this one. */
+function doorProcess(): FrontDoor {
+  const proc = fork(fileURLToPath(import.meta.url), ['--door'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return {
+    open: (port, upstream) =>
+      new Promise((resolve, reject) => {
+        proc.once('message', (m: DoorOpened) => ('port' in m ? resolve(m.port) : reject(new Error(m.message))));
+        proc.send({ port, upstream });
+      }),
+    close: async () => {
+      proc.disconnect();
+    },
+  };
+}
+
+/**
+ * Host mode: a Switchboard host with the fixture behind its gateway and one client per bench client; prints {url,
+ * tokens}, stops on SIGTERM. With --door the gateway is reached through a door process, the path a client of
+ * headless or desktop Switchboard takes.
+ */
+async function hostMode(script: string, door: boolean): Promise<void> {
+  const host = benchHost(tempDir(), undefined, door ? { gatewayDoor: doorProcess() } : {});
   await addStdio(host, 'fx', script, { lifecycle: 'initialize', concurrency: 'parallel' });
   await host.sessions.connect('fx');
   await host.catalog.refresh('fx');
@@ -74,15 +111,28 @@ async function proxyMode(script: string): Promise<void> {
   });
 }
 
+/** A process's resident set in MiB (Linux /proc; NaN elsewhere). */
+function rssMiB(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? NaN : Number(kb) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Starts this file in a mode and reads the JSON line it prints. */
-async function child<T>(mode: string): Promise<{ info: T; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function child<T>(...mode: string[]): Promise<{ info: T; rssMiB: () => number; stop: () => Promise<void> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<T>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', (line) => resolve(JSON.parse(line) as T));
-    proc.once('exit', (code) => reject(new Error(`the ${mode} process exited with ${String(code)}`)));
+    proc.once('exit', (code) => reject(new Error(`the ${mode.join(' ')} process exited with ${String(code)}`)));
   });
   return {
     info,
+    rssMiB: () => rssMiB(proc.pid!),
     stop: async () => {
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGTERM');
@@ -116,20 +166,30 @@ async function burst(clients: Client[], name: string): Promise<number> {
       ),
     ),
   );
-  if (failures.size > 0) console.log(`  failed calls: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`);
+  if (failures.size > 0)
+    console.log(
+      `  failed calls of the ${name === 'echo' ? 'bare SDK proxy' : 'gateway'}: ${[...failures].map(([k, v]) => `${v} × ${k}`).join(', ')}`,
+    );
   return (ok / (performance.now() - t0)) * 1000;
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === '--door') return doorMode();
   const script = await bundleFixture('test/fixtures/servers/echo-stdio.ts');
-  if (process.argv[2] === '--host') return hostMode(script);
+  if (process.argv[2] === '--host') return hostMode(script, process.argv[3] === '--door');
   if (process.argv[2] === '--proxy') return proxyMode(script);
   console.log(
     `${ROUNDS} interleaved rounds of ${PER_ROUND} sequential calls of echo {text}, figure per round: p50; the server speaks 2025-11-25 over stdio (${loadLine()})\n`,
   );
 
   // The floor (a bare SDK HTTP proxy) and the gateway, each in its own process, both up for the whole run.
-  const [proxy, gatewayHost] = await Promise.all([child<{ url: string }>('--proxy'), child<{ url: string; tokens: string[] }>('--host')]);
+  // BENCH_DOOR=1: the gateway is reached through the shell's door in a process of its own (headless/desktop mode).
+  const door = process.env.BENCH_DOOR === '1' ? ['--door'] : [];
+  const [proxy, gatewayHost] = await Promise.all([
+    child<{ url: string }>('--proxy'),
+    child<{ url: string; tokens: string[] }>('--host', ...door),
+  ]);
+  if (door.length > 0) console.log('the gateway is reached through a door process (the shell of headless/desktop mode)');
   const { url, tokens } = gatewayHost.info;
   const floor = async (era: 'legacy' | 'auto'): Promise<Client> => {
     const c = new Client({ name: 'bench-floor', version: '0' }, { versionNegotiation: { mode: era } });
@@ -174,6 +234,11 @@ async function main(): Promise<void> {
       { name: 'bare SDK proxy', run: () => burst(floors, 'echo') },
       { name: 'gateway', run: () => burst(gateways, 'mcp__fx__echo') },
       'calls/s',
+    );
+    // Resident memory with the 10 clients still connected, after the bursts (target: gateway ≤ 1.2× the floor).
+    const [floorRss, gatewayRss] = [proxy.rssMiB(), gatewayHost.rssMiB()];
+    console.log(
+      `RSS with ${CLIENTS} clients (${era === 'legacy' ? '2025-11-25 sessions' : '2026-07-28 stateless'}): bare SDK proxy ${floorRss.toFixed(1)} MiB, gateway host ${gatewayRss.toFixed(1)} MiB; gateway / floor = ${(gatewayRss / floorRss).toFixed(2)}×`,
     );
     await Promise.all([...floors, ...gateways].map((c) => c.close()));
   }

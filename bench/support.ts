@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfigInput } from '../shared/config.js';
 import type { Host } from '../electron/core/host.js';
+import type { CorePorts } from '../electron/core/compose.js';
 import { testCore } from '../test/shared/support/harness.js';
 import { launchFingerprint } from '../electron/core/servers/approval.js';
 import { SessionManager } from '../electron/core/sessions/session-manager.js';
@@ -52,9 +53,10 @@ export async function startHeadlessApp(dataDir: string): Promise<{ url: string; 
 }
 
 /** A Host with the real SessionManager and transports, settings in `dir`. */
-export function benchHost(dir: string, cacheFile?: string): Host {
+export function benchHost(dir: string, cacheFile?: string, ports: Partial<CorePorts> = {}): Host {
   const credentials = new MemoryCredentialStore();
   return testCore({
+    ...ports,
     settingsStore: createSettingsStore(dir),
     credentials,
     createSessions: (h) => new SessionManager(h, { credentials, createTransport, ...(cacheFile ? { discoveryCacheFile: cacheFile } : {}) }),

@@ -37,6 +37,15 @@ function parentLink(): { link: MessageLink<ShellToCore, CoreToShell>; onClose(li
   };
 }
 
+// The SDK's HTTP client adds an abort listener per request to a session's long-lived signal; past ten Node warns,
+// once per signal (hundreds of lines for a busy session, cleared by GC). Those stay out of the shell's log; any
+// other warning still goes there.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning' && warning.message.includes('abort listeners')) return;
+  say(`${warning.name}: ${warning.message}`);
+});
+
 const { link, onClose } = parentLink();
 const serving = serveCore({ link, exit: (code) => process.exit(code), say });
 onClose(() => serving.shellGone());

@@ -12,11 +12,15 @@ import type { EventMap } from '../../shared/contract.js';
 import type { GatewayDoorRequest, ShellRequest } from '../core-process/messages.js';
 import type { CoreEventListener } from './core-supervisor.js';
 import { hostAllowed, originAllowed } from '../core/net/loopback-guards.js';
+import { DEFAULT_ADMISSION } from '../core/gateway/connection-admission.js';
 
 /** Seconds a client is told to wait before retrying during the gap. */
 export const GAP_RETRY_AFTER_S = 2;
-/** Connections the door holds at once (the core's front has its own, lower, caps behind it). */
-const MAX_CONNECTIONS = 1024;
+/**
+ * Connections the door holds at once: as many as the core's front keeps (its admission decides which to keep; a lower
+ * cap here dropped a client's own connections once it had ~1,000 calls in flight).
+ */
+const MAX_CONNECTIONS = DEFAULT_ADMISSION.total;
 
 /** What opening the door gave: the port clients reach, or why not. */
 export type DoorOpened = { port: number } | { error: 'port_in_use' | 'listen_failed'; message: string };
@@ -104,7 +108,10 @@ export class GatewayDoor {
       this.#gapConnection(client);
       return;
     }
-    const target = connect({ port: upstream, host: '127.0.0.1' });
+    // No Nagle on either leg: a request or answer written in parts (headers, then body) is passed on at once rather
+    // than held for the previous part's ACK (node:http turns Nagle off on its own sockets for the same reason).
+    client.setNoDelay(true);
+    const target = connect({ port: upstream, host: '127.0.0.1', noDelay: true });
     let connected = false;
     target.once('connect', () => {
       connected = true;

@@ -4,6 +4,11 @@
 // socket), unauthenticated sockets are capped per peer and in total, and when the front is full the newest
 // connection evicts the oldest unauthenticated one (then the oldest idle authenticated one) rather than being
 // refused: the person's clients, which send their token at once, are served before sockets that say nothing.
+// A socket is evicted for its peer's cap only once it had a moment to speak (graceMs): a client that opens a
+// burst of connections at once (undici opens one per request in flight) sends every request right away, and
+// evicting the oldest of those, before the front has read their headers, failed the client's own calls. Sockets
+// that stay silent past the grace (no byte read, even after the loop has read what is waiting) are trimmed back to
+// the cap; the total cap never waits.
 import type { Socket } from 'node:net';
 
 /** The front's connection limits. */
@@ -16,10 +21,18 @@ export interface AdmissionLimits {
   perPeerUnauthenticated: number;
   /** Sockets kept at once, authenticated or not. */
   total: number;
+  /** A new socket is not evicted for its peer's cap before it had this long to send its request. */
+  graceMs: number;
 }
 
-/** Defaults: ten seconds to speak, 256 unauthenticated sockets a peer, 2,048 in all. */
-export const DEFAULT_ADMISSION: AdmissionLimits = { idleMs: 10_000, headersMs: 10_000, perPeerUnauthenticated: 256, total: 2048 };
+/** Defaults: ten seconds to speak, 256 unauthenticated sockets a peer (beyond that 5 s to speak), 2,048 in all. */
+export const DEFAULT_ADMISSION: AdmissionLimits = {
+  idleMs: 10_000,
+  headersMs: 10_000,
+  perPeerUnauthenticated: 256,
+  total: 2048,
+  graceMs: 5000,
+};
 
 /** What the front can read about its connections (tests, diagnostics). */
 export interface AdmissionCounts {
@@ -39,6 +52,8 @@ interface Entry {
   authenticated: boolean;
   inFlight: number;
   deadline: ReturnType<typeof setTimeout> | undefined;
+  /** performance.now() when it connected. */
+  openedAt: number;
 }
 
 /** Tracks the front's sockets: deadlines while waiting, caps, and who goes first. */
@@ -49,6 +64,7 @@ export class ConnectionAdmission {
   readonly #unauthByPeer = new Map<string, number>();
   #evicted = 0;
   #timedOut = 0;
+  #trimTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(limits: Partial<AdmissionLimits> = {}) {
     this.#limits = { ...DEFAULT_ADMISSION, ...limits };
@@ -57,12 +73,14 @@ export class ConnectionAdmission {
   /** A new connection ('connection' event): makes room for it or closes it, and starts its deadline. */
   admit(socket: Socket): void {
     const peer = socket.remoteAddress ?? 'unknown';
+    const now = performance.now();
+    const grace = this.#limits.graceMs;
     if (
       (this.#unauthByPeer.get(peer) ?? 0) >= this.#limits.perPeerUnauthenticated &&
-      !this.#evictOldest((e) => !e.authenticated && e.peer === peer)
+      !this.#evictOldest((e) => !e.authenticated && e.peer === peer && e.socket.bytesRead === 0 && now - e.openedAt >= grace)
     ) {
-      this.#evict(socket);
-      return;
+      // Every one of them opened within the grace: a burst. Kept for now; those still silent after it are trimmed.
+      this.#scheduleTrim(grace);
     }
     if (this.#entries.size >= this.#limits.total) {
       const made = this.#evictOldest((e) => !e.authenticated) || this.#evictOldest((e) => e.authenticated && e.inFlight === 0);
@@ -71,7 +89,7 @@ export class ConnectionAdmission {
         return;
       }
     }
-    const entry: Entry = { socket, peer, authenticated: false, inFlight: 0, deadline: undefined };
+    const entry: Entry = { socket, peer, authenticated: false, inFlight: 0, deadline: undefined, openedAt: now };
     this.#entries.set(socket, entry);
     this.#unauthByPeer.set(peer, (this.#unauthByPeer.get(peer) ?? 0) + 1);
     socket.once('close', () => this.#forget(entry));
@@ -111,7 +129,41 @@ export class ConnectionAdmission {
 
   /** Closes every socket (the front is closing). */
   closeAll(): void {
+    if (this.#trimTimer !== undefined) clearTimeout(this.#trimTimer);
+    this.#trimTimer = undefined;
     for (const entry of [...this.#entries.values()]) entry.socket.destroy();
+  }
+
+  #scheduleTrim(ms: number): void {
+    if (this.#trimTimer !== undefined) return;
+    // The timer fires before the loop reads what waits on the sockets: trim after that read (setImmediate), so a
+    // request that arrived while the loop was busy counts.
+    this.#trimTimer = setTimeout(() => setImmediate(() => this.#trim()), Math.max(1, Math.ceil(ms)));
+    this.#trimTimer.unref();
+  }
+
+  /** Closes the oldest silent sockets of every peer over its cap that had their grace; comes back for the rest. */
+  #trim(): void {
+    this.#trimTimer = undefined;
+    const now = performance.now();
+    const { perPeerUnauthenticated: cap, graceMs: grace } = this.#limits;
+    let next = Infinity;
+    for (const [peer, count] of [...this.#unauthByPeer]) {
+      let over = count - cap;
+      for (const entry of this.#entries.values()) {
+        if (over <= 0) break;
+        if (entry.authenticated || entry.peer !== peer || entry.socket.bytesRead > 0) continue;
+        const age = now - entry.openedAt;
+        if (age < grace) {
+          next = Math.min(next, grace - age);
+          break;
+        }
+        this.#forget(entry);
+        this.#evict(entry.socket);
+        over--;
+      }
+    }
+    if (next < Infinity) this.#scheduleTrim(next);
   }
 
   #wait(entry: Entry): void {

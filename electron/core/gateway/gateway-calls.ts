@@ -95,7 +95,6 @@ interface InputWait {
 
 /** A call in flight that may pause for the client's input between requests. */
 class Parked {
-  readonly token = randomBytes(18).toString('base64url');
   readonly clientId: string;
   readonly abort = new AbortController();
   done: Promise<CallToolResult> = Promise.resolve(toolError('not started'));
@@ -305,7 +304,9 @@ function jsonBytes(value: unknown): number {
 /** Runs gateway clients' tool calls. */
 export class GatewayCalls {
   readonly #deps: GatewayCallDeps;
-  readonly #parked = new Map<string, Parked>();
+  readonly #parked = new Set<Parked>();
+  /** Unfinished calls by client (the per-client cap is checked on every call: no walk over every call in flight). */
+  readonly #runningBy = new Map<string, number>();
   /** Calls waiting for a round's answer, by the round's token (single use: a token is dropped once answered). */
   readonly #byState = new Map<string, Parked>();
 
@@ -315,14 +316,12 @@ export class GatewayCalls {
 
   /** Calls running for a client (including ones waiting for its input). */
   running(clientId: string): number {
-    let n = 0;
-    for (const p of this.#parked.values()) if (p.clientId === clientId && !p.finished) n++;
-    return n;
+    return this.#runningBy.get(clientId) ?? 0;
   }
 
   /** Cancels a client's calls (removed) or every call (gateway off). */
   cancelAll(clientId?: string): void {
-    for (const p of this.#parked.values()) if (clientId === undefined || p.clientId === clientId) p.abort.abort();
+    for (const p of this.#parked) if (clientId === undefined || p.clientId === clientId) p.abort.abort();
   }
 
   /** One tools/call round of a gateway client. */
@@ -382,7 +381,9 @@ export class GatewayCalls {
       return toolError(`This client already has ${MAX_PARKED_PER_CLIENT} calls running; wait for some to finish.`);
     const parked = new Parked(round);
     const detach = parked.attach(round);
-    this.#parked.set(parked.token, parked);
+    this.#parked.add(parked);
+    const clientId = round.client.id;
+    this.#runningBy.set(clientId, (this.#runningBy.get(clientId) ?? 0) + 1);
     parked.onWaitEnd = (token) => {
       if (this.#byState.get(token) === parked) this.#byState.delete(token);
     };
@@ -415,8 +416,11 @@ export class GatewayCalls {
       .catch((err: unknown) => toolError(err instanceof AppError ? err.message : 'The call failed unexpectedly.'))
       .finally(() => {
         parked.finished = true;
+        const left = (this.#runningBy.get(clientId) ?? 1) - 1;
+        if (left > 0) this.#runningBy.set(clientId, left);
+        else this.#runningBy.delete(clientId);
         parked.wake();
-        setTimeout(() => this.#parked.delete(parked.token), 0);
+        setTimeout(() => this.#parked.delete(parked), 0);
       });
     return this.#await(parked, detach);
   }

@@ -27,7 +27,8 @@ export async function preferJson(request: Request, response: Response): Promise<
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const seen: Uint8Array[] = [];
-  const answers: unknown[] = [];
+  // The answers' data as the transport serialized them: the body repeats them rather than serializing them again.
+  const answers: string[] = [];
   let text = '';
   for (;;) {
     const { done, value } = await reader.read();
@@ -52,15 +53,17 @@ export async function preferJson(request: Request, response: Response): Promise<
         streaming = true;
         break;
       }
-      answers.push(message);
+      answers.push(data);
     }
     if (streaming) return replay(response, seen, reader);
   }
   if (answers.length === 0) return replay(response, seen, reader);
-  const headers = new Headers({ 'Content-Type': 'application/json' });
+  const body = answers.length === 1 ? answers[0]! : `[${answers.join(',')}]`;
+  // A known length: the body goes out in one write with its headers, without chunked framing.
+  const headers = new Headers({ 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body, 'utf8')) });
   const session = response.headers.get('mcp-session-id');
   if (session !== null) headers.set('mcp-session-id', session);
-  return new Response(JSON.stringify(answers.length === 1 ? answers[0] : answers), { status: 200, headers });
+  return new Response(body, { status: 200, headers });
 }
 
 /** The SSE response as it was: the bytes already read, then the rest of the stream. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFront } from '../../../electron/core/gateway/http-front.js';
 import { GatewayWorld, textOf, until } from './harness.js';
 
-const LIMITS = { idleMs: 3000, headersMs: 3000, perPeerUnauthenticated: 200, total: 400 };
+const LIMITS = { idleMs: 3000, headersMs: 3000, perPeerUnauthenticated: 200, total: 400, graceMs: 1000 };
 const FLOOD = 2100;
 
 let w: GatewayWorld;
@@ -119,6 +119,39 @@ describe('the front when full', () => {
       bad.socket.write('NOT HTTP AT ALL\r\n\r\n');
       await bad.closed;
       expect(reply).toMatch(/^HTTP\/1\.1 400/);
+    } finally {
+      for (const s of sockets) s.socket.destroy();
+      await front.close();
+    }
+  });
+});
+
+describe('a burst of connections from one client', () => {
+  it('serves every request of a burst larger than the per-peer cap when each socket speaks within the grace', async () => {
+    const target = { fetch: async () => new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } }) };
+    // A long grace so the test does not depend on how fast this machine connects 300 sockets.
+    const front = await startFront({
+      port: 0,
+      admission: { total: 1000, perPeerUnauthenticated: 10, idleMs: 60_000, headersMs: 60_000, graceMs: 60_000 },
+      authenticate: () => target,
+    });
+    const BURST = 300;
+    const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${front.port}\r\nAuthorization: Bearer ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+    const sockets: Watched[] = [];
+    try {
+      // Like undici with many requests in flight: one new socket per request, and a busy front accepts them all
+      // before it reads the first request (here: every socket is accepted before any writes).
+      sockets.push(...(await Promise.all(Array.from({ length: BURST }, () => open(front.port)))));
+      await until(() => front.connections().unauthenticated + front.connections().evicted === BURST, 10_000, 'every socket accepted');
+      const answers = sockets.map((s) => {
+        let answer = '';
+        s.socket.on('data', (d: Buffer) => (answer += d.toString()));
+        s.socket.write(request);
+        return s.closed.then(() => answer);
+      });
+      const got = await Promise.all(answers);
+      expect(got.filter((a) => a.startsWith('HTTP/1.1 200')).length).toBe(BURST);
+      expect(front.connections().evicted).toBe(0);
     } finally {
       for (const s of sockets) s.socket.destroy();
       await front.close();
