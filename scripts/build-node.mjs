@@ -31,7 +31,7 @@ await Promise.all([
     packages: 'external',
   }),
   // The core's own process (a Node child of the headless launcher, an Electron utility process of the desktop app),
-  // with its dependencies bundled in: loaded from node_modules, Node resolved, stat'ed, read and linked some 900
+  // with its dependencies bundled in: loaded from node_modules, Node resolved, stat'ed, read and linked hundreds of
   // files (the MCP SDK, zod, conf, OpenTelemetry) before the core could answer, over a second of a cold start. Split
   // at dynamic imports, so what only some runs need (the OTLP exporter) stays out of the first parse.
   build({
