@@ -20,7 +20,7 @@ import { startBridgeServer } from './headless/bridge-server.js';
 import { listenOnKeptPort, readLastPort, writeLastPort } from './headless/last-port.js';
 import { rendererCsp } from './renderer-csp.js';
 import { defaultDataDir } from './core/storage/default-data-dir.js';
-import { CoreSupervisor } from './shell/core-supervisor.js';
+import { CoreSupervisor, type CoreProcess } from './shell/core-supervisor.js';
 import { openControlDoor, type ControlDoor } from './shell/control-door.js';
 import { cleanUpAfterCore } from './shell/dead-core-cleanup.js';
 import { doorFollowsCore, GatewayDoor, withGatewayDoor } from './shell/gateway-door.js';
@@ -87,19 +87,27 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
   });
   // The OAuth redirect listeners, held here so a sign-in in progress outlives a core restart.
   const signIns = new SignInRedirects({ log: (level, message) => logger.log(level, 'auth', message) });
+  const launchCore = (): CoreProcess =>
+    startNodeCore({
+      // Built: the core's bundle beside this one; from source (tests run the .ts): its entry through tsx.
+      ...(import.meta.url.endsWith('.ts')
+        ? { entry: join(here, 'core-process', 'entry.ts'), execArgv: ['--import', 'tsx'] }
+        : { entry: join(here, 'core.mjs') }),
+      onLine: (line) => {
+        // The core's warnings, errors and printed sign-in addresses: to this terminal and to the shell's log.
+        say(line);
+        logger.info('core', line);
+      },
+    });
+  // The first core process is started now, before the servers below listen: loading its code is most of the time
+  // to a working page, and it needs nothing but its `init` (sent once the ports are known) to go on from there.
+  let early: CoreProcess | undefined = launchCore();
   const core = new CoreSupervisor({
-    launch: () =>
-      startNodeCore({
-        // Built: the core's bundle beside this one; from source (tests run the .ts): its entry through tsx.
-        ...(import.meta.url.endsWith('.ts')
-          ? { entry: join(here, 'core-process', 'entry.ts'), execArgv: ['--import', 'tsx'] }
-          : { entry: join(here, 'core.mjs') }),
-        onLine: (line) => {
-          // The core's warnings, errors and printed sign-in addresses: to this terminal and to the shell's log.
-          say(line);
-          logger.info('core', line);
-        },
-      }),
+    launch: () => {
+      const next = early ?? launchCore();
+      early = undefined;
+      return next;
+    },
     init: () => ({
       mode: 'headless',
       version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0',
@@ -128,7 +136,14 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
   // MCP Apps run on a second loopback port (a distinct origin): the renderer may frame exactly that origin, and the
   // sandbox page may be framed only by the renderer.
   let rendererOrigins: string[] = [];
-  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => core.sandboxInput(id) });
+  // A launcher that cannot listen ends the core it started rather than leaving it to notice its parent is gone.
+  const abandon = (err: unknown): never => {
+    early?.kill();
+    throw err;
+  };
+  const sandbox = await startAppSandboxServer({ rendererOrigins: () => rendererOrigins, launch: (id) => core.sandboxInput(id) }).catch(
+    abandon,
+  );
   const server = await listenOnKeptPort(
     port,
     readLastPort(dataDir, say),
@@ -144,7 +159,7 @@ async function serve(dataDir: string, port: number | undefined, json: boolean, l
         csp: (nonce) => rendererCsp(nonce, { frameSrc: [sandbox.origin, `http://localhost:${sandbox.port}`] }),
       }),
     say,
-  );
+  ).catch(abandon);
   await writeLastPort(dataDir, server.port).catch((err: unknown) =>
     logger.warn('app', `the port could not be recorded for the next run: ${err instanceof Error ? err.message : String(err)}`),
   );

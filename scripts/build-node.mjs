@@ -23,14 +23,31 @@ await Promise.all([
     entryPoints: {
       main: 'electron/main.ts',
       headless: 'electron/headless.ts',
-      // The core's own process: a Node child of the headless launcher, an Electron utility process of the desktop app.
-      core: 'electron/core-process/entry.ts',
       'line-parse-worker': 'electron/core/transports/line-parse-worker.ts',
     },
     outdir: 'dist/electron',
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     packages: 'external',
+  }),
+  // The core's own process (a Node child of the headless launcher, an Electron utility process of the desktop app),
+  // with its dependencies bundled in: loaded from node_modules, Node resolved, stat'ed, read and linked hundreds of
+  // files (the MCP SDK, zod, conf, OpenTelemetry) before the core could answer, over a second of a cold start. Split
+  // at dynamic imports, so what only some runs need (the OTLP exporter) stays out of the first parse.
+  build({
+    ...common,
+    entryPoints: { core: 'electron/core-process/entry.ts' },
+    outdir: 'dist/electron',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'core-chunks/[name]-[hash]',
+    // ESM builds first: jsonc-parser's UMD main requires its own files at run time, which a bundle cannot follow.
+    mainFields: ['module', 'main'],
+    // Electron's module (and electron-store, which imports it) exist only inside Electron; keytar is a native addon.
+    external: ['electron', 'electron-store', '@github/keytar'],
+    // Bundled CommonJS packages require Node's built-ins; an ES module has no `require` of its own.
+    banner: { js: "import { createRequire as __coreRequire } from 'node:module'; const require = __coreRequire(import.meta.url);" },
   }),
   build({
     ...common,

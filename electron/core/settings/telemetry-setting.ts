@@ -4,7 +4,7 @@ import type { Settings } from '../../../shared/config.js';
 import type { TelemetryState } from '../../../shared/domains/app.js';
 import { AppError } from '../../../shared/errors.js';
 import type { Definitions } from '../servers/definitions.js';
-import { tracesUrl } from '../telemetry/otlp.js';
+import { tracesUrl } from '../telemetry/traces-url.js';
 
 /** What the running core traces with. */
 export interface RunningTelemetry {

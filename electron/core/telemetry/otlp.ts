@@ -6,11 +6,10 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { AppError } from '../../../shared/errors.js';
-import { TracerTelemetry, type Telemetry } from './telemetry.js';
+import { tracesUrl } from './traces-url.js';
+import { TracerTelemetry } from './tracer-telemetry.js';
 
-/** The path OTLP/HTTP collectors take traces on. */
-export const TRACES_PATH = '/v1/traces';
+export { TRACES_PATH, tracesUrl } from './traces-url.js';
 
 /** How the OTLP tracer is set up. */
 export interface OtlpOptions {
@@ -24,24 +23,6 @@ export interface OtlpOptions {
   report(text: string): void;
   /** Batch delay (tests shorten it; the shutdown flushes regardless). */
   scheduledDelayMs?: number;
-}
-
-/** The traces URL for a configured endpoint; a bad one is a typed error that names the problem, not the value. */
-export function tracesUrl(endpoint: string): string {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new AppError('invalid_request', 'The OTLP endpoint is not a URL (expected e.g. http://127.0.0.1:4318)');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new AppError('invalid_request', `The OTLP endpoint must be http or https, not ${url.protocol.replace(':', '')}`);
-  // Credentials in the address would be sent to and logged by every hop; collectors take headers instead.
-  if (url.username !== '' || url.password !== '')
-    throw new AppError('invalid_request', 'The OTLP endpoint must not carry a user name or password');
-  if (url.search !== '' || url.hash !== '') throw new AppError('invalid_request', 'The OTLP endpoint must not carry a query or fragment');
-  if (!url.pathname.endsWith(TRACES_PATH)) url.pathname = `${url.pathname.replace(/\/+$/, '')}${TRACES_PATH}`;
-  return url.toString();
 }
 
 /** Forwards to the exporter and reports failures: the first one, then the first after each success. */
@@ -73,7 +54,7 @@ class ReportingExporter implements SpanExporter {
 }
 
 /** Tracing that exports to the endpoint. */
-export function createOtlpTelemetry(opts: OtlpOptions): Telemetry {
+export function createOtlpTelemetry(opts: OtlpOptions): TracerTelemetry {
   const url = tracesUrl(opts.endpoint);
   const exporter = new ReportingExporter(new OTLPTraceExporter({ url, timeoutMillis: 10_000 }), opts.report);
   const provider = new BasicTracerProvider({

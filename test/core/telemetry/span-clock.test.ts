@@ -2,7 +2,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { hrTimeToNanoseconds } from '@opentelemetry/core';
 import { describe, expect, it } from 'vitest';
-import { TracerTelemetry } from '../../../electron/core/telemetry/telemetry.js';
+import { TracerTelemetry } from '../../../electron/core/telemetry/tracer-telemetry.js';
 
 /** Waits (spinning) until the wall clock's millisecond changes, where per-span millisecond anchors disagree most. */
 function nextMillisecond(): void {

@@ -72,6 +72,35 @@ describe('starting tracing', () => {
     }
   });
 
+  it('sends spans started and ended while OpenTelemetry was still loading, with their parent and times', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { telemetry } = start(receiver.endpoint);
+      const before = BigInt(Date.now() - 1) * 1_000_000n;
+      const parent = telemetry.start('early', 'client', { 'switchboard.server.id': 'x' });
+      const child = telemetry.start('early child', 'internal', {}, parent);
+      child.set({ 'switchboard.step': 'one' });
+      child.fail('timeout');
+      child.end();
+      parent.end();
+      const endedBy = BigInt(Date.now() + 1) * 1_000_000n;
+      await telemetry.shutdown();
+      const early = receiver.spans.find((s) => s.name === 'early');
+      const late = receiver.spans.find((s) => s.name === 'early child');
+      expect(early?.attributes['switchboard.server.id']).toBe('x');
+      expect(late?.parentSpanId).toBe(early?.spanId);
+      expect(late?.attributes['switchboard.step']).toBe('one');
+      expect(late?.attributes['error.type']).toBe('timeout');
+      // Timed when they happened, not when the tracer was there to take them.
+      expect(early!.startNano).toBeGreaterThanOrEqual(before);
+      expect(late!.startNano).toBeGreaterThanOrEqual(early!.startNano);
+      expect(late!.endNano).toBeLessThanOrEqual(early!.endNano);
+      expect(early!.endNano).toBeLessThanOrEqual(endedBy);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('reports a collector it cannot reach, once', async () => {
     const { telemetry, notices } = start(`http://127.0.0.1:${await closedPort()}`);
     await telemetry.run('one', 'internal', {}, async () => undefined);

@@ -1,5 +1,6 @@
 import { ActionIcon, Alert, AppShell, Group, Loader, Text, Title, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { formatRoute, routes } from '../../router/route';
 import { useHashRoute } from '../../router/use-hash-route';
 import { useStore } from '../../store';
@@ -134,6 +135,36 @@ function CoreFailedAlert() {
   );
 }
 
+/** The header: the app's name, the views' navigation, then status lines (`children`) and the theme switch. */
+function ShellHeader({ current, children }: { current: string; children?: ReactNode }) {
+  return (
+    <AppShell.Header px="md">
+      <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
+        <Group gap="lg" wrap="nowrap">
+          <Text component="span" fw={700} fz="lg">
+            Switchboard
+          </Text>
+          <MainNav current={current} />
+        </Group>
+        <Group gap="sm" wrap="nowrap">
+          {children}
+          <ColorSchemeToggle />
+        </Group>
+      </Group>
+    </AppShell.Header>
+  );
+}
+
+/** The line shown while the bridge connects; `main` when it is the whole page (an app's own window). */
+function Connecting({ main = false }: { main?: boolean }) {
+  return (
+    <Group {...(main ? { component: 'main' as const } : {})} justify="center" p="xl" aria-busy="true">
+      <Loader size="sm" aria-hidden />
+      <Text>Connecting to the Switchboard core…</Text>
+    </Group>
+  );
+}
+
 /** The app shell: header with navigation, the current view, notices, dialogs. */
 export function App() {
   const pipShown = usePip((s) => s.pip !== null);
@@ -143,15 +174,26 @@ export function App() {
   const routeKey = useStore((s) => formatRoute(s.route));
   const route = useStore(selectRoute);
   useHashRoute();
+  const navbar = view.navbar;
+  const layout = {
+    header: { height: 56 },
+    ...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {}),
+    padding: 'md',
+  } as const;
 
   // Nothing that talks to the core mounts before the bridge is up: a view opened during start-up would
-  // otherwise call the bridge before it is connected.
+  // otherwise call the bridge before it is connected. The page's own frame (header, navigation, the view's side
+  // panel) paints at once, so the window has its layout while the core is still loading.
   if (bridgeState === 'connecting') {
+    if (route.view === 'app') return <Connecting main />;
     return (
-      <Group component="main" justify="center" p="xl" aria-busy="true">
-        <Loader size="sm" aria-hidden />
-        <Text>Connecting to the Switchboard core…</Text>
-      </Group>
+      <AppShell {...layout}>
+        <ShellHeader current={view.id} />
+        {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`} aria-busy="true" />}
+        <AppShell.Main className="sb-main">
+          <Connecting />
+        </AppShell.Main>
+      </AppShell>
     );
   }
   if (bridgeState === 'failed' || bridgeState === 'stale') {
@@ -179,29 +221,17 @@ export function App() {
         <AppWindowView callId={route.segments[0]} />
       </Lazy>
     );
-  const navbar = view.navbar;
   return (
-    <AppShell header={{ height: 56 }} {...(navbar ? { navbar: { width: { base: 250, lg: 300 }, breakpoint: 0 } } : {})} padding="md">
+    <AppShell {...layout}>
       <SkipLink />
-      <AppShell.Header px="md">
-        <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="lg" wrap="nowrap">
-            <Text component="span" fw={700} fz="lg">
-              Switchboard
-            </Text>
-            <MainNav current={view.id} />
-          </Group>
-          <Group gap="sm" wrap="nowrap">
-            <CoreRestartingLine />
-            {bridgeState === 'lost' && (
-              <Text role="alert" c="red" fw={600} fz="sm">
-                Connection to the Switchboard core was lost. Reload the page.
-              </Text>
-            )}
-            <ColorSchemeToggle />
-          </Group>
-        </Group>
-      </AppShell.Header>
+      <ShellHeader current={view.id}>
+        <CoreRestartingLine />
+        {bridgeState === 'lost' && (
+          <Text role="alert" c="red" fw={600} fz="sm">
+            Connection to the Switchboard core was lost. Reload the page.
+          </Text>
+        )}
+      </ShellHeader>
       {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`}>{navbar()}</AppShell.Navbar>}
       <AppShell.Main className="sb-main" id="main-content" tabIndex={-1}>
         <CoreFailedAlert />
