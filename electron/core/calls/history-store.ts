@@ -78,6 +78,13 @@ const EntrySchema = z
 
 const FileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
+/**
+ * How long changes are gathered before the history file is written. Each write is the whole file (up to
+ * HISTORY_LIMIT entries, about half a megabyte of ready-made text, several ms of the main thread with its fsync):
+ * once a second bounds that under a steady stream of calls, and a person's calls still land on disk within a second.
+ */
+export const HISTORY_WRITE_DELAY_MS = 1000;
+
 /** Options of a history store. */
 export interface HistoryStoreOptions {
   /** Entries kept (default HISTORY_LIMIT). */
@@ -120,7 +127,7 @@ export class HistoryStore {
       file === undefined
         ? undefined
         : new JsonFileWriter(file, {
-            delayMs: opts.delayMs ?? 200,
+            delayMs: opts.delayMs ?? HISTORY_WRITE_DELAY_MS,
             onError: (err) =>
               this.#onNotice({
                 id: 'history-write-failed',
