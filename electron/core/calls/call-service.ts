@@ -220,19 +220,30 @@ export class CallService {
     let presentation: Presentation;
     try {
       this.#refuseIfClosing(route.serverId);
-      progress({ phase: 'queued' });
+      // 'queued' is said when the call waits (for its turn on the server, or for a connection); one admitted at once
+      // to a connected server goes straight to 'running', one event fewer for every viewer of every call.
+      let queued = false;
+      const waits = (): void => {
+        if (queued) return;
+        queued = true;
+        progress({ phase: 'queued' });
+      };
       const readOnly = route.tool.annotations?.readOnlyHint === true;
-      // Admitted at once in the usual case, without a promise to wait on.
-      release =
-        this.#scheduler.tryAcquire(route.serverId, config.concurrency, readOnly) ??
-        (await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal));
+      release = this.#scheduler.tryAcquire(route.serverId, config.concurrency, readOnly);
+      if (release === undefined) {
+        waits();
+        release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
+      }
       const catalog = this.#deps.catalog();
       // A publication already waiting goes first (then this call's route is checked against it).
       await catalog?.whenPublishable(route.serverId, controller.signal);
       releaseCatalog = catalog?.beginCall(route.serverId);
       catalog?.validate(route);
-      const client =
-        this.#deps.connectedClient?.(route.serverId) ?? (await abortable(this.#deps.client(route.serverId), controller.signal));
+      let client = this.#deps.connectedClient?.(route.serverId);
+      if (client === undefined) {
+        waits();
+        client = await abortable(this.#deps.client(route.serverId), controller.signal);
+      }
       // Shutdown may have begun while the call queued or connected: it still does not reach the server.
       this.#refuseIfClosing(route.serverId);
       const run = await runToolCall({
