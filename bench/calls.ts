@@ -1,5 +1,5 @@
 // Issue 5 benchmark: sequential tools.call round trips over stdio — bare SDK client vs through the host's call
-// service (route, scheduler, deadline, presentation, history, events) vs through the WebSocket bridge.
+// service (route, scheduler, deadline, presentation, history, events), with a 64 KiB result too, and through the WebSocket bridge.
 // Run: npm run bench -- calls   (prints figures; not part of npm test)
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -13,6 +13,8 @@ import { addStdio, benchHost, bundleFixture, interleave, timed, tempDir } from '
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 300);
 const TOOL = 'mcp__fx__echo';
+/** The large result: one text block of 64 KiB. */
+const BIG_BYTES = 64 * 1024;
 
 const script = await bundleFixture('test/fixtures/servers/echo-stdio.ts');
 console.log(
@@ -44,6 +46,13 @@ const hostCall = async (i: number): Promise<void> => {
   const o = await host.calls.call({ name: TOOL, arguments: { text: `hi ${i}` } });
   if (o.status !== 'ok') throw new Error(o.error?.message ?? o.status);
 };
+const bareBig = async (): Promise<void> => {
+  await bare.callTool({ name: 'big', arguments: { bytes: BIG_BYTES } });
+};
+const hostBig = async (): Promise<void> => {
+  const o = await host.calls.call({ name: 'mcp__fx__big', arguments: { bytes: BIG_BYTES } });
+  if (o.status !== 'ok' || o.resultBytes === undefined || o.resultBytes < BIG_BYTES) throw new Error(o.error?.message ?? o.status);
+};
 
 /** One round of one path: its p50 (ms), and its CPU per call in this process (ms) kept aside. */
 const cpuPerCall = new Map<string, number[]>();
@@ -65,6 +74,12 @@ const host1 = await interleave(
   ROUNDS,
   bareSide,
   side('call service', hostCall),
+);
+const big1 = await interleave(
+  `stdio tools/call p50, ${BIG_BYTES / 1024} KiB result, call service vs bare SDK (target ≤ 1.20×)`,
+  ROUNDS,
+  side('bare SDK, 64 KiB', bareBig),
+  side('call service, 64 KiB', hostBig),
 );
 // Through the WebSocket bridge (dispatcher + zod validation + JSON over ws + events). Opened only now: its viewer
 // receives every event of every call (progress, finished, protocol traffic) and this process decodes them too, so
@@ -107,8 +122,10 @@ const cpuMedian = (name: string): number => {
   return xs[Math.floor(xs.length / 2)] ?? NaN;
 };
 console.log(
-  `\ncall service ${host1.ratio.toFixed(2)}× (${viewed1.ratio.toFixed(2)}× with a bridge viewer), bridge ${bridge1.ratio.toFixed(2)}× the bare SDK's p50; CPU per call in this process (median of rounds): ` +
-    `bare ${cpuMedian('bare SDK').toFixed(3)} ms, call service ${cpuMedian('call service').toFixed(3)} ms (${cpuMedian('call service, viewed').toFixed(3)} ms viewed), bridge ${cpuMedian('bridge').toFixed(3)} ms (the bridge's host CPU only)`,
+  `\ncall service ${host1.ratio.toFixed(2)}× (${viewed1.ratio.toFixed(2)}× with a bridge viewer), bridge ${bridge1.ratio.toFixed(2)}×, 64 KiB result ${big1.ratio.toFixed(2)}× the bare SDK's p50; CPU per call in this process (median of rounds): ` +
+    `bare ${cpuMedian('bare SDK').toFixed(3)} ms, call service ${cpuMedian('call service').toFixed(3)} ms (${cpuMedian('call service, viewed').toFixed(3)} ms viewed), bridge ${cpuMedian('bridge').toFixed(3)} ms (the bridge's host CPU only); ` +
+    `CPU ratio call service / bare ${(cpuMedian('call service') / cpuMedian('bare SDK')).toFixed(2)}× (target ≤ 1.2×); ` +
+    `64 KiB: bare ${cpuMedian('bare SDK, 64 KiB').toFixed(3)} ms, call service ${cpuMedian('call service, 64 KiB').toFixed(3)} ms`,
 );
 await bare.close();
 ws.close();

@@ -5,8 +5,7 @@
 // tasks/get until terminal, bounded by the task's own max wait. On a 2026-07-28 session the SDK client rejects
 // a `resultType: "task"` answer, so there the initiating tools/call goes through raw-request.ts instead.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { SdkError, SdkErrorCode, type Client, type StandardSchemaV1Sync } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../../../shared/config.js';
 import type { CallError, CallProgress } from '../../../shared/domains/calls.js';
 import { AppError, type ErrorCode } from '../../../shared/errors.js';
@@ -89,7 +88,17 @@ export interface RunResult {
   taskCancelled?: boolean;
 }
 
-const Raw = z.looseObject({});
+/**
+ * Any JSON object, passed on as the server sent it: a zod looseObject would copy every member of every result into a
+ * new object (and run zod) on each call, for a result that is only read.
+ */
+const Raw: StandardSchemaV1Sync<unknown, JsonObject> = {
+  '~standard': {
+    version: 1,
+    vendor: 'switchboard',
+    validate: (value) => (isObject(value) ? { value } : { issues: [{ message: 'Invalid input: expected object' }] }),
+  },
+};
 
 /** A synthesized tool-level error result. */
 export function toolErrorResult(text: string): JsonObject {

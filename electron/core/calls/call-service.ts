@@ -20,7 +20,7 @@ import { AppError, type ErrorCode } from '../../../shared/errors.js';
 import type { CatalogPort, ToolRoute } from '../catalog/catalog-port.js';
 import type { EventBus } from '../event-bus.js';
 import { sanitizeText } from '../text.js';
-import { runToolCall, toolErrorResult, type ElicitationHandler } from './call-runner.js';
+import { runToolCall, toolErrorResult, type ElicitationHandler, type RunOptions } from './call-runner.js';
 import { HistoryStore } from './history-store.js';
 import { taskSupportOf } from './legacy-tasks.js';
 import { buildPresentation, errorPresentation } from './presentation.js';
@@ -37,6 +37,8 @@ export interface CallServiceDeps {
   config(serverId: string): ServerConfig;
   /** The connected SDK client of a server (connects when needed). */
   client(serverId: string): Promise<Client>;
+  /** The server's SDK client when it is connected now (the usual call: no connect to wait for, nothing to abort). */
+  connectedClient?(serverId: string): Client | undefined;
   /** The catalog tools are resolved through. */
   catalog(): CatalogPort | undefined;
   /** The history file; undefined keeps history in memory. */
@@ -146,12 +148,21 @@ export class CallService {
   #history: HistoryStore | undefined;
   readonly #elicit: ElicitationHandler | undefined;
   readonly #features: CallFeatureHooks | undefined;
+  /** The features' sampling and roots for MRTR rounds, made once (not per call). */
+  readonly #roundHooks: Pick<RunOptions, 'sample' | 'listRoots'>;
 
   constructor(deps: CallServiceDeps) {
     this.#deps = deps;
     this.#running = deps.running ?? new RunningCalls();
     this.#elicit = deps.elicit;
-    this.#features = deps.features;
+    const features = deps.features;
+    this.#features = features;
+    this.#roundHooks = features
+      ? {
+          sample: (id: string, p: JsonObject, signal: AbortSignal) => features.sample(id, p, signal),
+          listRoots: (id: string) => features.listRoots(id),
+        }
+      : {};
   }
 
   /** The history (opened on first use). */
@@ -209,15 +220,30 @@ export class CallService {
     let presentation: Presentation;
     try {
       this.#refuseIfClosing(route.serverId);
-      progress({ phase: 'queued' });
+      // 'queued' is said when the call waits (for its turn on the server, or for a connection); one admitted at once
+      // to a connected server goes straight to 'running', one event fewer for every viewer of every call.
+      let queued = false;
+      const waits = (): void => {
+        if (queued) return;
+        queued = true;
+        progress({ phase: 'queued' });
+      };
       const readOnly = route.tool.annotations?.readOnlyHint === true;
-      release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
+      release = this.#scheduler.tryAcquire(route.serverId, config.concurrency, readOnly);
+      if (release === undefined) {
+        waits();
+        release = await this.#scheduler.acquire(route.serverId, config.concurrency, readOnly, controller.signal);
+      }
       const catalog = this.#deps.catalog();
       // A publication already waiting goes first (then this call's route is checked against it).
       await catalog?.whenPublishable(route.serverId, controller.signal);
       releaseCatalog = catalog?.beginCall(route.serverId);
       catalog?.validate(route);
-      const client = await abortable(this.#deps.client(route.serverId), controller.signal);
+      let client = this.#deps.connectedClient?.(route.serverId);
+      if (client === undefined) {
+        waits();
+        client = await abortable(this.#deps.client(route.serverId), controller.signal);
+      }
       // Shutdown may have begun while the call queued or connected: it still does not reach the server.
       this.#refuseIfClosing(route.serverId);
       const run = await runToolCall({
@@ -230,18 +256,9 @@ export class CallService {
         onProgress: progress,
         taskSupport: taskSupportOf(route.tool),
         consentDenied: this.#features?.consentDenied(route.serverId) ?? false,
-        ...(this.#features
-          ? {
-              sample: (id: string, p: JsonObject, signal: AbortSignal) => this.#features!.sample(id, p, signal),
-              listRoots: (id: string) => this.#features!.listRoots(id),
-            }
-          : {}),
+        ...this.#roundHooks,
         ...(elicit ? { elicit } : {}),
-        ...(opts.relay?.round ? { relayRound: opts.relay.round } : {}),
-        ...(opts.relay?.task ? { takeTask: opts.relay.task } : {}),
-        ...(opts.relay?.tasksRefused ? { tasksRefused: opts.relay.tasksRefused } : {}),
-        ...(opts.relay?.logLevel ? { logLevel: opts.relay.logLevel } : {}),
-        ...(opts.relay?.firstResponses ? { firstResponses: opts.relay.firstResponses } : {}),
+        ...(opts.relay ? relayOptions(opts.relay) : {}),
         whileWaiting: async <T>(wait: () => Promise<T>): Promise<T> => {
           release?.();
           release = undefined;
@@ -388,7 +405,11 @@ export class CallService {
     outcome: CallOutcome,
     origin: CallOrigin | undefined,
   ): HistoryEntry {
-    const media = outcome.presentation.media.map((m) => (m.bytes > HISTORY_MEDIA_BYTES ? { ...m, data: '' } : m));
+    const shown = outcome.presentation;
+    // Most results carry no large media: the outcome's presentation is then shared, not copied.
+    const presentation = shown.media.some((m) => m.bytes > HISTORY_MEDIA_BYTES)
+      ? { ...shown, media: shown.media.map((m) => (m.bytes > HISTORY_MEDIA_BYTES ? { ...m, data: '' } : m)) }
+      : shown;
     return {
       callId: outcome.callId,
       serverId: route.serverId,
@@ -398,7 +419,7 @@ export class CallService {
       startedAt,
       durationMs: outcome.durationMs,
       status: outcome.status,
-      presentation: { ...outcome.presentation, media },
+      presentation,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(origin && origin.kind !== 'person' ? { origin } : {}),
     };
@@ -478,6 +499,17 @@ export class CallService {
     }
     return fail('error', 'internal', 'The call failed unexpectedly.');
   }
+}
+
+/** The run options a caller's relay adds (only those it sets). */
+function relayOptions(relay: CallRelay): Partial<RunOptions> {
+  const o: Partial<RunOptions> = {};
+  if (relay.round) o.relayRound = relay.round;
+  if (relay.task) o.takeTask = relay.task;
+  if (relay.tasksRefused) o.tasksRefused = relay.tasksRefused;
+  if (relay.logLevel) o.logLevel = relay.logLevel;
+  if (relay.firstResponses) o.firstResponses = relay.firstResponses;
+  return o;
 }
 
 /** Rejects with the signal's reason when it fires first. */

@@ -78,6 +78,18 @@ const EntrySchema = z
 
 const FileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
+/**
+ * How long changes are gathered before the history file is written. Each write is the whole file (up to
+ * HISTORY_LIMIT entries, about half a megabyte of ready-made text, several ms of the main thread with its fsync):
+ * once a second bounds that under a steady stream of calls, and a person's calls still land on disk within a second.
+ */
+export const HISTORY_WRITE_DELAY_MS = 1000;
+/**
+ * The file is rewritten at most at this rate: a history of large results (up to HISTORY_TOTAL_BYTES) is written every
+ * few seconds instead of every second, so its rewrites never take a large share of the main thread and the disk.
+ */
+export const HISTORY_WRITE_BYTES_PER_SECOND = 8 * 1024 * 1024;
+
 /** Options of a history store. */
 export interface HistoryStoreOptions {
   /** Entries kept (default HISTORY_LIMIT). */
@@ -100,6 +112,9 @@ export class HistoryStore {
   readonly #totalBytes: number;
   readonly #onNotice: (notice: AppNotice) => void;
   readonly #writer: JsonFileWriter | undefined;
+  readonly #delayMs: number;
+  /** Set while changes wait for their write (the delay grows with the size of the file). */
+  #persistTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each entry's JSON text, made once when it is recorded (dropped when the entry changes). */
   readonly #text = new WeakMap<HistoryEntry, string>();
   #entries: HistoryEntry[] | undefined;
@@ -116,11 +131,13 @@ export class HistoryStore {
     this.#appLimit = Math.min(opts.appLimit ?? APP_HISTORY_LIMIT, this.#limit);
     this.#totalBytes = opts.totalBytes ?? HISTORY_TOTAL_BYTES;
     this.#onNotice = opts.onNotice ?? (() => undefined);
+    this.#delayMs = opts.delayMs ?? HISTORY_WRITE_DELAY_MS;
     this.#writer =
       file === undefined
         ? undefined
         : new JsonFileWriter(file, {
-            delayMs: opts.delayMs ?? 200,
+            // The store times its writes itself (#persist); the writer starts each one at once.
+            delayMs: 0,
             onError: (err) =>
               this.#onNotice({
                 id: 'history-write-failed',
@@ -202,6 +219,7 @@ export class HistoryStore {
   /** Writes pending changes now; resolves once they are on disk (rejects with storage_failed when they could not be). */
   async flush(): Promise<void> {
     try {
+      this.#handOver();
       await this.#writer?.flush();
     } catch (err) {
       throw new AppError('storage_failed', `The call history could not be saved: ${(err as Error).message}`, { cause: err });
@@ -251,13 +269,18 @@ export class HistoryStore {
     if (fitted === entry) {
       // The usual call: the whole entry is well within both budgets, so its text (needed anyway) is all that is made.
       const text = jsonText(entry);
-      // Its arguments are part of its text, so a text within the arguments' budget is within both.
-      if (
-        text !== undefined &&
-        (text.length * 3 <= HISTORY_ARGUMENTS_BYTES || Buffer.byteLength(text, 'utf8') <= HISTORY_ARGUMENTS_BYTES)
-      ) {
-        this.#text.set(entry, text);
-        return entry;
+      if (text !== undefined) {
+        // Its arguments are part of its text, so a text within the arguments' budget is within both.
+        const bytes = text.length * 3 <= HISTORY_ARGUMENTS_BYTES ? 0 : Buffer.byteLength(text, 'utf8');
+        // A larger one (a large result) is kept as it is when its arguments and the whole are within their budgets:
+        // its text is made once, not again for each check and once more to store it.
+        const within =
+          bytes <= HISTORY_ARGUMENTS_BYTES ||
+          (bytes <= HISTORY_ENTRY_BYTES && (jsonBytes(entry.arguments) ?? 0) <= HISTORY_ARGUMENTS_BYTES);
+        if (within) {
+          this.#text.set(entry, text);
+          return entry;
+        }
       }
     }
     const argBytes = jsonBytes(fitted.arguments);
@@ -398,6 +421,17 @@ export class HistoryStore {
   }
 
   #persist(): void {
+    if (this.#memoryOnly || !this.#writer || this.#persistTimer) return;
+    const delay = Math.max(this.#delayMs, (this.#bytes / HISTORY_WRITE_BYTES_PER_SECOND) * 1000);
+    this.#persistTimer = setTimeout(() => this.#handOver(), delay);
+    this.#persistTimer.unref?.();
+  }
+
+  /** Hands the waiting changes to the writer (a snapshot made when its write starts). */
+  #handOver(): void {
+    if (!this.#persistTimer) return;
+    clearTimeout(this.#persistTimer);
+    this.#persistTimer = undefined;
     if (this.#memoryOnly) return;
     this.#writer?.schedule(() => {
       const parts = ['{"version":1,"entries":['];

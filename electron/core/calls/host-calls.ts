@@ -19,7 +19,7 @@ export const HISTORY_FILE = 'call-history.json';
 export interface CoreCallsDeps {
   events: Pick<EventBus, 'emit'>;
   config(id: string): ServerConfig;
-  sessions: Pick<SessionController, 'client' | 'status'>;
+  sessions: Pick<SessionController, 'client' | 'connectedClient' | 'status'>;
   catalog: CatalogPort;
   /** The data folder (the history file lives there). */
   dataDir: string;
@@ -38,6 +38,7 @@ export function createHostCalls(deps: CoreCallsDeps): CallService {
     events: deps.events,
     config: (id) => deps.config(id),
     client: (id) => sessions.client(id),
+    connectedClient: (id) => sessions.connectedClient?.(id),
     catalog: () => catalog,
     historyFile: () => join(deps.dataDir, HISTORY_FILE),
     closeReason: (id) => sessions.status(id).error?.message,

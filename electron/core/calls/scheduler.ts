@@ -32,14 +32,7 @@ export class CallScheduler {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const shared = policy === 'readOnlyParallel' && readOnly;
     const lane = this.#lane(serverId);
-    let released = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      lane.running -= 1;
-      if (lane.running === 0) lane.runningExclusive = false;
-      this.#pump(serverId, lane);
-    };
+    const release = this.#releaser(serverId, lane);
     // Nobody waiting and room now (the usual call): admitted at once, without queueing or an abort listener.
     if (lane.queue.length === 0 && (shared ? !lane.runningExclusive : lane.running === 0)) {
       lane.running += 1;
@@ -66,10 +59,37 @@ export class CallScheduler {
     });
   }
 
+  /**
+   * Admits the call now when nobody waits and there is room (the usual call), with no promise to wait on; undefined
+   * when it has to queue (then `acquire`).
+   */
+  tryAcquire(serverId: string, policy: ConcurrencyPolicy, readOnly: boolean): (() => void) | undefined {
+    if (policy === 'parallel') return noRelease;
+    const shared = policy === 'readOnlyParallel' && readOnly;
+    const lane = this.#lanes.get(serverId);
+    if (lane && (lane.queue.length > 0 || (shared ? lane.runningExclusive : lane.running > 0))) return undefined;
+    const admitted = lane ?? this.#lane(serverId);
+    admitted.running += 1;
+    if (!shared) admitted.runningExclusive = true;
+    return this.#releaser(serverId, admitted);
+  }
+
   /** Calls running and waiting on a server. */
   load(serverId: string): { running: number; queued: number } {
     const lane = this.#lanes.get(serverId);
     return { running: lane?.running ?? 0, queued: lane?.queue.length ?? 0 };
+  }
+
+  /** The release of one admitted call (idempotent). */
+  #releaser(serverId: string, lane: Lane): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      lane.running -= 1;
+      if (lane.running === 0) lane.runningExclusive = false;
+      this.#pump(serverId, lane);
+    };
   }
 
   #lane(serverId: string): Lane {
@@ -94,6 +114,9 @@ export class CallScheduler {
     if (lane.running === 0 && lane.queue.length === 0) this.#lanes.delete(serverId);
   }
 }
+
+/** The release of a call on a parallel server (nothing to give back). */
+const noRelease = (): void => undefined;
 
 /** Why a wait was aborted: the signal's own error, or a plain cancellation. */
 function abortReason(signal: AbortSignal): Error {

@@ -102,9 +102,15 @@ export class JsonDepthCutter {
   }
 }
 
+/** The last cutter cutJsonDepth made, reused while the limit and marker stay the same (every stdout line asks). */
+let reused: { limit: number; marker: string; cutter: JsonDepthCutter } | undefined;
+
 /** Cuts one complete JSON text held in a buffer; returns the same buffer when nothing was cut. */
 export function cutJsonDepth(bytes: Buffer, limit: number, marker: string): { bytes: Buffer; cut: boolean } {
-  const cutter = new JsonDepthCutter(limit, marker);
+  if (reused?.limit !== limit || reused.marker !== marker) reused = { limit, marker, cutter: new JsonDepthCutter(limit, marker) };
+  const cutter = reused.cutter;
+  // Synchronous from reset to the last push, so one cutter serves every call.
+  cutter.reset();
   const parts = cutter.push(bytes);
   if (!cutter.cut) return { bytes, cut: false };
   return { bytes: Buffer.concat(parts), cut: true };

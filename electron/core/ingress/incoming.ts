@@ -25,17 +25,17 @@ export function guardIncoming(transport: Transport, stages: readonly IngressStag
   /** Runs the stages from `from` on; the message that comes out, or undefined when one dropped or held it. */
   const run = (message: JSONRPCMessage, from: number): JSONRPCMessage | undefined => {
     let current: JSONRPCMessage | undefined = message;
-    for (let i = from; i < stages.length && current !== undefined; i++) {
-      current = stages[i]!(current, (held) => {
-        const out = run(held, i + 1);
-        if (out === undefined) return;
-        passed.add(out);
-        handler?.(out);
-      });
-    }
+    for (let i = from; i < stages.length && current !== undefined; i++) current = stages[i]!(current, laters[i]!);
     if (current !== undefined) passed.add(current);
     return current;
   };
+  // Each stage's way of passing a held message on, made once (not per message).
+  const laters = stages.map((_, i) => (held: JSONRPCMessage): void => {
+    const out = run(held, i + 1);
+    if (out === undefined) return;
+    passed.add(out);
+    handler?.(out);
+  });
   const guard = (inner: Handler): Handler => {
     let wrapped = wrappers.get(inner);
     if (wrapped === undefined) {

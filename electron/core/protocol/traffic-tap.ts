@@ -47,8 +47,12 @@ export function tapTransport(opened: OpenedTransport, serverId: string, sink: Tr
     else if (held.length < MAX_HELD) held.push([direction, message, Date.now()]);
   };
   const tappedSend: Send = (message, options) => {
-    safeRecord('out', message);
-    return inner.send(message, options);
+    // Recorded once the transport has taken it (and noted its size on the wire), whether or not that failed.
+    try {
+      return inner.send(message, options);
+    } finally {
+      safeRecord('out', message);
+    }
   };
   inner.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
     safeRecord('in', message);

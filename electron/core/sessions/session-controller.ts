@@ -43,6 +43,8 @@ export interface SessionController {
   note?(id: string, level: 'info' | 'warning', text: string): void;
   /** The live SDK client, connecting first if needed (honours backoff); rejects with the connection's AppError. */
   client(id: string): Promise<Client>;
+  /** The live SDK client when the server is connected now (what `client` would resolve with at once), else undefined. */
+  connectedClient?(id: string): Client | undefined;
   /** Empties a server's SDK response cache (an explicit refresh re-lists from the server). */
   clearResponseCache(id: string): void;
   /** Connects every enabled eager/background server concurrently. */

@@ -198,6 +198,11 @@ export class SessionManager implements SessionController {
     return this.#session(id).ensure(false);
   }
 
+  /** The connected SDK client of a server now, or undefined (then `client` connects or explains why not). */
+  connectedClient(id: string): Client | undefined {
+    return this.#sessions.get(id)?.connected();
+  }
+
   /**
    * Connects every enabled eager and background server concurrently; manual ones are skipped. Eager and
    * required servers are awaited; background ones connect on their own. Reports required failures.

@@ -154,6 +154,12 @@ export class ServerSession {
     else if (this.#status.error?.code === 'approval_required') this.#set({ state: 'disconnected', error: undefined });
   }
 
+  /** The client when connected now and not closing: what `ensure` would resolve with at once. */
+  connected(): Client | undefined {
+    if (this.#retired || this.#closing || !this.#live || this.#live.closing) return undefined;
+    return this.#live.client;
+  }
+
   /**
    * Returns the connected client, connecting first when needed. Racing callers share one attempt. `explicit`
    * (a user action) ignores the backoff; automatic uses wait for `retryAt`.

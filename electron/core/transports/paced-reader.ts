@@ -82,10 +82,15 @@ export class PacedReader {
   #drain(): void {
     this.#scheduled = false;
     if (this.#stopped) return;
-    const deadline = this.#budget.deadline(this.#now());
+    const start = this.#now();
+    // The turn's shared slice is opened (and its end-of-turn timer set) only once a second piece is due: the usual
+    // read is one small piece, which every reader may take anyway, so it costs no timer. The first piece's time still
+    // counts, from `start`.
+    let deadline = Infinity;
     let took = false;
     while (this.#queue.length > 0) {
-      const now = this.#now();
+      const now = took ? this.#now() : start;
+      if (took && deadline === Infinity) deadline = this.#budget.deadline(start);
       if ((took && now >= deadline) || now < this.#slowUntil) {
         this.#stream.pause();
         this.#scheduled = true;

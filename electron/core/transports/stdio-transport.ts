@@ -18,6 +18,7 @@ import { groupAlive, processAlive, signalGroup, waitFor } from './process-group.
 import { resolveLaunch } from './windows-command.js';
 import type { OpenedTransport, TransportContext, TransportLog } from './transport-factory.js';
 import type { ProcessSink } from '../sessions/process-record.js';
+import { noteWireBytes } from './wire-size.js';
 
 /** Bytes of stderr kept per transport. */
 export const STDERR_RING_BYTES = 64 * 1024;
@@ -271,6 +272,8 @@ export class StdioTransport implements Transport {
       });
     }
     const line = JSON.stringify(message) + '\n';
+    // Its size for the protocol log, which records it once this returns (so the log need not count it again).
+    noteWireBytes(message, Buffer.byteLength(line, 'utf8') - 1);
     this.#wroteInput = true;
     this.#writes++;
     if (stdin.write(line)) return;

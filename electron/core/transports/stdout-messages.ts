@@ -11,7 +11,7 @@ import { OFF_THREAD_BYTES, sharedLineParsePool, type LineParsePool } from './lin
 import { BoundedLineReader, responseIdFromEdges, type LineBytes } from './line-reader.js';
 import { sharedSlabPool } from './slab-pool.js';
 import type { TransportLog } from './transport-factory.js';
-import { NOTED_WIRE_BYTES, noteWireBytes } from './wire-size.js';
+import { noteWireBytes } from './wire-size.js';
 import { formatSize } from '../../../shared/format-size.js';
 
 /** JSON-RPC error code for a response discarded because it exceeded limits.messageBytes. */
@@ -124,7 +124,7 @@ export class StdoutMessages {
       return;
     }
     if (parsed.cut) this.#reportDeep(describeMessage(message));
-    else if (parsed.bytes >= NOTED_WIRE_BYTES) noteWireBytes(message, parsed.bytes);
+    else noteWireBytes(message, parsed.bytes);
     try {
       this.#sink.message(message);
     } catch (error) {

@@ -119,6 +119,31 @@ describe('scheduler', () => {
     await expect(s.acquire('a', 'serial', false, ac.signal)).rejects.toThrow('gone');
   });
 
+  it('tryAcquire admits at once only when acquire would not queue, and never jumps the queue', async () => {
+    const s = new CallScheduler();
+    const first = s.tryAcquire('a', 'serial', false);
+    expect(first).toBeTypeOf('function');
+    expect(s.load('a')).toEqual({ running: 1, queued: 0 });
+    expect(s.tryAcquire('a', 'serial', false)).toBeUndefined();
+    const queued = s.acquire('a', 'serial', false);
+    expect(s.load('a')).toEqual({ running: 1, queued: 1 });
+    first!();
+    const second = await queued;
+    // Readers share with readers but not with a writer, and not past a writer that waits.
+    second();
+    const r1 = s.tryAcquire('b', 'readOnlyParallel', true)!;
+    const r2 = s.tryAcquire('b', 'readOnlyParallel', true)!;
+    expect(s.tryAcquire('b', 'readOnlyParallel', false)).toBeUndefined();
+    const writer = s.acquire('b', 'readOnlyParallel', false);
+    expect(s.tryAcquire('b', 'readOnlyParallel', true)).toBeUndefined();
+    r1();
+    r2();
+    (await writer)();
+    expect(s.load('b')).toEqual({ running: 0, queued: 0 });
+    expect(s.tryAcquire('c', 'parallel', false)).toBeTypeOf('function');
+    expect(s.load('c')).toEqual({ running: 0, queued: 0 });
+  });
+
   it('drops a queued call whose signal aborts', async () => {
     const s = new CallScheduler();
     const first = await s.acquire('a', 'serial', false);
