@@ -79,14 +79,14 @@ const EntrySchema = z
 const FileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
 /**
- * How long changes are gathered before the history file is written. Each write is the whole file (up to
- * HISTORY_LIMIT entries, about half a megabyte of ready-made text, several ms of the main thread with its fsync):
- * once a second bounds that under a steady stream of calls, and a person's calls still land on disk within a second.
+ * How long changes are gathered before the history file is written: a moment, so a kill -9 loses at most the last
+ * fraction of a second of a usual history (the next start says the last moments may be missing).
  */
-export const HISTORY_WRITE_DELAY_MS = 1000;
+export const HISTORY_WRITE_DELAY_MS = 200;
 /**
- * The file is rewritten at most at this rate: a history of large results (up to HISTORY_TOTAL_BYTES) is written every
- * few seconds instead of every second, so its rewrites never take a large share of the main thread and the disk.
+ * The file is rewritten at most at this rate: each write is the whole file, so a history of large results (up to
+ * HISTORY_TOTAL_BYTES, tens of megabytes) is written every few seconds instead of every moment, and its rewrites never
+ * take a large share of the core's thread and the disk; a usual history of small entries stays at the moment above.
  */
 export const HISTORY_WRITE_BYTES_PER_SECOND = 8 * 1024 * 1024;
 
