@@ -187,10 +187,13 @@ export function App() {
   if (bridgeState === 'connecting') {
     if (route.view === 'app') return <Connecting main />;
     return (
+      // The same elements in the same places as the connected page below, so the header and its navigation are kept
+      // (not mounted afresh) when the bridge comes up.
       <AppShell {...layout}>
+        <SkipLink />
         <ShellHeader current={view.id} />
         {navbar && <AppShell.Navbar aria-label={`${view.label} navigation`} aria-busy="true" />}
-        <AppShell.Main className="sb-main">
+        <AppShell.Main className="sb-main" id="main-content" tabIndex={-1}>
           <Connecting />
         </AppShell.Main>
       </AppShell>
