@@ -27,6 +27,25 @@ afterEach(async () => {
   await stopLaunched();
 });
 
+/** Starts the stdio entry point as a gateway client would, connected as client `ci`, hearing tools/list_changed. */
+async function gatewayClient(dataDir: string, name: string) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, entry, '--client', 'ci', '--data-dir', dataDir],
+    cwd: root,
+    stderr: 'pipe',
+  });
+  let said = '';
+  (transport.stderr as PassThrough | null)?.on('data', (d: Buffer) => (said += d.toString()));
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+  const listChanged: string[] = [];
+  client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged.push('tools'));
+  clients.push(client);
+  await client.connect(transport, { timeout: 60_000 });
+  pids.push(transport.pid!);
+  return { transport, client, listChanged, stderr: () => said };
+}
+
 describe('switchboard-gateway across a core restart', () => {
   it('kill -9 of the core: the same stdio client calls again after the restart, the entry point reconnects by itself', async () => {
     // The wait before the restart holds the gap open: the call lands in it and must wait it out.
@@ -44,20 +63,7 @@ describe('switchboard-gateway across a core restart', () => {
     await bridge.rpc('gateway.enable', {});
     await bridge.rpc('gateway.addClient', { name: 'ci', profile: { mode: 'all', writes: 'allow' } });
 
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', TSX_LOADER, entry, '--client', 'ci', '--data-dir', launched.dataDir],
-      cwd: root,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    (transport.stderr as PassThrough | null)?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: 'restart-test', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
-    const listChanged: string[] = [];
-    client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged.push('tools'));
-    clients.push(client);
-    await client.connect(transport, { timeout: 60_000 });
-    pids.push(transport.pid!);
+    const { transport, client, listChanged, stderr } = await gatewayClient(launched.dataDir, 'restart-test');
     const call = (): Promise<unknown> => client.callTool({ name: 'mcp__calls__slow', arguments: { ms: 0, steps: 1 } }, { timeout: 90_000 });
     expect(await call()).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
 
@@ -84,8 +90,8 @@ describe('switchboard-gateway across a core restart', () => {
       return names.includes('mcp__calls__slow');
     });
     expect(await call()).toMatchObject({ content: [{ type: 'text', text: 'done after 0ms in 1 steps' }] });
-    expect(stderr).toContain("the gateway answered 503 (Switchboard's core is restarting); waiting for it to come back");
-    expect(stderr).toContain("connected to Switchboard's gateway again after its core restarted");
+    expect(stderr()).toContain("the gateway answered 503 (Switchboard's core is restarting); waiting for it to come back");
+    expect(stderr()).toContain("connected to Switchboard's gateway again after its core restarted");
     expect(alive(core)).toBe(false);
     await until('the list change to reach the client', () => listChanged.includes('tools'));
     expect(alive(transport.pid!)).toBe(true);
@@ -96,35 +102,22 @@ describe('switchboard-gateway across a core restart', () => {
     const { bridge } = launched;
     await bridge.rpc('gateway.enable', {});
     await bridge.rpc('gateway.addClient', { name: 'ci', profile: { mode: 'all', writes: 'allow' } });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', TSX_LOADER, entry, '--client', 'ci', '--data-dir', launched.dataDir],
-      cwd: root,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    (transport.stderr as PassThrough | null)?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: 'idle-test', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
-    const listChanged: string[] = [];
-    client.setNotificationHandler('notifications/tools/list_changed', () => void listChanged.push('tools'));
-    clients.push(client);
-    await client.connect(transport, { timeout: 60_000 });
-    pids.push(transport.pid!);
+    const { transport, client, listChanged, stderr } = await gatewayClient(launched.dataDir, 'idle-test');
     expect(Array.isArray((await client.listTools()).tools)).toBe(true);
 
     const core = await until('the core process', () => corePid(launched.child.pid!));
     const since = bridge.events.length;
     process.kill(core, 'SIGKILL');
     // From here on the client sends nothing.
-    await until('the entry point to notice the gateway gone', () => stderr.includes("the gateway's change stream ended"), 60_000);
+    await until('the entry point to notice the gateway gone', () => stderr().includes("the gateway's change stream ended"), 60_000);
     const heard = listChanged.length;
     await coreRunningAgain(bridge, since);
     await until(
       'the entry point to connect again',
-      () => stderr.includes("connected to Switchboard's gateway again after its core restarted"),
+      () => stderr().includes("connected to Switchboard's gateway again after its core restarted"),
       60_000,
     ).catch((err: Error) => {
-      throw new Error(`${err.message}; the entry point said: ${stderr}`);
+      throw new Error(`${err.message}; the entry point said: ${stderr()}`);
     });
     await until('the list change to reach the idle client', () => listChanged.length > heard, 60_000);
     expect(alive(core)).toBe(false);
